@@ -1,0 +1,132 @@
+"""A probe plugin for the runtime's tests: every handler records what it saw, commands call the host."""
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "shared"))
+
+from agentty_plugin import AgenttyError, Plugin, ui  # noqa: E402
+
+plugin = Plugin()
+seen = []
+
+
+def render(note=""):
+    plugin.set_panel(
+        ui.column([
+            ui.text(note or "ready", "title"),
+            ui.input("probe.input", placeholder="type"),
+            ui.button("probe.go", "Go", variant="primary"),
+            ui.list("probe.rows", [ui.item("r1", "Row 1", actions=[ui.action("open", "Open")])], empty="none"),
+            ui.text("seen: " + json.dumps(seen[-5:], ensure_ascii=False), "small"),
+        ])
+    )
+
+
+@plugin.on_activate
+def activate(info):
+    seen.append(["activate", info.plugin.id, info.language, info.api_version])
+    if os.environ.get("PROBE_SLOW_ACTIVATE"):
+        time.sleep(float(os.environ["PROBE_SLOW_ACTIVATE"]))
+        seen.append(["activated-late"])
+
+
+@plugin.on_panel_open
+def panel_open(context):
+    seen.append(["panel_open", context.language, context.pane.id if context.pane else None])
+    print("a stray print that must land in stderr")
+    render()
+
+
+@plugin.on_event("probe.go")
+async def go(event, context):
+    await asyncio.sleep(0.01)
+    workspaces = await plugin.aio.list_workspaces()
+    seen.append(["go", len(workspaces)])
+    render("clicked")
+
+
+@plugin.on_event("probe.rows")
+def rows(event, context):
+    seen.append(["rows", event.event, event.item, event.action])
+    render(f"row {event.item} {event.action}")
+
+
+@plugin.on_any_event
+def any_event(event, context):
+    seen.append(["any", event.element, event.event, event.value])
+    render(f"any {event.element}={event.value}")
+
+
+@plugin.on_context_change
+def context_change(context):
+    seen.append(["context", context.pane.status if context.pane else None])
+    render(f"context {context.pane.status if context.pane else '-'}")
+
+
+@plugin.on_url("open")
+def open_link(request):
+    render(f"url open {request.params.get('q', '')}")
+
+
+@plugin.on_any_url
+def any_link(request):
+    render(f"url other {request.path}")
+
+
+@plugin.command("probe.hello")
+def hello(call):
+    plugin.notify(f"hello {call.args}")
+    plugin.set_badge("1/2")
+    render(f"hello {call.args}")
+
+
+@plugin.command("probe.call")
+def call_host(call):
+    method = call.args["method"]
+    try:
+        result = getattr(plugin, method)(*call.args.get("args", []), **call.args.get("kwargs", {}))
+        if hasattr(result, "__dict__"):
+            result = repr(result)
+        elif isinstance(result, list):
+            result = [repr(r) for r in result]
+        render("result " + json.dumps(result, ensure_ascii=False, default=str))
+    except AgenttyError as error:
+        render(f"error {error.code} {error.message}")
+
+
+@plugin.command("probe.burst")
+def burst(call):
+    for n in range(int(call.args.get("panels", 0))):
+        render(f"burst {n}")
+    for n in range(int(call.args.get("notes", 0))):
+        plugin.notify(f"note {n}")
+    for n in range(int(call.args.get("logs", 0))):
+        plugin.log(f"log line {n}")
+
+
+@plugin.command("probe.slow")
+def slow(call):
+    render("slow started")
+    subprocess.run([sys.executable, "-c", "import time; time.sleep(30)"])
+
+
+@plugin.command("probe.fail")
+def fail(call):
+    raise RuntimeError("the probe failed on purpose")
+
+
+@plugin.on_shutdown
+def bye():
+    path = os.environ.get("PROBE_SHUTDOWN_MARKER")
+    if path:
+        with open(path, "w") as handle:
+            handle.write("shutdown handler ran")
+
+
+if __name__ == "__main__":
+    plugin.run()
