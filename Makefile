@@ -16,7 +16,7 @@ help: ## List the targets
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,plugins,acp]'
+	$(PY) -m pip install --quiet -e '.[dev,plugins,acp,devhost]'
 	@rm -f $(VENV)/.installed-*; touch $@
 
 venv: $(STAMP) ## Create the project's virtual environment and install what it needs

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
+
+from ._record import Record
 
 SUPPORTED_LANGUAGES = ("en", "ja", "ko", "zh")
 
@@ -34,19 +35,34 @@ def _bool(value: Any) -> bool:
     return value if isinstance(value, bool) else False
 
 
-@dataclass(frozen=True)
-class Pane:
+class Pane(Record):
     """A terminal pane; cwd, title and session_id are None when permissions hide them."""
 
-    id: Any
-    kind: str = ""
-    tool: Optional[str] = None
-    title: Optional[str] = None
-    cwd: Optional[str] = None
-    session_id: Optional[str] = None
-    status: str = ""
-    running: bool = False
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = ("id", "kind", "tool", "title", "cwd", "session_id", "status", "running", "raw")
+    _fields = __slots__
+    _hidden_fields = ("raw",)
+
+    def __init__(
+        self,
+        id: Any,
+        kind: str = "",
+        tool: Optional[str] = None,
+        title: Optional[str] = None,
+        cwd: Optional[str] = None,
+        session_id: Optional[str] = None,
+        status: str = "",
+        running: bool = False,
+        raw: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        self.id = id
+        self.kind = kind
+        self.tool = tool
+        self.title = title
+        self.cwd = cwd
+        self.session_id = session_id
+        self.status = status
+        self.running = running
+        self.raw: Mapping[str, Any] = raw or {}
 
     @classmethod
     def from_wire(cls, data: Any) -> Optional[Pane]:
@@ -74,16 +90,28 @@ class Pane:
         return pane_is_busy(self.status)
 
 
-@dataclass(frozen=True)
-class Workspace:
+class Workspace(Record):
     """A workspace (window tab group); name and cwd are None without workspace.read."""
 
-    id: Any
-    name: Optional[str] = None
-    cwd: Optional[str] = None
-    active: bool = False
-    panes: List[Pane] = field(default_factory=list)
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = ("id", "name", "cwd", "active", "panes", "raw")
+    _fields = __slots__
+    _hidden_fields = ("raw",)
+
+    def __init__(
+        self,
+        id: Any,
+        name: Optional[str] = None,
+        cwd: Optional[str] = None,
+        active: bool = False,
+        panes: Optional[List[Pane]] = None,
+        raw: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.cwd = cwd
+        self.active = active
+        self.panes: List[Pane] = panes or []
+        self.raw: Mapping[str, Any] = raw or {}
 
     @classmethod
     def from_wire(cls, data: Any) -> Optional[Workspace]:
@@ -103,14 +131,24 @@ class Workspace:
         )
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(Record):
     """The focused window's context as the host sent it, filtered by the plugin's permissions."""
 
-    workspace: Optional[Workspace] = None
-    pane: Optional[Pane] = None
-    language: str = "en"
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = ("workspace", "pane", "language", "raw")
+    _fields = __slots__
+    _hidden_fields = ("raw",)
+
+    def __init__(
+        self,
+        workspace: Optional[Workspace] = None,
+        pane: Optional[Pane] = None,
+        language: str = "en",
+        raw: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        self.workspace = workspace
+        self.pane = pane
+        self.language = language
+        self.raw: Mapping[str, Any] = raw or {}
 
     @classmethod
     def from_wire(cls, data: Any, fallback_language: str = "en") -> Context:

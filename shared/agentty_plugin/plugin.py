@@ -2,39 +2,36 @@
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import inspect
 import itertools
 import json
 import os
+import queue
 import signal
 import sys
 import threading
 import time
-import traceback
-from dataclasses import dataclass, field
-from typing import (
-    Any,
-    BinaryIO,
-    Callable,
-    Dict,
-    List,
-    Mapping,
-    Optional,
-    TypeVar,
-)
-from urllib.parse import parse_qs, urlsplit
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, List, Mapping, Optional, TypeVar
 
 from . import _transport, ui
 from ._pacing import Pacer, RateBudget
+from ._record import Record
+from ._workers import CallTimeout, Reply, WorkerPool
 from .context import Context, Workspace, normalize_language, workspaces_from_wire
 from .errors import INTERNAL_ERROR, METHOD_NOT_FOUND, TIMED_OUT, AgenttyError
+
+if TYPE_CHECKING:
+    import asyncio
+
+# asyncio, inspect, traceback and urllib are imported where first needed: Agentty starts a plugin
+# when its panel opens, so every millisecond of import time is a millisecond of blank panel.
 
 SDK_NAME = "agentty-plugin (python)"
 SDK_VERSION = "0.1.0"
 API_VERSION = 2  # the newest protocol version this runtime knows (storage/*, host/copy, host/timer, pane/status)
 
+# Messages are handled in arrival order, as a Node plugin's synchronous handlers are. A handler still
+# running after this long stops holding up the next message and carries on alongside it.
+ORDER_WAIT = 0.1
 CALL_TIMEOUT = 60.0       # the Node SDK waits forever; we give up and raise instead of hanging a handler
 SHUTDOWN_BUDGET = 1.0     # the host sends SIGTERM 1.5 s after `shutdown`; leave room to exit on our own
 NOTIFY_KINDS = ("info", "success", "warning", "error")
@@ -44,58 +41,79 @@ Handler = Callable[..., Any]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass(frozen=True)
-class PluginInfo:
+class PluginInfo(Record):
     """Who we are, from `initialize`: id, name, version, folder and private data folder."""
 
-    id: str = ""
-    name: str = ""
-    version: str = ""
-    dir: str = ""
-    data_dir: str = ""
+    __slots__ = ("id", "name", "version", "dir", "data_dir")
+    _fields = __slots__
+
+    def __init__(self, id: str = "", name: str = "", version: str = "", dir: str = "", data_dir: str = "") -> None:
+        self.id = id
+        self.name = name
+        self.version = version
+        self.dir = dir
+        self.data_dir = data_dir
 
 
-@dataclass(frozen=True)
-class ActivateInfo:
+class ActivateInfo(Record):
     """The `initialize` parameters, typed; `raw` holds them as sent."""
 
-    api_version: int
-    agentty_version: str
-    plugin: PluginInfo
-    language: str
-    context: Context
-    raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    __slots__ = ("api_version", "agentty_version", "plugin", "language", "context", "raw")
+    _fields = __slots__
+    _hidden_fields = ("raw",)
+
+    def __init__(self, api_version: int, agentty_version: str, plugin: PluginInfo, language: str,
+                 context: Context, raw: Optional[Mapping[str, Any]] = None) -> None:
+        self.api_version = api_version
+        self.agentty_version = agentty_version
+        self.plugin = plugin
+        self.language = language
+        self.context = context
+        self.raw: Mapping[str, Any] = raw or {}
 
 
-@dataclass(frozen=True)
-class CommandCall:
-    command: str
-    args: Any
-    context: Context
+class CommandCall(Record):
+    """A `command/execute`: the command id, its args (anything JSON) and the context."""
+
+    __slots__ = ("command", "args", "context")
+    _fields = __slots__
+
+    def __init__(self, command: str, args: Any, context: Context) -> None:
+        self.command = command
+        self.args = args
+        self.context = context
 
 
-@dataclass(frozen=True)
-class UIEvent:
+class UIEvent(Record):
     """A `ui/event`: `item` is a list row's id, `action` a row button's id, `value` what was typed or chosen."""
 
-    element: str
-    event: str
-    value: Any
-    item: Optional[str]
-    action: Optional[str]
-    context: Context
-    raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    __slots__ = ("element", "event", "value", "item", "action", "context", "raw")
+    _fields = __slots__
+    _hidden_fields = ("raw",)
+
+    def __init__(self, element: str, event: str, value: Any, item: Optional[str], action: Optional[str],
+                 context: Context, raw: Optional[Mapping[str, Any]] = None) -> None:
+        self.element = element
+        self.event = event
+        self.value = value
+        self.item = item
+        self.action = action
+        self.context = context
+        self.raw: Mapping[str, Any] = raw or {}
 
 
-@dataclass(frozen=True)
-class UrlRequest:
+class UrlRequest(Record):
     """An `agentty://plugin/<id>/<path>?query` link. Treat everything in it as text from a stranger."""
 
-    path: str
-    query: Any
-    params: Dict[str, str]
-    url: str
-    context: Context
+    __slots__ = ("path", "query", "params", "url", "context")
+    _fields = __slots__
+
+    def __init__(self, path: str, query: Any, params: Dict[str, str], url: str, context: Context) -> None:
+        self.path = path
+        self.query = query
+        self.params = params
+        self.url = url
+        self.context = context
 
 
 class Generation:
@@ -117,6 +135,8 @@ class Generation:
 
 def _url_params(query: Any, url: str) -> Dict[str, str]:
     """The link's query as {name: first value}, whether the host sent a string, an object or only the URL."""
+    from urllib.parse import parse_qs, urlsplit
+
     if isinstance(query, Mapping):
         return {str(k): (str(v[0]) if isinstance(v, list) and v else str(v)) for k, v in query.items()}
     text = query if isinstance(query, str) else urlsplit(url).query if isinstance(url, str) else ""
@@ -168,8 +188,26 @@ class AsyncCalls:
         self._plugin = plugin
 
     async def _call(self, method: str, params: Dict[str, Any], min_api: int = 1) -> Any:
-        future = self._plugin._request(method, params, min_api=min_api)
-        return await asyncio.wrap_future(future)
+        import asyncio
+
+        reply = self._plugin._request(method, params, min_api=min_api)
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[Any] = loop.create_future()
+
+        def settle(done: Reply[Any]) -> None:
+            def apply() -> None:
+                if waiter.done():
+                    return
+                error = done.exception()
+                if error is not None:
+                    waiter.set_exception(error)
+                else:
+                    waiter.set_result(done.result())
+
+            loop.call_soon_threadsafe(apply)
+
+        reply.add_done_callback(settle)
+        return await asyncio.wait_for(waiter, self._plugin.call_timeout)
 
     async def get_context(self) -> Context:
         return self._plugin._context_from(await self._call("context/get", {}))
@@ -268,7 +306,7 @@ class Plugin:
         }
 
         self._ids = itertools.count(1)
-        self._pending: Dict[int, concurrent.futures.Future[Any]] = {}
+        self._pending: Dict[int, Reply[Any]] = {}
         self._pending_lock = threading.Lock()
         self._generations: Dict[str, int] = {}
         self._generation_lock = threading.Lock()
@@ -276,7 +314,8 @@ class Plugin:
         self._exit = threading.Event()
         self._shutting_down = threading.Event()
         self._max_workers = max_workers
-        self._executor: Optional[concurrent.futures.ThreadPoolExecutor] = None
+        self._executor: Optional[WorkerPool] = None
+        self._ordered: queue.SimpleQueue[Optional[Callable[[], None]]] = queue.SimpleQueue()
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._loop_lock = threading.Lock()
         self._writer: Optional[_transport.LineWriter] = None
@@ -409,7 +448,7 @@ class Plugin:
         future = self._request(method, dict(params or {}), min_api=min_api)
         try:
             return future.result(timeout=self.call_timeout)
-        except concurrent.futures.TimeoutError:
+        except CallTimeout:
             raise AgenttyError(f"{method}: no answer from Agentty within {self.call_timeout:g} s", TIMED_OUT,
                                method) from None
 
@@ -487,8 +526,9 @@ class Plugin:
         stream_in: BinaryIO = input if input is not None else sys.stdin.buffer
         assert output is not None
         self._writer = _transport.LineWriter(output)
-        self._executor = concurrent.futures.ThreadPoolExecutor(self._max_workers, "agentty-handler")
+        self._executor = WorkerPool(self._max_workers, "agentty-handler")
         self._ensure_pacer()
+        threading.Thread(target=self._dispatch_in_order, name="agentty-dispatch", daemon=True).start()
         reader = threading.Thread(target=self._read_loop, args=(stream_in,), name="agentty-reader", daemon=True)
         reader.start()
         # The main thread only waits, so that signals are delivered promptly.
@@ -513,8 +553,8 @@ class Plugin:
         self._budget.acquire_protocol()
         return self._writer.write_line(data)
 
-    def _request(self, method: str, params: Dict[str, Any], min_api: int = 1) -> concurrent.futures.Future[Any]:
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    def _request(self, method: str, params: Dict[str, Any], min_api: int = 1) -> Reply[Any]:
+        future: Reply[Any] = Reply()
         if min_api > self.api_version:
             future.set_exception(AgenttyError(
                 f"{method} needs Agentty with plugin API {min_api} or newer; this Agentty speaks API "
@@ -543,14 +583,14 @@ class Plugin:
         future = self._request(method, params)
         future.add_done_callback(lambda f: self._log_failure(method, f))
 
-    def _log_failure(self, method: str, future: concurrent.futures.Future[Any]) -> None:
+    def _log_failure(self, method: str, future: Reply[Any]) -> None:
         error = future.exception()
         if error is not None and not self._shutting_down.is_set():
             self._emit_log(f"agentty-plugin: {method} failed: {error}")
 
     def _send_panel_now(self, encoded_params: bytes) -> None:
         request_id = next(self._ids)
-        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        future: Reply[Any] = Reply()
         with self._pending_lock:
             self._pending[request_id] = future
         future.add_done_callback(lambda _f: self._forget(request_id))
@@ -574,7 +614,7 @@ class Plugin:
         if not self._budget.try_log(len(lines)):
             return
         now = time.monotonic()
-        if now - self._last_drop_report > 5.0:
+        if now - self._last_drop_report > 1.0:
             dropped = self._budget.take_dropped()
             if dropped:
                 self._last_drop_report = now
@@ -592,6 +632,8 @@ class Plugin:
             try:
                 self._receive(message)
             except Exception:  # a message we cannot make sense of must never stop the loop
+                import traceback
+
                 self._emit_log("agentty-plugin: failed to handle a message\n" + traceback.format_exc())
             if self._exit.is_set():
                 return
@@ -738,12 +780,25 @@ class Plugin:
         return None
 
     def _submit(self, work: Callable[[], None]) -> None:
-        def after_activation() -> None:
-            self._activated.wait()
-            if not self._shutting_down.is_set():
-                work()
+        self._ordered.put(work)
 
-        self._spawn(after_activation)
+    def _dispatch_in_order(self) -> None:
+        """Start each message's handlers in arrival order, after activation; slow ones run on alongside."""
+        self._activated.wait()
+        while True:
+            work = self._ordered.get()
+            if work is None or self._shutting_down.is_set():
+                return
+            finished = threading.Event()
+
+            def run(job: Callable[[], None] = work, done: threading.Event = finished) -> None:
+                try:
+                    job()
+                finally:
+                    done.set()
+
+            self._spawn(run)
+            finished.wait(ORDER_WAIT)
 
     def _spawn(self, work: Callable[[], None]) -> None:
         if self._executor is None or self._shutting_down.is_set():
@@ -762,9 +817,13 @@ class Plugin:
         """Run a sync or async handler; an exception is logged with its traceback and shown to the user."""
         try:
             result = handler(*args)
-            if inspect.isawaitable(result):
+            if hasattr(result, "__await__"):
+                import asyncio
+
                 asyncio.run_coroutine_threadsafe(_await(result), self._event_loop()).result()
         except Exception as error:  # a handler's failure must never stop the plugin
+            import traceback
+
             self._emit_log(f"agentty-plugin: handler {getattr(handler, '__name__', handler)!s} failed\n"
                            + traceback.format_exc().rstrip())
             try:
@@ -773,6 +832,8 @@ class Plugin:
                 pass
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:
+        import asyncio
+
         with self._loop_lock:
             if self._loop is None:
                 loop = asyncio.new_event_loop()
@@ -785,6 +846,8 @@ class Plugin:
         return Context.from_wire(data, fallback)
 
     def _thread_exception(self, args: Any) -> None:
+        import traceback
+
         self._emit_log("agentty-plugin: uncaught exception in a thread\n"
                        + "".join(traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback)))
 
@@ -794,6 +857,7 @@ class Plugin:
         if self._shutting_down.is_set():
             return
         self._shutting_down.set()
+        self._ordered.put(None)
         handlers = list(self._lists["shutdown"])
 
         def run_handlers() -> None:
@@ -815,7 +879,7 @@ class Plugin:
             if not future.done():
                 future.set_exception(AgenttyError("the plugin is shutting down", INTERNAL_ERROR))
         if self._executor is not None:
-            self._executor.shutdown(wait=False)
+            self._executor.close()
         for stream in (sys.stdout, sys.stderr, self._stderr):
             try:
                 if stream is not None:

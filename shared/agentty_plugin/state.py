@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 import time
 from typing import Any, Optional
@@ -15,6 +14,8 @@ RESERVED_NAMES = frozenset({"storage.json", "storage.corrupt.json"})
 
 def atomic_write_text(path: str, text: str) -> None:
     """Write a file so that a crash leaves either the old or the new content, never half of one."""
+    import tempfile
+
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=folder)

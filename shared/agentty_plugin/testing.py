@@ -194,6 +194,8 @@ class PluginHost:
         self.stderr_lines: List[str] = []
         self.stdout_junk: List[str] = []
         self.responses: Dict[Any, Dict[str, Any]] = {}
+        self.received: List[Dict[str, Any]] = []  # every JSON-RPC message the plugin wrote, in order
+        self.sent: List[Dict[str, Any]] = []  # every message the host wrote to the plugin
         self.initialize_result: Any = None
         self.link_guard = False
         self._line_times: Deque[float] = collections.deque()
@@ -312,6 +314,8 @@ class PluginHost:
         message: Dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": dict(params)}
         if request_id is not None:
             message["id"] = request_id
+        with self._lock:
+            self.sent.append(message)
         self.send_raw(json.dumps(message, ensure_ascii=False))
 
     def send_raw(self, line: str) -> None:
@@ -458,6 +462,8 @@ class PluginHost:
                 self._changed.notify_all()
 
     def _handle(self, message: Dict[str, Any]) -> None:
+        with self._lock:
+            self.received.append(message)
         method = message.get("method")
         if not isinstance(method, str):
             with self._changed:

@@ -7,9 +7,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "shared"))
-
-from agentty_plugin import AgenttyError, Plugin, ui  # noqa: E402
+from agentty_plugin import AgenttyError, Plugin, ui
 
 plugin = Plugin()
 seen = []
@@ -90,10 +88,10 @@ def call_host(call):
     method = call.args["method"]
     try:
         result = getattr(plugin, method)(*call.args.get("args", []), **call.args.get("kwargs", {}))
-        if hasattr(result, "__dict__"):
+        if hasattr(result, "__dataclass_fields__"):
             result = repr(result)
         elif isinstance(result, list):
-            result = [repr(r) for r in result]
+            result = [repr(r) if hasattr(r, "__dataclass_fields__") else r for r in result]
         render("result " + json.dumps(result, ensure_ascii=False, default=str))
     except AgenttyError as error:
         render(f"error {error.code} {error.message}")

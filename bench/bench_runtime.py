@@ -1,0 +1,151 @@
+"""Runtime benchmark: start-up to initialize and first panel vs a bare interpreter, reader throughput, RSS, bursts."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "shared"))
+
+from agentty_plugin import _transport  # noqa: E402
+from agentty_plugin.testing import PluginHost  # noqa: E402
+
+RUNS = 15
+MINIMAL = '''"""Minimal plugin for the start-up benchmark."""
+from agentty_plugin import Plugin, ui
+
+plugin = Plugin()
+
+
+@plugin.on_panel_open
+def render(context):
+    plugin.set_panel(ui.column([ui.text("Hello"), ui.button("go", "Go")]))
+
+
+if __name__ == "__main__":
+    plugin.run()
+'''
+
+
+def minimal_plugin() -> pathlib.Path:
+    folder = ROOT / "bench" / ".data" / "minimal"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "agentty-plugin.json").write_text(json.dumps(
+        {"id": "minimal", "name": "Minimal", "version": "0.1.0", "runtime": "python", "main": "main.py"}))
+    (folder / "main.py").write_text(MINIMAL)
+    return folder
+
+
+def environment() -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "shared"))
+    env.pop("PYTHONUNBUFFERED", None)
+    return env
+
+
+def time_bare() -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    return time.perf_counter() - started
+
+
+def time_plugin(folder: pathlib.Path):
+    init = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "initialize",
+                       "params": {"apiVersion": 1, "plugin": {"id": "minimal"}, "language": "en", "context": {}}})
+    panel = json.dumps({"jsonrpc": "2.0", "method": "panel/open", "params": {"context": {}}})
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "main.py"], cwd=folder, env=environment(),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert process.stdin and process.stdout
+    process.stdin.write((init + "\n" + panel + "\n").encode())
+    process.stdin.flush()
+    answered = first_panel = 0.0
+    while not first_panel:
+        message = json.loads(process.stdout.readline())
+        now = time.perf_counter() - started
+        if message.get("id") == 7 and "result" in message:
+            answered = now
+        if message.get("method") == "ui/setPanel":
+            first_panel = now
+    rss_kb = 0
+    try:
+        with open(f"/proc/{process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    rss_kb = int(line.split()[1])
+    except OSError:
+        pass
+    process.stdin.close()
+    process.wait(5)
+    return answered, first_panel, rss_kb
+
+
+def reader_throughput(count: int = 100_000) -> float:
+    line = json.dumps({"jsonrpc": "2.0", "method": "ui/event",
+                       "params": {"element": "q", "event": "change", "value": "hello", "context": {"language": "en"}}})
+    data = ((line + "\n") * count).encode()
+    started = time.perf_counter()
+    seen = sum(1 for _ in _transport.read_lines(io.BytesIO(data), lambda _p: None))
+    assert seen == count
+    return count / (time.perf_counter() - started)
+
+
+def burst(rate: int = 2000, seconds: float = 2.0):
+    probe = ROOT / "tests" / "runtime" / "plugins" / "probe"
+    with PluginHost(str(probe), env={"PYTHONPATH": str(ROOT / "shared")}) as host:
+        host.open_panel()
+        host.wait_for_text("ready")
+        before = len(host.panels)
+        total = int(rate * seconds)
+        started = time.monotonic()
+        for n in range(total):
+            host.send("ui/event", {"element": "probe.input", "event": "change", "value": str(n), "context": {}})
+            if n % 50 == 49:
+                time.sleep(max(0.0, started + (n + 1) / rate - time.monotonic()))
+        sent_for = time.monotonic() - started
+        host.wait_for_text(f"any probe.input={total - 1}", timeout=60)
+        elapsed = time.monotonic() - started
+        panels = len(host.panels) - before
+        times = host.panel_times[before:]
+        worst = 0
+        start = 0
+        for end in range(len(times)):
+            while times[end] - times[start] > 1.0:
+                start += 1
+            worst = max(worst, end - start + 1)
+        return total / sent_for, panels / elapsed, worst, list(host.violations)
+
+
+def main() -> None:
+    folder = minimal_plugin()
+    bare = [time_bare() for _ in range(RUNS)]
+    results = [time_plugin(folder) for _ in range(RUNS)]
+    init = [r[0] for r in results]
+    panel = [r[1] for r in results]
+    rss = [r[2] for r in results if r[2]]
+    bare_median = statistics.median(bare)
+    print(f"Start-up, {RUNS} runs each, {sys.executable} ({sys.version.split()[0]})")
+    print(f"{'measure':<36}{'median ms':>10}{'p95 ms':>10}{'× bare':>9}")
+    for name, values in (("bare python -c pass", bare), ("spawn → initialize answer", init),
+                         ("spawn → first panel", panel)):
+        ordered = sorted(values)
+        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+        print(f"{name:<36}{statistics.median(values) * 1000:>10.1f}{p95 * 1000:>10.1f}"
+              f"{statistics.median(values) / bare_median:>9.2f}")
+    if rss:
+        print(f"peak RSS of the minimal plugin: median {statistics.median(rss) / 1024:.1f} MiB")
+    rates = [reader_throughput() for _ in range(3)]
+    print(f"reader: {statistics.median(rates):,.0f} messages/s (median of 3 runs of 100,000 ui/event lines)")
+    sent_rate, panels_per_second, worst, violations = burst()
+    print(f"burst: {sent_rate:,.0f} events/s sent for 2 s → {panels_per_second:.1f} panels/s on average, "
+          f"at most {worst} panels in any 1 s window; host violations: {violations or 'none'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""Host calls: wire shapes, results, and host errors raised as AgenttyError with their codes."""
+
+from __future__ import annotations
+
+import pytest
+from agentty_plugin.testing import PluginHost
+from runtime_helpers import PROBE, make_world
+
+
+def call(host, method, *args, **kwargs):
+    before = len(host.panels)
+    host.run_command("probe.call", {"method": method, "args": list(args), "kwargs": kwargs})
+    tree = host.wait_for_panel(lambda t: any(s.startswith(("result", "error")) for s in host.texts(t)), after=before)
+    return next(s for s in host.texts(tree) if s.startswith(("result", "error")))
+
+
+def test_get_session_sends_pane_and_max_turns_and_returns_the_last_turns(host):
+    text = call(host, "get_session", pane_id=11, max_turns=5)
+    params = host.calls_of("session/get")[-1].params
+    assert params == {"paneId": 11, "maxTurns": 5}
+    assert '"turnCount": 300' in text and "turn 299" in text and "turn 294" not in text
+
+
+def test_max_turns_is_clamped_to_the_hosts_maximum(host):
+    call(host, "get_session", max_turns=50000)
+    assert host.calls_of("session/get")[-1].params == {"maxTurns": 2000}
+
+
+def test_session_of_a_pane_without_one_is_unavailable(host):
+    assert call(host, "get_session", pane_id=12).startswith("error -32002")
+
+
+def test_unknown_pane_is_invalid_params(host):
+    assert call(host, "send_to_terminal", "ls", pane_id=999).startswith("error -32602")
+
+
+def test_inject_prompt_maps_snake_case_options_to_the_wire(host):
+    call(host, "inject_prompt", "Review this", target="newTab", agent="codex", cwd="/tmp", title="Review", submit=False)
+    params = host.calls_of("prompt/inject")[-1].params
+    assert params == {"text": "Review this", "target": "newTab", "agent": "codex", "cwd": "/tmp",
+                      "title": "Review", "submit": False}
+
+
+def test_send_to_terminal_defaults_to_no_enter(host):
+    call(host, "send_to_terminal", "echo hi", pane_id=12)
+    assert host.calls_of("terminal/send")[-1].params == {"text": "echo hi", "submit": False, "paneId": 12}
+    assert host.world.pane(12).typed == [("echo hi", False)]
+
+
+def test_list_workspaces_and_context_are_typed(host):
+    assert "Workspace(id=1" in call(host, "list_workspaces")
+    assert "Pane(id=11" in call(host, "get_context")
+
+
+def test_a_call_without_its_permission_raises_minus_32001(tmp_path):
+    import json
+    import shutil
+
+    folder = tmp_path / "probe"
+    shutil.copytree(PROBE, folder)
+    manifest = json.loads((folder / "agentty-plugin.json").read_text())
+    manifest["permissions"] = []
+    (folder / "agentty-plugin.json").write_text(json.dumps(manifest))
+    with PluginHost(str(folder), world=make_world(tmp_path), data_dir=str(tmp_path / "d")) as host:
+        host.open_panel()
+        host.wait_for_text("ready")
+        text = call(host, "get_session")
+        assert text.startswith("error -32001") and "session.read" in text
+        # Without workspace.read the context hides folders and titles, as Agentty does.
+        assert "cwd=None" in call(host, "get_context") and "title=None" in call(host, "get_context")
+
+
+@pytest.mark.parametrize("method,args", [("storage_get", ["k"]), ("copy", ["text"]), ("timer", [100])])
+def test_api_2_calls_fail_clearly_on_an_api_1_host(host, method, args):
+    text = call(host, method, *args)
+    assert text.startswith("error -32601") and "API 2" in text
+    assert host.calls_of(method) == []
+
+
+def test_api_2_calls_work_on_an_api_2_host(tmp_path):
+    world = make_world(tmp_path)
+    world.api_version = 2
+    with PluginHost(PROBE, world=world, data_dir=str(tmp_path / "d")) as host:
+        host.open_panel()
+        host.wait_for_text("ready")
+        assert call(host, "storage_set", "notes.root", {"path": "/x"}) == "result null"
+        assert call(host, "storage_get", "notes.root") == 'result {"path": "/x"}'
+        assert call(host, "storage_keys") == 'result ["notes.root"]'
+        call(host, "copy", "clip")
+        assert host.clipboard == "clip"
+        assert call(host, "timer", 100) == 'result {"elapsedMs": 100}'
+
+
+def test_badge_longer_than_8_characters_is_refused_before_sending(host):
+    host.run_command("probe.call", {"method": "set_badge", "args": ["123456789"]})
+    host.wait_for(lambda: any(kind == "error" and "longer than 8" in msg for msg, kind in host.notifications), 5)
+    assert host.calls_of("ui/setBadge") == []
+    assert host.badge == ""

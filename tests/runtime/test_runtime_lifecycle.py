@@ -1,0 +1,63 @@
+"""Lifecycle: initialize answered at once, activation before other messages, prompt and clean exits."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from agentty_plugin.testing import PluginHost
+from runtime_helpers import PROBE
+
+
+def test_initialize_is_answered_before_a_slow_activation_finishes(world, tmp_path):
+    with PluginHost(PROBE, world=world, data_dir=str(tmp_path), env={"PROBE_SLOW_ACTIVATE": "0.8"}) as host:
+        started = time.monotonic()
+        host.wait_for(lambda: host.initialize_result is not None, 5, "the initialize answer")
+        assert time.monotonic() - started < 0.7
+        assert host.initialize_result["apiVersion"] >= 1
+        assert host.initialize_result["sdkVersion"]
+        host.open_panel()
+        tree = host.wait_for_text("seen:")
+        # The panel/open handler ran only after activation completed.
+        seen = next(t for t in host.texts(tree) if t.startswith("seen:"))
+        assert seen.index("activated-late") < seen.index("panel_open")
+
+
+def test_activate_receives_plugin_info_language_and_api_version(tmp_path):
+    from runtime_helpers import make_world
+
+    with PluginHost(PROBE, world=make_world(tmp_path, language="ko"), data_dir=str(tmp_path)) as host:
+        host.open_panel()
+        tree = host.wait_for_text("seen:")
+        assert '["activate", "probe", "ko", 1]' in " ".join(host.texts(tree))
+
+
+def test_shutdown_runs_handlers_and_exits_zero_quickly(world, tmp_path):
+    marker = tmp_path / "marker.txt"
+    with PluginHost(PROBE, world=world, data_dir=str(tmp_path), env={"PROBE_SHUTDOWN_MARKER": str(marker)}) as host:
+        host.open_panel()
+        host.wait_for_text("ready")
+        code, seconds = host.shutdown()
+    assert code == 0
+    assert seconds < 1.5
+    assert marker.read_text() == "shutdown handler ran"
+
+
+@pytest.mark.parametrize("stop", ["shutdown", "close_stdin", "terminate"])
+def test_exits_zero_within_1_5_s_even_while_a_handler_is_busy(world, tmp_path, stop):
+    with PluginHost(PROBE, world=world, data_dir=str(tmp_path)) as host:
+        host.open_panel()
+        host.wait_for_text("ready")
+        host.run_command("probe.slow")
+        host.wait_for_text("slow started")
+        code, seconds = getattr(host, stop)()
+    assert code == 0
+    assert seconds < 1.5
+    assert not any("exit" in v for v in host.violations)
+
+
+def test_stdin_eof_before_initialize_exits_cleanly(tmp_path):
+    host = PluginHost(PROBE, data_dir=str(tmp_path))
+    host.start()
+    code, seconds = host.close_stdin()
+    assert code == 0 and seconds < 1.5

@@ -1,0 +1,145 @@
+"""Context parsing, pane statuses, i18n, state files and manifests: the runtime's smaller modules."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from agentty_plugin import Context, JsonFile, Translator, normalize_language, pane_is_busy, relative_time
+from agentty_plugin.checks import check_plugin, registered_commands
+from agentty_plugin.manifest import ManifestError, load_manifest
+
+
+@pytest.mark.parametrize("status,busy", [
+    ("working", True), ("thinking", True), ("permission", True), ("question", True),
+    ("idle", False), ("finished", False), ("interrupted", False), ("shell", False), ("exited", False), ("", False),
+])
+def test_pane_is_busy_follows_the_seed(status, busy):
+    assert pane_is_busy(status) is busy
+
+
+def test_context_tolerates_hidden_and_missing_fields():
+    context = Context.from_wire({"pane": {"id": 3, "kind": "claude", "status": "idle", "running": True},
+                                 "workspace": {"id": 1, "active": True}, "language": "ja"})
+    assert context.pane is not None and context.pane.cwd is None and context.pane.session_id is None
+    assert context.pane.is_agent and not context.pane.is_busy
+    assert context.workspace is not None and context.workspace.name is None
+    assert context.cwd is None and context.language == "ja"
+    empty = Context.from_wire(None, "ko")
+    assert empty.pane is None and empty.language == "ko"
+    weird = Context.from_wire({"pane": "nope", "workspace": [], "language": 5})
+    assert weird.pane is None and weird.workspace is None and weird.language == "en"
+
+
+@pytest.mark.parametrize("tag,expected", [
+    ("ja-JP", "ja"), ("zh_Hans", "zh"), ("KO", "ko"), ("fr", "en"), (None, "en"), ("", "en"), ("en-GB", "en")])
+def test_language_tags_fall_back_to_english(tag, expected):
+    assert normalize_language(tag) == expected
+
+
+def test_translator_falls_back_per_key_and_formats_values():
+    t = Translator({"en": {"found": "{count} notes", "only_en": "English"}, "ja": {"found": "{count} 件"}})
+    assert t.for_language("ja")("found", count=3) == "3 件"
+    assert t.for_language("ja")("only_en") == "English"
+    assert t.for_language("de")("found", count=1) == "1 notes"
+    assert t.for_language("en")("missing.key") == "missing.key"
+    assert t.missing()["ja"] == ["only_en"]
+
+
+@pytest.mark.parametrize("seconds,language,expected", [
+    (3, "en", "just now"), (120, "en", "2 minutes ago"), (3600, "en", "1 hour ago"), (2 * 86400, "ja", "2日前"),
+    (300, "ko", "5분 전"), (300, "zh", "5分钟前"), (400 * 86400, "en", "1 year ago")])
+def test_relative_time_in_each_language(seconds, language, expected):
+    assert relative_time(seconds, language) == expected
+
+
+def test_json_file_round_trips_atomically(tmp_path):
+    state = JsonFile(str(tmp_path / "sub" / "settings.json"))
+    assert state.load({"roots": []}) == {"roots": []}
+    state.save({"roots": ["/notes"], "名前": "値"})
+    assert state.load() == {"roots": ["/notes"], "名前": "値"}
+    assert [p.name for p in (tmp_path / "sub").iterdir()] == ["settings.json"]
+
+
+def test_an_unreadable_state_file_is_moved_aside_not_overwritten(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text("{broken")
+    state = JsonFile(str(path))
+    assert state.load({"default": True}) == {"default": True}
+    assert state.last_problem and "kept as settings.json.corrupt-" in state.last_problem
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("settings.json.corrupt-")]
+    assert len(kept) == 1 and kept[0].read_text() == "{broken"
+    assert not path.exists()
+
+
+def test_state_refuses_the_hosts_storage_file(tmp_path):
+    with pytest.raises(ValueError):
+        JsonFile(str(tmp_path / "storage.json"))
+
+
+def write_plugin(folder, manifest, main='"""Doc."""\nif __name__ == "__main__":\n    pass\n'):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "agentty-plugin.json").write_text(json.dumps(manifest))
+    if main is not None:
+        (folder / "main.py").write_text(main)
+    return str(folder)
+
+
+GOOD = {"id": "good-one", "name": "Good", "version": "1.2.3", "runtime": "python", "main": "main.py",
+        "permissions": ["workspace.read"],
+        "contributes": {"commands": [{"id": "good-one.open", "title": "Open"}]}}
+
+
+def test_a_valid_manifest_loads(tmp_path):
+    manifest = load_manifest(write_plugin(tmp_path / "good-one", GOOD))
+    assert manifest.id == "good-one" and manifest.api_version == 1
+    assert [c.id for c in manifest.commands] == ["good-one.open"]
+
+
+@pytest.mark.parametrize("change,problem", [
+    ({"id": "Bad_Id"}, "must be 2-40 characters"),
+    ({"id": "other-name"}, 'does not match the folder "good-one"'),
+    ({"main": "../escape.py"}, "relative path"),
+    ({"main": "/abs/main.py"}, "relative path"),
+    ({"main": "missing.py"}, "entry point missing.py is missing"),
+    ({"runtime": "ruby"}, "runtime 'ruby'"),
+    ({"permissions": ["net.request", "root.access"]}, "unknown permission 'root.access'"),
+    ({"version": "1.0"}, "major.minor.patch"),
+    ({"name": "  "}, "name must be"),
+    ({"contributes": {"commands": [{"id": "good-one.a", "title": "A"}, {"id": "good-one.a", "title": "B"}]}},
+     "declared twice"),
+])
+def test_manifest_problems_are_named(tmp_path, change, problem):
+    with pytest.raises(ManifestError) as caught:
+        load_manifest(write_plugin(tmp_path / "good-one", dict(GOOD, **change)))
+    assert any(problem in p for p in caught.value.problems), caught.value.problems
+
+
+def test_manifest_that_is_not_json_says_so(tmp_path):
+    folder = tmp_path / "x1"
+    folder.mkdir()
+    (folder / "agentty-plugin.json").write_text("{")
+    with pytest.raises(ManifestError, match="not valid JSON"):
+        load_manifest(str(folder))
+
+
+def test_checks_match_commands_to_handlers_and_flag_prints(tmp_path):
+    main = ('"""Doc."""\nfrom agentty_plugin import Plugin\nplugin = Plugin()\n'
+            '@plugin.command("good-one.other")\ndef other(call):\n    print("oops")\n'
+            'if __name__ == "__main__":\n    plugin.run()\n')
+    _id, problems = check_plugin(write_plugin(tmp_path / "good-one", GOOD, main))
+    text = "\n".join(problems)
+    assert "'good-one.open' is declared in the manifest but has no handler" in text
+    assert "handles command 'good-one.other', which the manifest does not declare" in text
+    assert "print()" in text
+    assert registered_commands('plugin.command("a.b")(handler)') == {"a.b"}
+
+
+def test_every_plugin_in_the_repo_passes_the_checks():
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "plugins")
+    folders = [os.path.join(root, name) for name in sorted(os.listdir(root))
+               if os.path.isfile(os.path.join(root, name, "agentty-plugin.json"))] if os.path.isdir(root) else []
+    for folder in folders:
+        plugin_id, problems = check_plugin(folder)
+        assert problems == [], f"{plugin_id}: {problems}"
