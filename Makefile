@@ -7,6 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PLUGIN ?=
+PLUGIN_DIRS := $(patsubst %/agentty-plugin.json,%,$(wildcard plugins/*/agentty-plugin.json))
 
 .PHONY: help venv test check lint typecheck manifests bench clean
 
@@ -25,16 +26,16 @@ test: $(STAMP) ## Run every test (the README's test command)
 	$(PY) -m pytest
 
 lint: $(STAMP) ## ruff (target py39) over the runtime, plugins, tests and benchmarks
-	$(VENV)/bin/ruff check shared plugins tests bench
+	$(VENV)/bin/ruff check $(wildcard shared plugins tests bench)
 
 typecheck: $(STAMP) ## mypy: strict on the runtime, per plugin folder for the plugins
 	$(VENV)/bin/mypy shared/agentty_plugin
-	@for d in plugins/*/; do \
+	@for d in $(PLUGIN_DIRS); do \
 		echo "mypy $$d"; (cd $$d && ../../$(VENV)/bin/mypy --config-file ../../pyproject.toml .) || exit 1; \
 	done
 
 manifests: $(STAMP) ## Validate every plugin manifest and its command handlers
-	$(PY) -m agentty_plugin check plugins/*/
+	$(PY) -m agentty_plugin check tests/runtime/plugins/probe $(PLUGIN_DIRS)
 
 check: lint typecheck manifests ## Lint, type-check and validate manifests
 
