@@ -35,7 +35,7 @@ typecheck: $(STAMP) ## mypy: strict on the runtime, per plugin folder for the pl
 	done
 
 manifests: $(STAMP) ## Validate every plugin manifest and its command handlers
-	$(PY) -m agentty_plugin check tests/runtime/plugins/probe $(PLUGIN_DIRS)
+	$(PY) -m agentty_plugin check $(PLUGIN_DIRS)
 
 check: lint typecheck manifests ## Lint, type-check and validate manifests
 

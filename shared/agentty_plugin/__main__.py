@@ -10,6 +10,9 @@ from .checks import check_plugin
 
 
 def _check(folders: List[str]) -> int:
+    if not folders:
+        sys.stderr.write("no plugin folders to check\n")
+        return 0
     failed = 0
     for folder in folders:
         plugin_id, problems = check_plugin(folder)
@@ -25,7 +28,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="agentty-plugin", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="validate plugin folders (manifest, command handlers, main.py)")
-    check.add_argument("folders", nargs="+")
+    check.add_argument("folders", nargs="*")
     args = parser.parse_args(argv)
     if args.command == "check":
         return _check(args.folders)

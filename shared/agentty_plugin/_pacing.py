@@ -9,7 +9,10 @@ from __future__ import annotations
 import collections
 import threading
 import time
-from typing import Callable, Deque, Optional, Tuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Deque, Optional, Tuple
 
 PANEL_INTERVAL = 0.052      # a little over the host's 50 ms so that no second ever holds 21 panels
 NOTIFY_INTERVAL = 0.75      # the host drops notifications closer than 700 ms; keep a margin

@@ -6,7 +6,9 @@ Start-up time matters (Agentty starts a plugin when its panel opens), and `datac
 
 from __future__ import annotations
 
-from typing import Any, Tuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Tuple
 
 
 class Record:

@@ -7,7 +7,10 @@ import json
 import os
 import sys
 import threading
-from typing import Any, BinaryIO, Callable, Iterator, Optional, Tuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Callable, Iterator, Optional, Tuple
 
 MAX_LINE_BYTES = 16 * 1024 * 1024  # the host refuses longer lines in both directions
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Any, Callable, Generic, List, Optional, TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, List, Optional
 
 
 class CallTimeout(Exception):
     """No answer arrived in time."""
 
 
-class Reply(Generic[T]):
+class Reply:
     """The answer to one host call: set once from the reader thread, awaited from any handler thread."""
 
     def __init__(self) -> None:
@@ -21,12 +22,12 @@ class Reply(Generic[T]):
         self._lock = threading.Lock()
         self._result: Any = None
         self._error: Optional[BaseException] = None
-        self._callbacks: List[Callable[[Reply[T]], None]] = []
+        self._callbacks: List[Callable[[Reply], None]] = []
 
     def done(self) -> bool:
         return self._done.is_set()
 
-    def set_result(self, result: T) -> None:
+    def set_result(self, result: Any) -> None:
         self._finish(result, None)
 
     def set_exception(self, error: BaseException) -> None:
@@ -42,7 +43,7 @@ class Reply(Generic[T]):
         for callback in callbacks:
             callback(self)
 
-    def add_done_callback(self, callback: Callable[[Reply[T]], None]) -> None:
+    def add_done_callback(self, callback: Callable[[Reply], None]) -> None:
         with self._lock:
             if not self._done.is_set():
                 self._callbacks.append(callback)
@@ -53,12 +54,12 @@ class Reply(Generic[T]):
         self._done.wait()
         return self._error
 
-    def result(self, timeout: Optional[float] = None) -> T:
+    def result(self, timeout: Optional[float] = None) -> Any:
         if not self._done.wait(timeout):
             raise CallTimeout()
         if self._error is not None:
             raise self._error
-        return self._result  # type: ignore[no-any-return]
+        return self._result
 
 
 class WorkerPool:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from collections.abc import Mapping
 
 from ._record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional
 
 SUPPORTED_LANGUAGES = ("en", "ja", "ko", "zh")
 

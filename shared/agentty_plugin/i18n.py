@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Mapping
-
 from .context import SUPPORTED_LANGUAGES, normalize_language
 
-Messages = Mapping[str, str]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, Mapping
+
+    Messages = Mapping[str, str]
 
 
 class Translator:

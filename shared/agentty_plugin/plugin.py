@@ -10,7 +10,7 @@ import signal
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, List, Mapping, Optional, TypeVar
+from collections.abc import Mapping
 
 from . import _transport, ui
 from ._pacing import Pacer, RateBudget
@@ -19,8 +19,13 @@ from ._workers import CallTimeout, Reply, WorkerPool
 from .context import Context, Workspace, normalize_language, workspaces_from_wire
 from .errors import INTERNAL_ERROR, METHOD_NOT_FOUND, TIMED_OUT, AgenttyError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import asyncio
+    from typing import Any, BinaryIO, Callable, Dict, List, Optional, TypeVar
+
+    Handler = Callable[..., Any]
+    F = TypeVar("F", bound=Callable[..., Any])
 
 # asyncio, inspect, traceback and urllib are imported where first needed: Agentty starts a plugin
 # when its panel opens, so every millisecond of import time is a millisecond of blank panel.
@@ -37,8 +42,6 @@ SHUTDOWN_BUDGET = 1.0     # the host sends SIGTERM 1.5 s after `shutdown`; leave
 NOTIFY_KINDS = ("info", "success", "warning", "error")
 BADGE_MAX = 8
 
-Handler = Callable[..., Any]
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class PluginInfo(Record):
@@ -194,7 +197,7 @@ class AsyncCalls:
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[Any] = loop.create_future()
 
-        def settle(done: Reply[Any]) -> None:
+        def settle(done: Reply) -> None:
             def apply() -> None:
                 if waiter.done():
                     return
@@ -306,7 +309,7 @@ class Plugin:
         }
 
         self._ids = itertools.count(1)
-        self._pending: Dict[int, Reply[Any]] = {}
+        self._pending: Dict[int, Reply] = {}
         self._pending_lock = threading.Lock()
         self._generations: Dict[str, int] = {}
         self._generation_lock = threading.Lock()
@@ -553,8 +556,8 @@ class Plugin:
         self._budget.acquire_protocol()
         return self._writer.write_line(data)
 
-    def _request(self, method: str, params: Dict[str, Any], min_api: int = 1) -> Reply[Any]:
-        future: Reply[Any] = Reply()
+    def _request(self, method: str, params: Dict[str, Any], min_api: int = 1) -> Reply:
+        future: Reply = Reply()
         if min_api > self.api_version:
             future.set_exception(AgenttyError(
                 f"{method} needs Agentty with plugin API {min_api} or newer; this Agentty speaks API "
@@ -583,14 +586,14 @@ class Plugin:
         future = self._request(method, params)
         future.add_done_callback(lambda f: self._log_failure(method, f))
 
-    def _log_failure(self, method: str, future: Reply[Any]) -> None:
+    def _log_failure(self, method: str, future: Reply) -> None:
         error = future.exception()
         if error is not None and not self._shutting_down.is_set():
             self._emit_log(f"agentty-plugin: {method} failed: {error}")
 
     def _send_panel_now(self, encoded_params: bytes) -> None:
         request_id = next(self._ids)
-        future: Reply[Any] = Reply()
+        future: Reply = Reply()
         with self._pending_lock:
             self._pending[request_id] = future
         future.add_done_callback(lambda _f: self._forget(request_id))

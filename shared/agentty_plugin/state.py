@@ -6,7 +6,10 @@ import json
 import os
 import threading
 import time
-from typing import Any, Optional
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 # The host owns `storage.json` in the same folder (storage/* methods); never write it ourselves.
 RESERVED_NAMES = frozenset({"storage.json", "storage.corrupt.json"})

@@ -7,10 +7,14 @@ the way the host does and names the path of the first bad node, instead of a bar
 from __future__ import annotations
 
 import builtins
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from collections.abc import Mapping
 
-Node = Dict[str, Any]
-Child = Union[Node, None, bool, Sequence[Any]]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
+
+    Node = Dict[str, Any]
+    Child = Union[Node, None, bool, Sequence[Any]]
 
 MAX_ELEMENTS = 2000
 MAX_DEPTH = 12

@@ -50,7 +50,7 @@ def test_valid_requests_among_junk_are_all_answered(junk, request_ids):
     done = subprocess.run([sys.executable, "main.py"], cwd=PROBE, input=b"\n".join(lines) + b"\n",
                           capture_output=True, env=environment, timeout=20)
     assert done.returncode == 0, done.stderr.decode(errors="replace")
-    answers = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines() if line.strip()]
+    answers = [json.loads(line) for line in done.stdout.decode("utf-8").split("\n") if line.strip()]
     answered = [a.get("id") for a in answers if "method" not in a]
     for request_id in request_ids:
         assert request_id in answered
