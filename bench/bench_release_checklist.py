@@ -1,0 +1,119 @@
+"""Overhead of running a trivial 10-step checklist through the engine vs the same 10 commands run directly."""
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, List
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / ".data" / "release_checklist"
+sys.path.insert(0, str(HERE.parent / "plugins" / "release-checklist"))
+
+from release_checklist import ReleaseSession, clean_env  # noqa: E402
+
+RUNS = 30
+GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+           "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid"}
+# Ten cheap, real commands a checklist might hold (git plumbing and a Python one-liner).
+COMMANDS: List[List[str]] = [
+    ["git", "rev-parse", "HEAD"],
+    ["git", "status", "--porcelain"],
+    ["git", "tag", "--list"],
+    ["git", "log", "-1", "--format=%s"],
+    ["git", "branch", "--show-current"],
+    ["git", "diff", "--quiet", "HEAD"],
+    ["git", "ls-files"],
+    ["git", "config", "--get", "user.name"],
+    ["git", "rev-list", "--count", "HEAD"],
+    [sys.executable, "-c", "pass"],
+]
+
+
+def make_repo() -> Path:
+    repo = DATA / "repo"
+    if repo.exists():
+        shutil.rmtree(repo)
+    repo.mkdir(parents=True)
+    for args in (["init", "-q", "-b", "main"], ["config", "user.name", "Bench"]):
+        subprocess.run(["git", *args], cwd=repo, env=GIT_ENV, check=True)
+    (repo / "pyproject.toml").write_text('[project]\nname = "bench"\nversion = "1.0.0"\n')
+    items = [f"- [ ] Step {number}: `{' '.join(_quote(part) for part in args)}`"
+             for number, args in enumerate(COMMANDS, start=1)]
+    (repo / "RELEASE_CHECKLIST.md").write_text("# Bench\n\n" + "\n".join(items) + "\n")
+    subprocess.run(["git", "add", "-A"], cwd=repo, env=GIT_ENV, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "bench"], cwd=repo, env=GIT_ENV, check=True)
+    return repo
+
+
+def _quote(part: str) -> str:
+    return f'"{part}"' if " " in part or "%" in part else part
+
+
+def direct(repo: Path) -> None:
+    env = clean_env()
+    for args in COMMANDS:
+        subprocess.run(args, cwd=repo, env=env, stdin=subprocess.DEVNULL, capture_output=True, check=False)
+
+
+def timed(function: Callable[[], None]) -> float:
+    started = time.perf_counter()
+    function()
+    return time.perf_counter() - started
+
+
+def p95(values: List[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    repo = make_repo()
+    data_dir = DATA / "plugin-data"
+    shutil.rmtree(data_dir, ignore_errors=True)
+    opened: List[float] = []
+    started = time.perf_counter()
+    session = ReleaseSession(str(repo), str(data_dir))
+    opened.append(time.perf_counter() - started)
+    assert len(session.steps) == 10
+
+    def engine() -> None:
+        session.reset()
+        results = session.run_checks()
+        if len(results) != 10 or not all(record.state == "passed" for record in results.values()):
+            raise RuntimeError(f"a benchmark step failed: {results}")
+
+    engine()  # warm up both paths (page cache, imports)
+    direct(repo)
+    engine_times: List[float] = []
+    direct_times: List[float] = []
+    for _ in range(RUNS):  # interleaved so machine noise hits both sides alike
+        direct_times.append(timed(lambda: direct(repo)))
+        engine_times.append(timed(engine))
+    for _ in range(4):
+        started = time.perf_counter()
+        ReleaseSession(str(repo), str(data_dir))
+        opened.append(time.perf_counter() - started)
+
+    base_median, base_p95 = statistics.median(direct_times), p95(direct_times)
+    rows = [
+        ("10 commands run directly (subprocess.run)", base_median, base_p95),
+        ("same 10 steps via ReleaseSession.run_checks", statistics.median(engine_times), p95(engine_times)),
+    ]
+    print(f"release-checklist: {RUNS} runs each, interleaved; 10 steps per run; Python {sys.version.split()[0]}")
+    print(f"{'case':<46} {'median ms':>10} {'p95 ms':>9} {'ratio (median)':>15} {'ratio (p95)':>12}")
+    for name, median, high in rows:
+        print(f"{name:<46} {median * 1000:>10.1f} {high * 1000:>9.1f} {median / base_median:>14.2f}x "
+              f"{high / base_p95:>11.2f}x")
+    per_step = (statistics.median(engine_times) - base_median) / 10 * 1000
+    print(f"overhead per step (median): {per_step:.2f} ms (target: ratio <= 1.20x)")
+    print(f"opening a release (checklist, project, saved state; {len(opened)} runs): "
+          f"median {statistics.median(opened) * 1000:.1f} ms, first {opened[0] * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+"""The `release-check NAME` commands: small git/project checks run as their own subprocess.
+
+Run as `python -m release_checklist.builtin_checks NAME ARGS...` (the runner does this when a step's
+command starts with `release-check`). Each prints what it found in plain words and exits 0 (pass),
+1 (fail) or 2 (wrong arguments), so it behaves exactly like any other check command.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Callable, Dict, List, Optional
+
+from . import git_repo
+from .project_files import changelog_mentions, find_changelog
+from .versions import highest_tagged_version, version_key
+
+PASS, FAIL, USAGE = 0, 1, 2
+BUILTIN_COMMAND = "release-check"
+
+
+def say(line: str) -> None:
+    """One line of the check's output (this is a subprocess: its stdout is the step's output)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def clean_tree(repo: str, args: List[str]) -> int:
+    paths = git_repo.dirty_paths(repo)
+    if paths is None:
+        say("Could not read the working tree (is this a git repository?).")
+        return FAIL
+    if not paths:
+        say("The working tree is clean.")
+        return PASS
+    say(f"{len(paths)} uncommitted change(s); commit or stash them first:")
+    for path in paths[:20]:
+        say(f"  {path}")
+    if len(paths) > 20:
+        say(f"  … and {len(paths) - 20} more")
+    return FAIL
+
+
+def on_branch(repo: str, args: List[str]) -> int:
+    wanted = args[0] if args and args[0] else git_repo.default_branch(repo)
+    branch = git_repo.current_branch(repo)
+    if branch is None:
+        commit = git_repo.head_commit(repo) or "an unknown commit"
+        say(f"HEAD is detached (at {commit}); check out {wanted or 'the release branch'} first.")
+        return FAIL
+    if wanted and branch != wanted:
+        say(f"On branch {branch}, but releases are made from {wanted}.")
+        return FAIL
+    say(f"On the release branch {branch}.")
+    return PASS
+
+
+def in_sync(repo: str, args: List[str]) -> int:
+    branch = git_repo.current_branch(repo)
+    if branch is None:
+        say("HEAD is detached, so there is no upstream to compare with.")
+        return FAIL
+    upstream = git_repo.upstream(repo)
+    if upstream is None:
+        say(f"Branch {branch} has no upstream. Set one with: git push -u origin {branch}")
+        return FAIL
+    remote = git_repo.upstream_remote(repo)
+    if remote and "--no-fetch" not in args:
+        fetched = git_repo.run_git(repo, "fetch", "--quiet", "--no-tags", remote, timeout=60)
+        if not fetched.ok:
+            say(f"Could not fetch {remote}: {fetched.err or 'unknown error'}")
+            return FAIL
+    counts = git_repo.ahead_behind(repo, upstream)
+    if counts is None:
+        say(f"Could not compare {branch} with {upstream}.")
+        return FAIL
+    ahead, behind = counts
+    if behind:
+        say(f"{branch} is {behind} commit(s) behind {upstream}; pull first.")
+        return FAIL
+    if ahead:
+        say(f"Up to date with {upstream}; {ahead} local commit(s) will be pushed with the release.")
+    else:
+        say(f"In sync with {upstream}.")
+    return PASS
+
+
+def version_bumped(repo: str, args: List[str]) -> int:
+    if not args or not args[0] or version_key(args[0]) is None:
+        say("The version being released is unknown; set it in the panel or in the project file.")
+        return FAIL
+    version = args[0]
+    tag = args[1] if len(args) > 1 and args[1] else f"v{version}"
+    tag_format = tag.replace(version, "{version}") if version in tag else "v{version}"
+    previous = highest_tagged_version(git_repo.tags(repo), tag_format)
+    if previous is None:
+        say(f"No earlier release tag ({tag_format.replace('{version}', '*')}); {version} is the first release.")
+        return PASS
+    previous_tag, previous_version = previous
+    if version_key(version) > version_key(previous_version):  # type: ignore[operator]
+        say(f"{version} is newer than the last release {previous_version} ({previous_tag}).")
+        return PASS
+    if version_key(version) == version_key(previous_version):
+        say(f"{version} is already released as {previous_tag}; bump the version first.")
+    else:
+        say(f"{version} is older than the last release {previous_version} ({previous_tag}); bump the version.")
+    return FAIL
+
+
+def changelog_entry(repo: str, args: List[str]) -> int:
+    if not args or not args[0]:
+        say("The version being released is unknown.")
+        return FAIL
+    version = args[0]
+    name = args[1] if len(args) > 1 and args[1] else find_changelog(repo)
+    if name is None:
+        say("No changelog found (CHANGELOG.md, CHANGES.md, HISTORY.md or NEWS.md).")
+        return FAIL
+    try:
+        with open(os.path.join(repo, name), encoding="utf-8", errors="replace") as handle:
+            text = handle.read(5_000_000)
+    except OSError as error:
+        say(f"Could not read {name}: {error.strerror}")
+        return FAIL
+    line = changelog_mentions(text, version)
+    if line is None:
+        say(f"{name} has no entry for {version}; add a heading such as \"## {version}\".")
+        return FAIL
+    say(f"{name} line {line} is the entry for {version}.")
+    return PASS
+
+
+def tag_free(repo: str, args: List[str]) -> int:
+    if not args or not args[0] or "{" in args[0]:
+        say("The tag to create is unknown (no version).")
+        return FAIL
+    tag = args[0]
+    if git_repo.tag_exists(repo, tag):
+        say(f"Tag {tag} already exists here.")
+        return FAIL
+    remote = git_repo.upstream_remote(repo) or ("origin" if "origin" in git_repo.remotes(repo) else None)
+    if remote:
+        remote_tags = git_repo.run_git(repo, "ls-remote", "--tags", remote, f"refs/tags/{tag}", timeout=30)
+        if remote_tags.ok and remote_tags.out.strip():
+            say(f"Tag {tag} already exists on {remote}.")
+            return FAIL
+        if not remote_tags.ok:
+            say(f"Tag {tag} is free here; could not ask {remote} ({remote_tags.err or 'no answer'}).")
+            return PASS
+        say(f"Tag {tag} is free here and on {remote}.")
+        return PASS
+    say(f"Tag {tag} is free.")
+    return PASS
+
+
+CHECKS: Dict[str, Callable[[str, List[str]], int]] = {
+    "clean-tree": clean_tree,
+    "on-branch": on_branch,
+    "in-sync": in_sync,
+    "version-bumped": version_bumped,
+    "changelog-entry": changelog_entry,
+    "tag-free": tag_free,
+}
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in CHECKS:
+        say(f"Usage: {BUILTIN_COMMAND} {{{'|'.join(CHECKS)}}} [arguments]")
+        return USAGE
+    return CHECKS[args[0]](os.getcwd(), args[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

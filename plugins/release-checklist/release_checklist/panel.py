@@ -1,0 +1,310 @@
+"""Build the panel tree (and the prompts for agents) from the panel's view of one release."""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import os
+import time
+from typing import Any, Callable, Deque, Dict, List, Optional
+
+from agentty_plugin import relative_time, ui
+
+from .checklist_file import ChecklistProblem
+from .command_runner import Outcome
+from .release_session import ReleaseSession
+from .run_store import ReleaseSummary, StepRecord
+from .steps import Step, StepKind, StepState
+
+Translate = Callable[..., str]
+LIVE_LINES = 12  # lines of a running step's output shown under the spinner
+TAIL_LINES = 30  # lines of a finished step's output
+PROMPT_OUTPUT_LINES = 60
+MAX_STEP_ROWS = 300
+MAX_OUTPUT_CHARS = 8000  # the host cuts any text over 20,000 characters; we keep the end, not the start
+
+
+def _output_text(lines: List[str], t: Translate) -> str:
+    text = "\n".join(lines)
+    return ("…" + text[-MAX_OUTPUT_CHARS:]) if len(text) > MAX_OUTPUT_CHARS else (text or t("output-empty"))
+
+STATE_LOOK = {  # state -> (icon, tone)
+    StepState.PENDING: ("circle-dot", "neutral"),
+    StepState.RUNNING: ("loader-circle", "info"),
+    StepState.PASSED: ("circle-check", "success"),
+    StepState.DONE: ("circle-check", "success"),
+    StepState.FAILED: ("circle-x", "error"),
+    StepState.SKIPPED: ("minus", "warning"),
+    StepState.SENT: ("send", "info"),
+    StepState.INTERRUPTED: ("shield-alert", "warning"),
+}
+
+
+@dataclasses.dataclass
+class PanelView:
+    """Everything the panel shows; changed under main.py's lock, rendered by render()."""
+
+    folder: Optional[str] = None
+    loading: bool = False
+    not_repo: bool = False
+    session: Optional[ReleaseSession] = None
+    problems: List[ChecklistProblem] = dataclasses.field(default_factory=list)
+    problems_file: str = ""
+    read_error: Optional[str] = None
+    selected: Optional[str] = None  # step whose output is shown
+    live_lines: Deque[str] = dataclasses.field(default_factory=lambda: collections.deque(maxlen=LIVE_LINES))
+    confirm: Optional[Dict[str, str]] = None  # {"step": id, "action": "run"|"type"|"hand"}
+    confirm_reset: bool = False
+    skipping: Optional[str] = None
+    skip_error: bool = False
+    press_enter: bool = False
+    version_error: Optional[str] = None
+    history: List[ReleaseSummary] = dataclasses.field(default_factory=list)
+
+
+def badge_text(view: PanelView) -> str:
+    """"3/8": complete steps of all steps (never more than 8 characters)."""
+    if view.session is None:
+        return ""
+    complete, total = view.session.progress()
+    text = f"{complete}/{total}"
+    return text if len(text) <= 8 else f"{complete}"[:8]
+
+
+def problem_text(problem: ChecklistProblem, t: Translate) -> str:
+    details = dict(problem.details)
+    key = "p-" + problem.code
+    if problem.code == "unknown-tag" and details.get("suggestion"):
+        key = "p-unknown-tag-hint"
+    message = t(key, **details)
+    if message == key:  # a code without a translation: the English sentence is better than nothing
+        message = problem.message
+    return t("problem-line", line=problem.line, column=problem.column, message=message)
+
+
+def result_text(record: StepRecord, t: Translate) -> str:
+    """The outcome of a check in the user's language ("exit code 1", "timed out after 600 s")."""
+    if record.outcome == Outcome.FAILED:
+        return t("outcome-failed", code=record.exit_code)
+    if record.outcome == Outcome.TIMEOUT:
+        return t("outcome-timeout", seconds=record.message.rsplit(" ", 2)[-2] if record.message else "?")
+    if record.outcome == Outcome.STOPPED:
+        return t("outcome-stopped")
+    if record.outcome == Outcome.NOT_FOUND:
+        return t("outcome-not-found", program=record.message.rsplit(": ", 1)[-1])
+    if record.outcome == Outcome.ERROR:
+        return t("outcome-error", message=record.message)
+    return ""
+
+
+def state_text(record: StepRecord, t: Translate) -> str:
+    state = record.state
+    if state == StepState.RUNNING:
+        return t("state-running", seconds=int(time.time() - (record.started_at or time.time())))
+    if state == StepState.SKIPPED:
+        return t("state-skipped", reason=record.reason) if record.reason else t("state-skipped-no-reason")
+    text = t("state-" + state)
+    if state == StepState.FAILED and record.outcome:
+        text += " · " + result_text(record, t)
+    if state in (StepState.PASSED, StepState.FAILED) and record.started_at and record.finished_at:
+        text += " · " + t("took", seconds=f"{max(0.0, record.finished_at - record.started_at):.1f}")
+    return text
+
+
+def step_actions(step: Step, record: StepRecord, running: bool, t: Translate) -> List[Dict[str, Any]]:
+    """The row buttons that make sense for this step now (at most three, to keep rows readable)."""
+    state = record.state
+    if state == StepState.RUNNING:
+        return [ui.action("output", icon="scroll-text", tooltip=t("action-output"))]
+    actions: List[Dict[str, Any]] = []
+    if state in StepState.COMPLETE:
+        return [ui.action("undo", icon="undo-2", tooltip=t("action-undo"))]
+    if step.kind == StepKind.CHECK and not running:
+        failed = state in (StepState.FAILED, StepState.INTERRUPTED)
+        actions.append(ui.action("retry" if failed else "run", icon="rotate-cw" if failed else "play",
+                                 tooltip=t("action-retry" if failed else "action-run")))
+        if state == StepState.FAILED:
+            actions.append(ui.action("fix", icon="bot", tooltip=t("action-fix")))
+    elif step.kind == StepKind.TERMINAL and state != StepState.SENT:
+        actions.append(ui.action("type", icon="square-terminal", tooltip=t("action-type")))
+    elif step.kind == StepKind.AGENT and state != StepState.SENT:
+        actions.append(ui.action("hand", icon="bot", tooltip=t("action-hand")))
+    if step.kind != StepKind.CHECK or state == StepState.SENT:
+        actions.append(ui.action("done", icon="check", tooltip=t("action-done")))
+    actions.append(ui.action("skip", icon="minus", tooltip=t("action-skip")))
+    return actions[:3]
+
+
+def _step_item(session: ReleaseSession, step: Step, record: StepRecord, running: bool, t: Translate) -> Dict[str, Any]:
+    icon, tone = STATE_LOOK.get(record.state, ("circle-dot", "neutral"))
+    kind = t("kind-" + step.kind) + (" · " + t("irreversible") if step.irreversible else "")
+    command = session.command_of(step)
+    return ui.item(step.id, session.title_of(step), subtitle=f"{state_text(record, t)} · {kind}",
+                   detail=command[:300] if command else None, icon=icon, tone=tone,
+                   actions=step_actions(step, record, running, t))
+
+
+def _output_block(view: PanelView, session: ReleaseSession, t: Translate) -> Optional[Dict[str, Any]]:
+    running_id = session.running_step
+    if running_id is not None:
+        step = session.step(running_id)
+        lines = list(view.live_lines)
+        return ui.column([
+            ui.spinner(t("running-step", title=session.title_of(step))),
+            ui.text(_output_text(lines, t), "code"),
+        ], gap="small")
+    if view.selected is None:
+        return None
+    try:
+        step = session.step(view.selected)
+    except KeyError:
+        return None
+    record = session.status(step.id)
+    if record.state not in (StepState.PASSED, StepState.FAILED, StepState.INTERRUPTED) or step.kind != StepKind.CHECK:
+        return None
+    body = _output_text(record.tail[-TAIL_LINES:], t)
+    children: List[Any] = [ui.text(t("output-of", title=session.title_of(step)), "small"), ui.text(body, "code")]
+    if record.state != StepState.PASSED:
+        children.append(ui.row([
+            ui.button("output.retry", t("action-retry"), icon="rotate-cw", variant="primary"),
+            ui.button("output.fix", t("action-fix"), icon="bot"),
+            ui.button("output.skip", t("action-skip"), icon="minus", variant="ghost"),
+        ], gap="small", wrap=True))
+    return ui.column(children, gap="small")
+
+
+def _confirmation(view: PanelView, session: ReleaseSession, t: Translate) -> Optional[Dict[str, Any]]:
+    if view.confirm_reset:
+        return ui.section(t("reset"), [
+            ui.text(t("reset-confirm", version=session.version)),
+            ui.row([ui.button("reset.yes", t("yes-reset"), icon="trash-2", variant="danger"),
+                    ui.button("reset.no", t("cancel"), variant="ghost")], gap="small"),
+        ])
+    if view.confirm is not None:
+        step = session.step(view.confirm["step"])
+        return ui.section(t("confirm-title"), [
+            ui.text(t("confirm-" + view.confirm["action"], title=session.title_of(step)), "error"),
+            ui.text(session.command_of(step) or "", "code"),
+            ui.row([ui.button("confirm.yes", t("confirm-yes"), icon="zap", variant="danger"),
+                    ui.button("confirm.no", t("cancel"), variant="ghost")], gap="small"),
+        ])
+    if view.skipping is not None:
+        step = session.step(view.skipping)
+        return ui.section(t("skip-title", title=session.title_of(step)), [
+            ui.input("skip.reason", placeholder=t("skip-reason")),
+            view.skip_error and ui.text(t("skip-needs-reason"), "error"),
+            ui.row([ui.button("skip.confirm", t("skip-confirm"), icon="minus", variant="primary"),
+                    ui.button("skip.cancel", t("cancel"), variant="ghost")], gap="small"),
+        ])
+    return None
+
+
+def _history(view: PanelView, session: ReleaseSession, t: Translate, language: str) -> Dict[str, Any]:
+    now = time.time()
+    items = []
+    for summary in view.history:
+        if summary.version == session.version:
+            continue
+        when = relative_time(now - summary.updated_at, language)
+        subtitle = (t("history-complete", when=when) if summary.completed_at
+                    else t("history-line", complete=summary.complete_steps, total=summary.total_steps, when=when))
+        items.append(ui.item(summary.version, summary.tag or summary.version, subtitle=subtitle,
+                             icon="tag" if summary.completed_at else "history",
+                             tone="success" if summary.completed_at else "neutral"))
+    return ui.section(t("history"), [ui.list("release.history", items[:20], empty=t("history-empty"))])
+
+
+def render(view: PanelView, t: Translate, language: str) -> Dict[str, Any]:
+    """The whole panel for the current view."""
+    if view.folder is None:
+        return ui.column([ui.text(t("title-no-version"), "title"), ui.text(t("no-pane"), "muted")])
+    header = ui.row([ui.text(t("title-no-version"), "title"),
+                     ui.button("release.refresh", t("refresh"), icon="refresh-cw", variant="ghost")], gap="small")
+    if view.loading:
+        return ui.column([header, ui.spinner(t("loading"))])
+    if view.not_repo:
+        return ui.column([header, ui.text(t("not-repo", folder=view.folder), "muted")])
+    if view.read_error is not None:
+        return ui.column([header, ui.text(t("read-failed", error=view.read_error), "error")])
+    if view.problems:
+        items = [ui.item(f"problem-{index}", problem_text(problem, t), icon="circle-x", tone="error")
+                 for index, problem in enumerate(view.problems[:100])]
+        return ui.column([
+            header,
+            ui.text(t("problems-title", file=os.path.basename(view.problems_file) or "RELEASE_CHECKLIST.md"), "error"),
+            ui.list("checklist.problems", items),
+            ui.button("checklist.reveal", t("reveal"), icon="file-text"),
+        ])
+    session = view.session
+    if session is None:
+        return ui.column([header, ui.spinner(t("loading"))])
+    return _release(view, session, t, language)
+
+
+def _release(view: PanelView, session: ReleaseSession, t: Translate, language: str) -> Dict[str, Any]:
+    complete, total = session.progress()
+    running = session.running_step is not None
+    statuses = session.statuses()
+    source = {"project": t("version-from", file=session.project.version_file or "?"),
+              "given": t("version-given"), "suggested": t("version-suggested")}[session.version_source]
+    failed = sum(record.state == StepState.FAILED for record in statuses.values())
+    header = ui.row([
+        ui.text(t("title", version=session.version), "title"),
+        ui.badge(f"{complete}/{total}", "success" if complete == total and total else "error" if failed else "info"),
+        ui.button("release.refresh", t("refresh"), icon="refresh-cw", variant="ghost", disabled=running),
+    ], gap="small")
+    repo_name = os.path.basename(session.repo)
+    checklist_line = (t("source-file", file=os.path.relpath(session.loaded.path, session.repo))
+                      if session.loaded.path else t("source-default"))
+    controls = ui.row([
+        ui.button("release.run-all", t("run-all"), icon="play", variant="primary", disabled=running),
+        running and ui.button("release.stop", t("stop"), icon="square", variant="danger"),
+        ui.button("release.reset", t("reset"), icon="undo-2", variant="ghost", disabled=running),
+    ], gap="small", wrap=True)
+    # The host draws at most 2,000 elements; a step row costs up to four, so very long lists are cut.
+    steps = [_step_item(session, step, statuses[step.id], running, t) for step in session.steps[:MAX_STEP_ROWS]]
+    hidden = len(session.steps) - len(steps)
+    has_terminal = any(step.kind == StepKind.TERMINAL for step in session.steps)
+    return ui.column([
+        header,
+        ui.text(f"{repo_name} · {source}", "small"),
+        ui.row([ui.input("release.version", placeholder=t("version"), value=session.version),
+                ui.button("release.version-apply", t("version-apply"), variant="ghost", disabled=running)],
+               gap="small"),
+        view.version_error and ui.text(view.version_error, "error"),
+        controls,
+        _confirmation(view, session, t),
+        _output_block(view, session, t),
+        ui.section(t("steps"), [
+            ui.list("release.steps", steps, empty=t("empty")),
+            hidden > 0 and ui.text(t("steps-hidden", count=hidden), "muted"),
+            has_terminal and ui.toggle("release.enter", t("enter-toggle"), view.press_enter),
+        ]),
+        ui.row([
+            ui.text(checklist_line, "muted"),
+            (ui.button("checklist.reveal", t("reveal"), icon="file-text", variant="ghost") if session.loaded.path
+             else ui.button("checklist.write", t("write-default"), icon="file-plus", variant="ghost")),
+        ], gap="small", wrap=True),
+        session.store.last_problem and ui.text(t("state-note", message=session.store.last_problem), "muted"),
+        _history(view, session, t, language),
+    ])
+
+
+def summary_lines(session: ReleaseSession, t: Translate) -> str:
+    lines = []
+    for step in session.steps:
+        record = session.status(step.id)
+        lines.append(f"- [{'x' if record.state in StepState.COMPLETE else ' '}] {session.title_of(step)}"
+                     f" ({t('state-' + record.state) if record.state != StepState.SKIPPED else record.state})")
+    return "\n".join(lines)
+
+
+def fix_prompt(session: ReleaseSession, step: Step, t: Translate) -> str:
+    record = session.status(step.id)
+    return t("prompt-fix", title=session.title_of(step), repo=session.repo, version=session.version,
+             command=session.command_of(step) or "", result=result_text(record, t) or record.message,
+             output="\n".join(record.tail[-PROMPT_OUTPUT_LINES:]))
+
+
+def continue_prompt(session: ReleaseSession, step: Step, t: Translate) -> str:
+    return t("prompt-continue", repo=session.repo, version=session.version, title=session.title_of(step),
+             instructions=session.command_of(step) or "", summary=summary_lines(session, t))

@@ -1,0 +1,377 @@
+"""One release of one repository: its checklist, the version, step states on disk, and running steps."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+import time
+from typing import Callable, Dict, List, Optional, Tuple
+
+from . import git_repo
+from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, fill_placeholders, parse_checklist
+from .command_runner import CommandResult, Outcome, RunningCommand, clean_env, split_command
+from .default_checklist import default_spec
+from .project_files import ProjectInfo, detect_project
+from .run_store import RUN_TOKEN, ReleaseRecord, ReleaseSummary, RunStore, StepRecord
+from .steps import Step, StepKind, StepState
+from .versions import guess_tag_format, highest_tagged_version, next_patch, tag_for
+
+CHECKLIST_LOCATIONS = (CHECKLIST_FILE_NAME, os.path.join(".github", CHECKLIST_FILE_NAME),
+                       os.path.join("docs", CHECKLIST_FILE_NAME))
+MAX_CHECKLIST_BYTES = 1_000_000
+
+LineListener = Callable[[str, str], None]  # (step id, output line)
+ChangeListener = Callable[[str, StepRecord], None]  # (step id, copy of its new record)
+
+
+class NotARepository(Exception):
+    """The folder is not inside a git work tree."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path} is not inside a git repository")
+        self.path = path
+
+
+class ConfirmationNeeded(Exception):
+    """An irreversible step was asked to run without confirmed=True."""
+
+
+class SessionBusy(Exception):
+    """A step of this release is already running."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadedChecklist:
+    spec: ChecklistSpec
+    source: str  # "file" or "default"
+    path: Optional[str]  # the file, when source == "file"
+    stamp: Optional[Tuple[float, int]] = None  # the file's mtime and size when read
+
+
+def _stamp(path: Optional[str]) -> Optional[Tuple[float, int]]:
+    try:
+        info = os.stat(path) if path else None
+    except OSError:
+        return None
+    return (info.st_mtime, info.st_size) if info else None
+
+
+def find_checklist_file(repo: str) -> Optional[str]:
+    for relative in CHECKLIST_LOCATIONS:
+        path = os.path.join(repo, relative)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def load_checklist(repo: str, project: Optional[ProjectInfo] = None) -> LoadedChecklist:
+    """The repository's checklist file, or the default derived from the project.
+
+    Raises ChecklistParseError (with line/column problems) for a malformed file, OSError if unreadable.
+    """
+    path = find_checklist_file(repo)
+    if path is None:
+        return LoadedChecklist(default_spec(repo, project), "default", None)
+    stamp = _stamp(path)
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        text = handle.read(MAX_CHECKLIST_BYTES)
+    return LoadedChecklist(parse_checklist(text, path), "file", path, stamp)
+
+
+class ReleaseSession:
+    """The engine's entry point; see the package docstring for how the panel and the ACP agent use it."""
+
+    def __init__(self, path: str, data_dir: str, version: Optional[str] = None,
+                 on_change: Optional[ChangeListener] = None, env: Optional[Dict[str, str]] = None) -> None:
+        repo = git_repo.repo_root(path)
+        if repo is None:
+            raise NotARepository(path)
+        self.repo = repo
+        self.store = RunStore(data_dir)
+        self.project = detect_project(repo)
+        self.loaded = load_checklist(repo, self.project)
+        self.on_change = on_change
+        self.env = dict(env) if env is not None else clean_env()
+        self._lock = threading.RLock()
+        self._running: Optional[RunningCommand] = None
+        self._running_step: Optional[str] = None
+        self._stop_all = threading.Event()
+        self._facts: Dict[str, str] = {}
+        self.version_source = "given" if version else "project" if self.project.version else "suggested"
+        self.version = version or self.project.version or self._suggest_version()
+        self.record = self._load_record()
+
+    # ----- what the checklist says -----------------------------------------------------------------
+    @property
+    def spec(self) -> ChecklistSpec:
+        return self.loaded.spec
+
+    @property
+    def steps(self) -> Tuple[Step, ...]:
+        return self.loaded.spec.steps
+
+    def step(self, step_id: str) -> Step:
+        for step in self.steps:
+            if step.id == step_id:
+                return step
+        raise KeyError(f"no step {step_id!r} in this checklist")
+
+    def placeholder_values(self, refresh: bool = False) -> Dict[str, str]:
+        """{version}, {tag}, {previous_tag}, {branch}, {remote} for this release."""
+        with self._lock:
+            if refresh:
+                self._facts = {}
+            return {name: self._fact(name) for name in ("version", "tag", "previous_tag", "branch", "remote")}
+
+    def _fact(self, name: str) -> str:
+        """One placeholder value; git is asked only for what a title or command actually uses."""
+        with self._lock:
+            if name in self._facts:
+                return self._facts[name]
+            if name == "version":
+                value = self.version
+            elif name in ("tag", "previous_tag"):
+                tags = git_repo.tags(self.repo)
+                tag_format = self.spec.tag_format or guess_tag_format(tags)
+                previous = highest_tagged_version(tags, tag_format)
+                self._facts["tag"] = tag_for(self.version, tag_format)
+                self._facts["previous_tag"] = previous[0] if previous else ""
+                value = self._facts[name]
+            elif name == "branch":
+                value = (self.spec.release_branch or git_repo.default_branch(self.repo)
+                         or git_repo.current_branch(self.repo) or "main")
+            else:
+                value = git_repo.upstream_remote(self.repo) or "origin"
+            self._facts[name] = value
+            return value
+
+    def _fill(self, text: str) -> str:
+        names = [name for name in ("version", "tag", "previous_tag", "branch", "remote") if "{" + name + "}" in text]
+        return fill_placeholders(text, {name: self._fact(name) for name in names})
+
+    @property
+    def tag(self) -> str:
+        return self._fact("tag")
+
+    def title_of(self, step: Step) -> str:
+        return self._fill(step.title) if "{" in step.title else step.title
+
+    def command_of(self, step: Step) -> Optional[str]:
+        if step.command is None or "{" not in step.command:
+            return step.command
+        return self._fill(step.command)
+
+    def argv_of(self, step: Step) -> List[str]:
+        """The arguments a check runs with; placeholders are filled per argument, never re-split."""
+        return [self._fill(part) if "{" in part else part for part in split_command(step.command or "")]
+
+    def _suggest_version(self) -> str:
+        tags = git_repo.tags(self.repo)
+        previous = highest_tagged_version(tags, self.spec.tag_format or guess_tag_format(tags))
+        return (next_patch(previous[1]) if previous else None) or "0.1.0"
+
+    # ----- state ----------------------------------------------------------------------------------
+    def _load_record(self) -> ReleaseRecord:
+        record = self.store.load(self.repo, self.version)
+        if record is None:
+            return ReleaseRecord(self.repo, self.version)
+        if record.recover(RUN_TOKEN):
+            self.store.save(record)
+        return record
+
+    def checklist_changed(self) -> bool:
+        """True when the checklist file was created, edited or removed since it was read."""
+        path = find_checklist_file(self.repo)
+        return path != self.loaded.path or (path is not None and _stamp(path) != self.loaded.stamp)
+
+    def reload(self) -> None:
+        """Read the checklist file and the saved states again (e.g. after the user edited the file)."""
+        with self._lock:
+            self.project = detect_project(self.repo)
+            self.loaded = load_checklist(self.repo, self.project)
+            self._facts = {}
+            if self._running_step is None:
+                self.record = self._load_record()
+
+    def status(self, step_id: str) -> StepRecord:
+        """A copy of the step's record (pending if never touched)."""
+        with self._lock:
+            record = self.record.steps.get(step_id)
+            return dataclasses.replace(record, tail=list(record.tail)) if record else StepRecord()
+
+    def statuses(self) -> Dict[str, StepRecord]:
+        return {step.id: self.status(step.id) for step in self.steps}
+
+    def progress(self) -> Tuple[int, int]:
+        """(complete steps, all steps): complete means passed, done or skipped."""
+        with self._lock:
+            complete = sum(self.record.steps.get(step.id, StepRecord()).state in StepState.COMPLETE
+                           for step in self.steps)
+        return complete, len(self.steps)
+
+    @property
+    def is_complete(self) -> bool:
+        complete, total = self.progress()
+        return total > 0 and complete == total
+
+    @property
+    def running_step(self) -> Optional[str]:
+        return self._running_step
+
+    def history(self) -> List[ReleaseSummary]:
+        return self.store.history(self.repo)
+
+    def _update(self, step_id: str, **changes: object) -> StepRecord:
+        with self._lock:
+            if not self.record.titles:
+                # Titles (and the tag, when already known) are kept so the history reads well even
+                # after the checklist file changes; computing them must not cost git calls here.
+                self.record.tag = self._facts.get("tag", "")
+                self.record.titles = {step.id: step.title for step in self.steps}
+            if not self.record.tag and "tag" in self._facts:
+                self.record.tag = self._facts["tag"]
+            record = self.record.step(step_id)
+            for name, value in changes.items():
+                setattr(record, name, value)
+            self.record.completed_at = (self.record.completed_at or time.time()) if self.is_complete else None
+            self.store.append(self.record, step_id)
+            snapshot = dataclasses.replace(record, tail=list(record.tail))
+        if self.on_change is not None:
+            self.on_change(step_id, snapshot)
+        return snapshot
+
+    def skip(self, step_id: str, reason: str) -> StepRecord:
+        self.step(step_id)
+        self._refuse_if_running(step_id)
+        return self._update(step_id, state=StepState.SKIPPED, reason=reason.strip(), finished_at=time.time())
+
+    def mark_done(self, step_id: str) -> StepRecord:
+        self.step(step_id)
+        self._refuse_if_running(step_id)
+        return self._update(step_id, state=StepState.DONE, finished_at=time.time())
+
+    def mark_sent(self, step_id: str) -> StepRecord:
+        """A terminal command was typed or an agent prompt handed over; the user ticks it later."""
+        self.step(step_id)
+        self._refuse_if_running(step_id)
+        return self._update(step_id, state=StepState.SENT, started_at=time.time(), finished_at=None)
+
+    def reset(self, step_id: Optional[str] = None) -> None:
+        """Back to pending: one step, or the whole release (which forgets this release's record)."""
+        if step_id is not None:
+            self.step(step_id)
+            self._refuse_if_running(step_id)
+            self._update(step_id, state=StepState.PENDING, message="", outcome=None, exit_code=None, tail=[],
+                         reason="", started_at=None, finished_at=None, owner=None)
+            return
+        with self._lock:
+            if self._running_step is not None:
+                raise SessionBusy("stop the running step before resetting the release")
+            self.store.delete(self.repo, self.version)
+            self.record = ReleaseRecord(self.repo, self.version)
+        if self.on_change is not None:
+            for step in self.steps:
+                self.on_change(step.id, StepRecord())
+
+    def _refuse_if_running(self, step_id: str) -> None:
+        if self._running_step == step_id:
+            raise SessionBusy(f"step {step_id} is running; stop it first")
+
+    # ----- running --------------------------------------------------------------------------------
+    def run_step(self, step_id: str, on_line: Optional[LineListener] = None, confirmed: bool = False,
+                 allow_terminal: bool = False) -> StepRecord:
+        """Run a check in its own subprocess and wait; returns the final record. Never raises for a
+        failing command (see the record's state/outcome); raises ConfirmationNeeded, SessionBusy,
+        ValueError (not a runnable step) and KeyError (unknown step).
+
+        allow_terminal=True also runs #terminal steps this way (for hosts without a terminal, such
+        as the ACP agent); such a step still runs without a shell.
+        """
+        self._stop_all.clear()
+        return self._run_step(step_id, on_line, confirmed, allow_terminal)
+
+    def _run_step(self, step_id: str, on_line: Optional[LineListener], confirmed: bool,
+                  allow_terminal: bool) -> StepRecord:
+        step = self.step(step_id)
+        runnable = step.kind == StepKind.CHECK or (allow_terminal and step.kind == StepKind.TERMINAL)
+        if not runnable or not step.command:
+            raise ValueError(f"step {step_id} is a {step.kind} step; it is not run by the plugin")
+        if step.irreversible and not confirmed:
+            raise ConfirmationNeeded(f"step {step_id} is irreversible and needs confirmation")
+        with self._lock:
+            if self._running_step is not None:
+                raise SessionBusy(f"step {self._running_step} is running")
+            self._running_step = step_id
+        try:
+            return self._run(step, on_line)
+        finally:
+            with self._lock:
+                self._running = None
+                self._running_step = None
+
+    def _run(self, step: Step, on_line: Optional[LineListener]) -> StepRecord:
+        started = time.time()
+        # The "running" mark must reach the disk before the command starts: it is what turns into
+        # "interrupted" if this process dies.
+        self._update(step.id, state=StepState.RUNNING, message="", outcome=None, exit_code=None,
+                     tail=[], reason="", started_at=started, finished_at=None, owner=RUN_TOKEN)
+        try:
+            argv = self.argv_of(step)
+        except Exception as error:  # bad quotes after an edit: report, never crash the caller
+            return self._finish(step, CommandResult(Outcome.ERROR, None, [], 0, 0, 0.0, str(error)))
+        unresolved = [part for part in argv if "{" in part and fill_placeholders(part, {}) != part]
+        listener = None
+        if on_line is not None:
+            def listener(line: str) -> None:
+                on_line(step.id, line)
+        running = RunningCommand(argv, self.repo, self.env, step.timeout, listener)
+        with self._lock:
+            self._running = running
+            stop_now = self._stop_all.is_set()
+        if stop_now:
+            running.stop()
+        result = running.wait()
+        if unresolved and not result.passed:
+            result = dataclasses.replace(result, message=result.message + f" (unfilled: {' '.join(unresolved)})")
+        return self._finish(step, result)
+
+    def _finish(self, step: Step, result: CommandResult) -> StepRecord:
+        state = StepState.PASSED if result.passed else StepState.FAILED
+        return self._update(step.id, state=state, message=result.message, outcome=result.outcome,
+                            exit_code=result.exit_code, tail=result.lines[-80:], finished_at=time.time(), owner=None)
+
+    def checks_to_run(self, include_irreversible: bool = False) -> List[Step]:
+        """The checks "Run all checks" would run now: not yet passed/skipped/done, in order."""
+        return [step for step in self.steps
+                if step.kind == StepKind.CHECK and step.command
+                and (include_irreversible or not step.irreversible)
+                and self.status(step.id).state not in StepState.COMPLETE]
+
+    def run_checks(self, on_line: Optional[LineListener] = None,
+                   on_step: Optional[Callable[[Step], None]] = None) -> Dict[str, StepRecord]:
+        """Run every reversible check that is not complete yet, in order, until done or stop().
+
+        A failing check does not end the run: you see every problem at once.
+        """
+        self._stop_all.clear()
+        with self._lock:
+            self._facts = {}  # branch, tags and upstream may have changed since the last run
+        results: Dict[str, StepRecord] = {}
+        for step in self.checks_to_run():
+            if self._stop_all.is_set():
+                break
+            if on_step is not None:
+                on_step(step)
+            results[step.id] = self._run_step(step.id, on_line, confirmed=False, allow_terminal=False)
+        return results
+
+    def stop(self, immediately: bool = False) -> None:
+        """Stop the running command (its whole process tree) and end run_checks(). Returns at once.
+
+        immediately=True: SIGKILL at once, for a process about to exit.
+        """
+        with self._lock:
+            self._stop_all.set()
+            running = self._running
+        if running is not None:
+            running.stop(immediately)

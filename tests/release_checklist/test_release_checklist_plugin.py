@@ -1,0 +1,282 @@
+"""End to end through the host harness: run all, badge and states, confirmation, hand-off only to idle panes."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from agentty_plugin.testing import PaneSpec, PluginHost, WorkspaceSpec, World
+
+PY = sys.executable
+PLUGIN_DIR = Path(__file__).resolve().parents[2] / "plugins" / "release-checklist"
+FAIL = f'{PY} -c "import sys; print(chr(98) + chr(111) + chr(111) + chr(109)); sys.exit(2)"'
+PASS = f'{PY} -c "print(42)"'
+HANG = f'{PY} -c "import time; print(0, flush=True); time.sleep(60)"'
+
+
+def world_for(repo, panes=None, language="en", focused=11) -> World:
+    panes = panes if panes is not None else [
+        PaneSpec(id=11, kind="claude", status="idle", cwd=str(repo)),
+        PaneSpec(id=12, kind="shell", status="idle", cwd=str(repo)),
+    ]
+    return World(workspaces=[WorkspaceSpec(id=1, name="proj", cwd=str(repo), panes=panes)],
+                 focused_pane=focused, language=language)
+
+
+def write_checklist(repo, *items: str) -> None:
+    repo.write("RELEASE_CHECKLIST.md", "# Release\n\n" + "\n".join(items) + "\n")
+    repo.commit("checklist")
+
+
+def step_item(host, tree, step_id):
+    steps = host.find(tree, "release.steps")
+    return next((item for item in (steps or {}).get("items", []) if item["id"] == step_id), None)
+
+
+def wait_step(host, step_id, predicate, timeout=15.0):
+    return host.wait_for_panel(lambda tree: (item := step_item(host, tree, step_id)) and predicate(item),
+                               timeout=timeout)
+
+
+@pytest.fixture
+def open_host(tmp_path):
+    hosts = []
+
+    def start(repo, world=None) -> PluginHost:
+        host = PluginHost(str(PLUGIN_DIR), world=world or world_for(repo), data_dir=tmp_path / "data")
+        host.start()
+        hosts.append(host)
+        host.open_panel()
+        host.wait_for_panel(lambda tree: host.find(tree, "release.steps") is not None
+                            or host.find(tree, "checklist.problems") is not None, timeout=15)
+        return host
+
+    yield start
+    for host in hosts:
+        host.close()
+
+
+def test_run_all_shows_states_badge_and_output(make_repo, open_host):
+    repo = make_repo()
+    write_checklist(repo, f"- [ ] Builds: `{PASS}`", f"- [ ] Lints: `{FAIL}`", "- [ ] Announce it",
+                    "- [ ] Push: `git push origin {tag}` #terminal #irreversible")
+    host = open_host(repo)
+    assert host.badge == "0/4"
+    host.click("release.run-all")
+    tree = wait_step(host, "lints", lambda item: item["tone"] == "error")
+    assert step_item(host, tree, "builds")["tone"] == "success"
+    assert step_item(host, tree, "builds")["subtitle"].startswith("Passed")
+    assert "exit code 2" in step_item(host, tree, "lints")["subtitle"]
+    host.wait_for(lambda: host.badge == "1/4", what="badge 1/4")
+    host.wait_for(lambda: ("1 check(s) failed.", "error") in host.notifications, what="failure notice")
+    tree = host.wait_for_panel(lambda t: host.find(t, "output.fix") is not None)
+    assert "boom" in host.texts(tree)  # the failed step's output tail, with "Ask the agent to fix it"
+    assert step_item(host, tree, "push")["tone"] == "neutral"  # never run by "Run all checks"
+    host.click("release.reset")
+    host.wait_for_panel(lambda t: host.find(t, "reset.yes") is not None)
+    host.click("reset.yes")
+    wait_step(host, "builds", lambda item: item["tone"] == "neutral")
+    host.wait_for(lambda: host.badge == "0/4", what="badge back to 0/4")
+    assert host.violations == []
+
+
+def test_irreversible_step_asks_in_the_panel_first(make_repo, open_host):
+    repo = make_repo()
+    write_checklist(repo, "- [ ] Push: `git push origin {tag}` #terminal #irreversible")
+    world = world_for(repo)
+    host = open_host(repo, world)
+    host.row_action("release.steps", "push", "type")
+    tree = host.wait_for_panel(lambda t: host.find(t, "confirm.yes") is not None)
+    assert "git push origin v1.1.0" in host.texts(tree)
+    host.wait_idle()
+    assert host.calls_of("terminal/send") == []
+    host.click("confirm.yes")
+    call = host.wait_for_call("terminal/send")
+    assert call.params["text"] == "git push origin v1.1.0" and call.params.get("submit") is False
+    assert call.params["paneId"] == 12  # the idle shell in this repository, not the agent pane
+    wait_step(host, "push", lambda item: item["icon"] == "send")
+    host.row_action("release.steps", "push", "done")
+    host.wait_for(lambda: host.badge == "1/1", what="badge 1/1")
+    assert host.violations == []
+
+
+def test_cancelled_confirmation_does_nothing(make_repo, open_host):
+    repo = make_repo()
+    marker = Path(str(repo)) / "tagged"
+    code = "open(chr(116)+chr(97)+chr(103)+chr(103)+chr(101)+chr(100), chr(119))"  # creates ./tagged
+    write_checklist(repo, f'- [ ] Tag: `{PY} -c "{code}"` #irreversible')
+    host = open_host(repo)
+    host.row_action("release.steps", "tag", "run")
+    host.wait_for_panel(lambda t: host.find(t, "confirm.no") is not None)
+    host.click("confirm.no")
+    host.wait_for_panel(lambda t: host.find(t, "confirm.yes") is None)
+    host.wait_idle()
+    assert not marker.exists()
+    host.row_action("release.steps", "tag", "run")
+    host.wait_for_panel(lambda t: host.find(t, "confirm.yes") is not None)
+    host.click("confirm.yes")
+    wait_step(host, "tag", lambda item: item["tone"] == "success")
+    assert marker.exists()
+
+
+def test_agent_hand_off_only_into_idle_panes(make_repo, open_host):
+    repo = make_repo()
+    write_checklist(repo, f"- [ ] Lints: `{FAIL}`")
+    panes = [PaneSpec(id=11, kind="claude", status="working", cwd=str(repo)),
+             PaneSpec(id=12, kind="codex", status="idle", cwd=str(repo))]
+    world = world_for(repo, panes)
+    host = open_host(repo, world)
+    host.row_action("release.steps", "lints", "run")
+    wait_step(host, "lints", lambda item: item["tone"] == "error")
+    host.row_action("release.steps", "lints", "fix")
+    call = host.wait_for_call("prompt/inject")
+    assert call.params["target"] == "pane" and call.params["paneId"] == 12
+    assert "Lints" in call.params["text"] and "boom" in call.params["text"] and "exit code 2" in call.params["text"]
+    host.set_pane_status(12, "thinking")
+    time.sleep(0.8)  # the 700 ms notification gap
+    host.row_action("release.steps", "lints", "fix")
+    host.wait_for(lambda: len(host.calls_of("prompt/inject")) == 2, what="second hand-off")
+    assert host.calls_of("prompt/inject")[1].params["target"] == "ask"  # no idle agent: the user picks
+    assert panes[0].typed == [] and host.violations == []
+
+
+def test_stop_ends_a_hanging_check_within_a_second(make_repo, open_host):
+    repo = make_repo()
+    write_checklist(repo, f"- [ ] Hangs: `{HANG}`")
+    host = open_host(repo)
+    host.click("release.run-all")
+    host.wait_for_panel(lambda t: host.find(t, "release.stop") is not None)
+    stopped_at = time.monotonic()
+    host.click("release.stop")
+    wait_step(host, "hangs", lambda item: "stopped" in item["subtitle"])
+    assert time.monotonic() - stopped_at < 1.5  # includes the panel's 0.3 s redraw pacing
+    assert host.violations == []
+
+
+def test_malformed_checklist_points_at_the_line(make_repo, open_host):
+    repo = make_repo()
+    write_checklist(repo, "- [ ] Fine", "- [ ] Tests: `pytest` #chek")
+    host = open_host(repo)
+    texts = host.texts(host.panel)
+    assert "RELEASE_CHECKLIST.md has problems" in texts
+    assert "Line 4, column 23: Unknown tag #chek. Did you mean #check?" in texts
+    assert host.badge == ""
+
+
+def test_writes_the_default_checklist_and_speaks_japanese(make_repo, open_host):
+    repo = make_repo(changelog="# Changelog\n\n## 1.1.0\n")
+    host = open_host(repo, world_for(repo, language="ja"))
+    texts = host.texts(host.panel)
+    assert "すべてのチェックを実行" in [host.find(host.panel, "release.run-all")["label"]]
+    assert any("既定のチェックリスト" in text for text in texts)
+    host.click("checklist.write")
+    host.wait_for_panel(lambda t: any(text == "チェックリスト: RELEASE_CHECKLIST.md" for text in host.texts(t)))
+    assert (Path(str(repo)) / "RELEASE_CHECKLIST.md").exists()
+    assert host.badge == "0/9"
+
+
+def test_not_a_repository_and_following_focus(make_repo, open_host, tmp_path):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    repo = make_repo()
+    world = World(workspaces=[
+        WorkspaceSpec(id=1, name="plain", cwd=str(plain), panes=[PaneSpec(id=11, kind="shell", cwd=str(plain))]),
+        WorkspaceSpec(id=2, name="repo", cwd=str(repo), panes=[PaneSpec(id=21, kind="shell", cwd=str(repo))]),
+    ], focused_pane=11)
+    host = PluginHost(str(PLUGIN_DIR), world=world, data_dir=tmp_path / "data2")
+    with host:
+        host.open_panel()
+        host.wait_for_panel(lambda t: any("is not inside a git repository" in text for text in host.texts(t)))
+        host.focus(21)
+        host.wait_for_panel(lambda t: host.find(t, "release.steps") is not None)
+        assert host.violations == []
+
+
+def test_every_panel_string_is_translated():
+    from release_checklist.panel_text import TRANSLATOR
+
+    assert TRANSLATOR.missing() == {"ja": [], "ko": [], "zh": []}
+
+
+def test_run_all_reads_an_edited_checklist(make_repo, open_host):
+    repo = make_repo()
+    write_checklist(repo, f"- [ ] Builds: `{PASS}`")
+    host = open_host(repo)
+    repo.write("RELEASE_CHECKLIST.md", f"# Release\n\n- [ ] Builds: `{PASS}`\n- [ ] Lints: `{FAIL}`\n")
+    host.click("release.run-all")
+    wait_step(host, "lints", lambda item: item["tone"] == "error")
+    host.wait_for(lambda: host.badge == "1/2", what="badge 1/2")
+
+
+def test_skip_with_a_reason_then_switch_version_and_back(make_repo, open_host):
+    repo = make_repo()
+    write_checklist(repo, "- [ ] Announce it", f"- [ ] Builds: `{PASS}`")
+    host = open_host(repo)
+    host.row_action("release.steps", "announce-it", "skip")
+    host.wait_for_panel(lambda t: host.find(t, "skip.confirm") is not None)
+    host.click("skip.confirm")  # no reason yet: refused
+    host.wait_for_panel(lambda t: "Write a reason first." in host.texts(t))
+    host.type("skip.reason", "no blog this time")
+    host.click("skip.confirm")
+    wait_step(host, "announce-it", lambda item: item["subtitle"].startswith("Skipped: no blog this time"))
+    host.submit("release.version", "2.0.0")
+    host.wait_for_panel(lambda t: "Release 2.0.0" in host.texts(t))
+    tree = wait_step(host, "announce-it", lambda item: item["tone"] == "neutral")
+    history = host.find(tree, "release.history")
+    assert [item["id"] for item in history["items"]] == ["1.1.0"]
+    host.submit("release.version", "not a version")
+    host.wait_for_panel(lambda t: any("is not a version number" in text for text in host.texts(t)))
+    host.select("release.history", "1.1.0")
+    wait_step(host, "announce-it", lambda item: item["tone"] == "warning")
+    assert host.violations == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="os.kill(pid, 0)")
+def test_shutdown_leaves_no_check_running(make_repo, open_host):
+    import os
+
+    repo = make_repo()
+    code = "import os, time; open(chr(112), chr(119)).write(str(os.getpid())); print(1, flush=True); time.sleep(60)"
+    write_checklist(repo, f'- [ ] Hangs: `{PY} -c "{code}"`')
+    host = open_host(repo)
+    host.click("release.run-all")
+    pid_file = Path(str(repo)) / "p"
+    host.wait_for(lambda: pid_file.exists() and pid_file.read_text(), what="the check to start")
+    pid = int(pid_file.read_text())
+    host.shutdown()
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        try:
+            with open(f"/proc/{pid}/stat") as handle:  # a zombie waiting for its parent counts as gone
+                if handle.read().split()[2] == "Z":
+                    break
+        except OSError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the check kept running after the plugin shut down")
+
+
+def test_focus_moves_to_another_repository_after_the_running_step(make_repo, tmp_path):
+    first, second = make_repo(), make_repo(version="3.0.0")
+    write_checklist(first, f"- [ ] Hangs: `{HANG}`")
+    world = World(workspaces=[
+        WorkspaceSpec(id=1, name="a", cwd=str(first), panes=[PaneSpec(id=11, kind="shell", cwd=str(first))]),
+        WorkspaceSpec(id=2, name="b", cwd=str(second), panes=[PaneSpec(id=21, kind="shell", cwd=str(second))]),
+    ], focused_pane=11)
+    with PluginHost(str(PLUGIN_DIR), world=world, data_dir=tmp_path / "data3") as host:
+        host.open_panel()
+        host.wait_for_panel(lambda t: host.find(t, "release.steps") is not None)
+        host.click("release.run-all")
+        host.wait_for_panel(lambda t: host.find(t, "release.stop") is not None)
+        host.focus(21)
+        host.wait_idle()
+        assert "Release 1.1.0" in host.texts(host.panel)  # a running step keeps its repository
+        host.click("release.stop")
+        host.wait_for_panel(lambda t: "Release 3.0.0" in host.texts(t))
+        assert host.violations == []

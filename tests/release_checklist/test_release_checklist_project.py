@@ -1,0 +1,112 @@
+"""Project detection (version, test command, changelog), versions and tags, pane choice, panel limits."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from agentty_plugin import Pane, Workspace, ui
+from release_checklist.handoff import AGENT_KINDS, SHELL_KINDS, choose_pane
+from release_checklist.project_files import changelog_mentions, detect_project, read_toml_values
+from release_checklist.versions import (
+    guess_tag_format,
+    highest_tagged_version,
+    next_patch,
+    sort_versions,
+    version_from_tag,
+    version_key,
+)
+
+
+@pytest.mark.parametrize(("files", "version", "version_file", "test_command"), [
+    ({"pyproject.toml": '[project]\nname = "a"\nversion = "2.0.1"\n', "tests/t.py": ""}, "2.0.1", "pyproject.toml",
+     "python3 -m pytest"),
+    ({"pyproject.toml": '[tool.poetry]\nname = "a"\nversion = "0.3.0"  # bump me\n', "poetry.lock": "",
+      "tests/t.py": ""}, "0.3.0", "pyproject.toml", "poetry run pytest"),
+    ({"pyproject.toml": '[project]\nname = "pkg"\ndynamic = ["version"]\n',
+      "src/pkg/__init__.py": '__version__ = "1.2.3"\n'}, "1.2.3", "src/pkg/__init__.py", None),
+    ({"setup.cfg": "[metadata]\nname = a\nversion = 4.5.6\n", "setup.py": ""}, "4.5.6", "setup.cfg", None),
+    ({"package.json": json.dumps({"name": "web", "version": "3.1.0", "scripts": {"test": "vitest"}}),
+      "pnpm-lock.yaml": ""}, "3.1.0", "package.json", "pnpm test"),
+    ({"package.json": json.dumps({"version": "1.0.0", "scripts": {"test": 'echo "Error: no test specified"'}})},
+     "1.0.0", "package.json", None),
+    ({"Cargo.toml": '[package]\nname = "c"\nversion.workspace = true\n\n[workspace.package]\nversion = "0.9.0"\n'},
+     "0.9.0", "Cargo.toml", "cargo test"),
+    ({"go.mod": "module example.com/x\n", "VERSION": "v-not\n"}, None, None, "go test ./..."),
+    ({"VERSION": "5.0.0\n", "Makefile": "build:\n\ttrue\ntest:\n\ttrue\n"}, "5.0.0", "VERSION", "make test"),
+])
+def test_detect_project(tmp_path, files, version, version_file, test_command):
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    info = detect_project(str(tmp_path), windows=False)
+    assert (info.version, info.version_file, info.test_command) == (
+        version, version_file.replace("/", __import__("os").sep) if version_file else None, test_command)
+
+
+def test_windows_uses_python_not_python3(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nversion = "1.0.0"\n[tool.pytest.ini_options]\n')
+    assert detect_project(str(tmp_path), windows=True).test_command == "python -m pytest"
+
+
+def test_toml_reader_ignores_what_it_does_not_need():
+    values = read_toml_values('title = "x"\n[a . "b"]\nkey = \'lit\'\narr = [\n 1,\n]\nflag = true\n')
+    assert values["a.b"] == {"key": "lit", "flag": "true"} and values[""] == {"title": "x"}
+
+
+@pytest.mark.parametrize(("text", "version", "line"), [
+    ("# Changelog\n\n## [1.2.0] - 2026-01-01\n", "1.2.0", 3),
+    ("Release 1.2.0 is great\n\n1.2.0 (2026)\n============\n", "1.2.0", 3),
+    ("## v1.2.0\n", "1.2.0", 1),
+    ("## 1.2.0-rc.1\n", "1.2.0", None),
+    ("## 11.2.0\n", "1.2.0", None),
+    ("- fixed 1.2.0 bug\n", "1.2.0", None),
+])
+def test_changelog_mentions(text, version, line):
+    assert changelog_mentions(text, version) == line
+
+
+def test_versions_and_tags():
+    assert version_key("1.10.0") > version_key("1.9.9") > version_key("1.9.9-rc.2") > version_key("1.9.9-rc.1")
+    assert version_key("1.2") == version_key("1.2.0") and version_key("v1") is None
+    assert version_from_tag("release-1.2.0", "release-{version}") == "1.2.0"
+    assert version_from_tag("v1.2.0", "{version}") is None
+    assert guess_tag_format(["1.0.0", "0.9.0", "v0.1.0"]) == "{version}"
+    assert guess_tag_format([]) == "v{version}"
+    tags = ["v1.9.0", "v1.10.0", "v2.0.0-rc.1", "junk"]
+    assert highest_tagged_version(tags, "v{version}") == ("v2.0.0-rc.1", "2.0.0-rc.1")
+    assert next_patch("1.2.9") == "1.2.10" and next_patch("1.2") is None
+    assert sort_versions(["1.0.0", "x", "2.0.0"]) == ["2.0.0", "1.0.0", "x"]
+
+
+def _pane(pane_id, kind, status, cwd):
+    return Pane(id=pane_id, kind=kind, status=status, cwd=cwd)
+
+
+def test_choose_pane_never_picks_a_busy_one(tmp_path):
+    repo, elsewhere = str(tmp_path / "repo"), str(tmp_path / "other")
+    (tmp_path / "repo" / "sub").mkdir(parents=True)
+    (tmp_path / "other").mkdir()
+    busy = _pane(1, "claude", "working", repo)
+    asking = _pane(2, "codex", "permission", repo)
+    other_repo = _pane(3, "claude", "idle", elsewhere)
+    idle = _pane(4, "claude", "idle", repo + "/sub")
+    shell = _pane(5, "shell", "idle", repo)
+    workspaces = [Workspace(id=1, cwd=repo, panes=[busy, asking, other_repo, idle, shell])]
+    assert choose_pane(AGENT_KINDS, repo, busy, workspaces) is idle
+    assert choose_pane(SHELL_KINDS, repo, busy, workspaces) is shell
+    assert choose_pane(AGENT_KINDS, repo, None, [Workspace(id=1, cwd=repo, panes=[busy, asking, other_repo])]) is None
+
+
+def test_panel_stays_within_host_limits(make_repo, data_dir):
+    from release_checklist import ReleaseSession
+    from release_checklist.panel import PanelView, render
+    from release_checklist.panel_text import TRANSLATOR
+
+    repo = make_repo()
+    repo.write("RELEASE_CHECKLIST.md", "\n".join(f"- [ ] Step {n}: `true` #timeout=5" for n in range(700)) + "\n")
+    view = PanelView(folder=str(repo), session=ReleaseSession(str(repo), data_dir))
+    for language in ("en", "ja", "ko", "zh"):
+        tree = render(view, TRANSLATOR.for_language(language), language)
+        ui.validate(tree)
+        assert ui.count_elements(tree) <= 2000
