@@ -1,0 +1,230 @@
+"""Builds the panel tree (host UI v1 elements only) from what was read; no git and no I/O here."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from agentty_plugin import Translator, ui
+from agentty_plugin.i18n import relative_time
+
+from .overview import WorkspaceRow
+from .porcelain import BranchInfo, FileChange
+from .snapshot import RepoSnapshot
+from .strings import CATALOGS
+
+TRANSLATOR = Translator(CATALOGS)
+# Rows shown per group before "and N more": 4 groups x 60 rows x 3 elements stays far below the
+# host's 2,000-element limit, whatever the repository holds.
+MAX_ROWS_PER_GROUP = 60
+GROUPS = ("conflicted", "staged", "changed", "untracked")
+_GROUP_STYLE = {"conflicted": ("error", "circle-x"), "staged": ("success", "circle-check"),
+                "changed": ("warning", "pencil"), "untracked": ("info", "file-plus")}
+
+Translate = Callable[..., str]
+
+
+@dataclass
+class View:
+    """Everything the panel shows; main.py owns one and redraws after each change."""
+
+    mode: str = "repo"  # repo | workspaces
+    snapshot: Optional[RepoSnapshot] = None
+    loading: bool = False
+    pinned_name: Optional[str] = None  # workspace chosen in the overview instead of following focus
+    overview: Optional[List[WorkspaceRow]] = None
+    overview_loading: bool = False
+    overview_error: Optional[str] = None
+    notice: Optional[Tuple[str, str]] = None  # (text, text style) shown under the toolbar
+    can_hand_off: bool = True
+
+
+def home_relative(path: str) -> str:
+    home = os.path.expanduser("~")
+    return "~" + path[len(home):] if home not in ("", "/") and path.startswith(home + os.sep) else path
+
+
+def badge_text(snapshot: Optional[RepoSnapshot]) -> str:
+    """The changed-file count, at most 8 characters; empty (cleared) when clean or not a repository."""
+    if snapshot is None or not snapshot.ok or snapshot.status.dirty_count == 0:
+        return ""
+    count = snapshot.status.dirty_count
+    return str(count) if count < 10_000_000 else "9999999+"
+
+
+def group_files(snapshot: RepoSnapshot, group: str) -> List[FileChange]:
+    return list(getattr(snapshot.status, group))
+
+
+def _describe(change: FileChange, group: str, t: Translate) -> str:
+    if change.submodule and change.submodule_notes:
+        return t("submodule", notes=", ".join(t(f"submodule.{n}") for n in change.submodule_notes))
+    if group == "conflicted":
+        return t(f"conflict.{change.conflict}") if change.conflict else t("letter.U")
+    if group == "untracked":
+        return t("untracked.folder" if change.display.endswith("/") else "untracked.file")
+    letter = change.index if group == "staged" else change.worktree
+    words = t(f"letter.{letter}") if letter not in ".?" else t("letter.?")
+    if group == "staged" and change.worktree != ".":
+        words += " · " + t("staged.and.changed")
+    return words
+
+
+def _file_row(change: FileChange, group: str, t: Translate, can_hand_off: bool) -> Dict[str, Any]:
+    tone, icon = _GROUP_STYLE[group]
+    letter = change.index if group == "staged" else change.worktree
+    if change.submodule:
+        icon = "folder-git-2"
+    elif letter == "D":
+        icon = "trash-2"
+    title = f"{change.orig_display} → {change.display}" if change.orig_display and group == "staged" else change.display
+    actions = [ui.action("review", t("action.review"), "sparkles") if can_hand_off else None,
+               ui.action("reveal", t("action.reveal"), "folder-open")]
+    row: Dict[str, Any] = ui.item(
+        change.display, title, subtitle=_describe(change, group, t),
+        detail=(change.score or letter) if group == "staged" else (letter if letter not in ".?" else "?"),
+        icon=icon, tone=tone, actions=[a for a in actions if a])
+    return row
+
+
+def _file_group(snapshot: RepoSnapshot, group: str, t: Translate, view: View) -> Optional[Dict[str, Any]]:
+    files = group_files(snapshot, group)
+    if not files:
+        return None
+    shown = files[:MAX_ROWS_PER_GROUP]
+    children: List[Any] = [ui.list(f"files.{group}", [_file_row(f, group, t, view.can_hand_off) for f in shown])]
+    if len(files) > len(shown):
+        children.append(ui.text(t("more", count=len(files) - len(shown)), "muted"))
+    if group == "staged" and view.can_hand_off:
+        children.append(ui.button("handoff.commit-message", t("handoff.commit"), "sparkles", "primary"))
+    section: Dict[str, Any] = ui.section(t(f"group.{group}", count=len(files)), children)
+    return section
+
+
+def _branch_header(branch: BranchInfo, t: Translate) -> List[Any]:
+    if branch.unborn:
+        title = t("branch.unborn", branch=branch.head or "HEAD")
+    elif branch.detached:
+        title = t("branch.detached", sha=(branch.oid or "")[:8])
+    else:
+        title = branch.head or "HEAD"
+    parts: List[Any] = [ui.text(title, "title")]
+    if branch.ahead:
+        parts.append(ui.badge(t("ahead", count=branch.ahead), "info"))
+    if branch.behind:
+        parts.append(ui.badge(t("behind", count=branch.behind), "warning"))
+    return parts
+
+
+def _where(snapshot: RepoSnapshot, t: Translate) -> str:
+    location = snapshot.location
+    assert location is not None
+    branch = snapshot.status.branch
+    bits = [home_relative(location.root)]
+    if branch.upstream:
+        bits.append(t("branch.upstream_gone" if branch.upstream_gone else "branch.upstream", upstream=branch.upstream))
+    elif not branch.unborn and not branch.detached:
+        bits.append(t("branch.no_upstream"))
+    if location.is_linked_worktree:
+        bits.append(t("where.worktree"))
+    if location.superproject:
+        bits.append(t("where.submodule", parent=os.path.basename(location.superproject)))
+    if snapshot.stashes:
+        bits.append(t("stashes", count=snapshot.stashes))
+    return " · ".join(bits)
+
+
+def _operation(snapshot: RepoSnapshot, t: Translate) -> Optional[Dict[str, Any]]:
+    operation = snapshot.operation
+    if operation is None:
+        return None
+    lines = []
+    if operation.kind == "rebase" and operation.step and operation.total:
+        lines.append(ui.text(t("op.rebase.step", branch=operation.onto or "HEAD", step=operation.step,
+                               total=operation.total)))
+    lines.append(ui.text(t(f"op.{operation.kind}.next"), "muted"))
+    section: Dict[str, Any] = ui.section(t(f"op.{operation.kind}"), lines)
+    return section
+
+
+def _repository(snapshot: RepoSnapshot, view: View, t: Translate, language: str) -> List[Any]:
+    if not snapshot.ok:
+        folder = home_relative(snapshot.folder or "")
+        body = [ui.text(t(f"state.{snapshot.state}", folder=folder), "error")]
+        if snapshot.detail and snapshot.state not in ("no-folder", "gone"):
+            body.append(ui.text(snapshot.detail[:2000], "muted"))
+        return body
+    parts: List[Any] = [ui.row(_branch_header(snapshot.status.branch, t), gap="small", wrap=True),
+                        ui.text(_where(snapshot, t), "muted"), _operation(snapshot, t)]
+    groups = [_file_group(snapshot, group, t, view) for group in GROUPS]
+    parts.extend(groups)
+    if not any(groups):
+        parts.append(ui.text(t("clean"), "success"))
+    if snapshot.commits:
+        now = time.time()
+        rows = [ui.item(c.sha, c.subject or c.short, subtitle=t("commit.subtitle", sha=c.short, author=c.author,
+                                                                   when=relative_time(now - c.timestamp, language)),
+                        icon="git-commit-horizontal",
+                        actions=[ui.action("summarize", t("action.summarize"), "sparkles")])
+                for c in snapshot.commits]
+        explain = ui.button("handoff.explain-branch", t("handoff.explain"), "git-branch") if view.can_hand_off else None
+        parts.append(ui.section(t("commits"), [ui.list("commits.recent", rows), explain]))
+    return parts
+
+
+def _overview(view: View, t: Translate) -> List[Any]:
+    if view.overview_error:
+        return [ui.text(t("overview.failed", error=view.overview_error), "error")]
+    if view.overview is None:
+        return [ui.spinner(t("loading.overview"))]
+    rows = []
+    for row in view.overview:
+        if row.state != "ok" or row.branch is None:
+            folder = home_relative(row.folder or "")
+            rows.append(ui.item(row.workspace_id, row.name, subtitle=t(f"state.{row.state}", folder=folder),
+                                icon="folder", tone="neutral"))
+            continue
+        branch = row.branch
+        bits = [branch.head or (branch.oid or "")[:8] or "HEAD"]
+        if branch.ahead:
+            bits.append(t("ahead", count=branch.ahead))
+        if branch.behind:
+            bits.append(t("behind", count=branch.behind))
+        bits.append(t("overview.dirty", count=row.dirty) if row.dirty else t("overview.clean"))
+        if row.conflicted:
+            bits.append(t("overview.conflicts", count=row.conflicted))
+        tone = "error" if row.conflicted else "warning" if row.dirty else "success"
+        rows.append(ui.item(row.workspace_id, row.name, subtitle=" · ".join(bits),
+                            detail=home_relative(row.root or ""), icon="folder-git-2", tone=tone))
+    return [ui.section(t("overview.title"), [
+        ui.list("workspaces.list", rows[:MAX_ROWS_PER_GROUP * 4], empty=t("overview.empty")),
+        ui.text(t("overview.hint"), "muted"),
+        ui.spinner(t("loading.overview")) if view.overview_loading else None,
+    ])]
+
+
+def render(view: View, language: str) -> Dict[str, Any]:
+    t = TRANSLATOR.for_language(language)
+    toolbar = ui.row([
+        ui.choice("toolbar.view", [ui.option("repo", t("view.repo")), ui.option("workspaces", t("view.workspaces"))],
+                  view.mode),
+        ui.button("toolbar.refresh", t("refresh"), "refresh-cw", "ghost"),
+    ], gap="small")
+    children: List[Any] = [toolbar]
+    if view.mode == "repo" and view.pinned_name is not None:
+        children.append(ui.row([ui.text(t("pinned", name=view.pinned_name), "muted"),
+                                ui.button("toolbar.follow", t("follow"), "arrow-left", "ghost")], gap="small"))
+    if view.notice:
+        children.append(ui.text(view.notice[0], view.notice[1]))
+    if view.mode == "workspaces":
+        children.extend(_overview(view, t))
+    elif view.snapshot is None:
+        children.append(ui.spinner(t("loading")))
+    else:
+        if view.loading:
+            children.append(ui.spinner(t("loading")))
+        children.extend(_repository(view.snapshot, view, t, language))
+    tree: Dict[str, Any] = ui.column(children, gap="medium")
+    return tree

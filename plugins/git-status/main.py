@@ -1,0 +1,313 @@
+"""git-status: the focused pane's repository at a glance, every workspace too, and diffs handed to agents."""
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+for _extra in (os.path.join(_HERE, "_vendor"), os.path.join(_HERE, "..", "..", "shared")):
+    if os.path.isdir(_extra) and _extra not in sys.path:
+        sys.path.insert(0, _extra)
+
+import threading  # noqa: E402
+import time  # noqa: E402
+from typing import Any, Callable, Optional  # noqa: E402
+
+from agentty_plugin import AgenttyError, Context, Plugin  # noqa: E402
+from git_status import handoff  # noqa: E402
+from git_status.focus import Session, reveal_target  # noqa: E402
+from git_status.location import RepoLocation  # noqa: E402
+from git_status.overview import OverviewReader  # noqa: E402
+from git_status.panel import GROUPS, TRANSLATOR, View, badge_text, render  # noqa: E402
+from git_status.poller import ChangePoller  # noqa: E402
+from git_status.runner import GitError, GitRunner  # noqa: E402
+from git_status.snapshot import RepoSnapshot, take_snapshot  # noqa: E402
+
+plugin = Plugin()
+runner = GitRunner()  # GitPython itself is imported on the first git call, after the first panel
+overview_reader = OverviewReader(runner)
+view = View()
+lock = threading.RLock()  # handlers run on several threads; the view changes under this lock
+handing_off = threading.Lock()  # one hand-off at a time
+session = Session()
+FOCUS_DEBOUNCE_SECONDS = 0.25
+
+
+def redraw() -> None:
+    with lock:
+        if session.panel_open:
+            plugin.set_panel(render(view, plugin.language))
+
+
+def shown_location() -> Optional[RepoLocation]:
+    snapshot = view.snapshot
+    return snapshot.location if snapshot is not None and snapshot.ok else None
+
+
+def refresh(context: Optional[Context] = None, debounce: float = 0.0) -> None:
+    """Reads the repository (blocking: we are on a handler or poller thread); only the newest read draws."""
+    generation = plugin.latest("status")
+    if debounce:
+        time.sleep(debounce)
+        if not generation.is_current:
+            return
+    folder = session.folder_for(context or plugin.context)
+    with lock:
+        if view.snapshot is not None and view.snapshot.folder != folder:
+            view.snapshot = None  # another repository: a spinner, not the previous one's files
+        view.loading = view.snapshot is None
+        if view.loading:
+            redraw()
+    snapshot = take_snapshot(folder, runner)
+    if not generation.is_current:
+        return
+    with lock:
+        view.snapshot, view.loading = snapshot, False
+    poller.refreshed(snapshot.seconds, snapshot.location if snapshot.ok else None)
+    plugin.set_badge(badge_text(snapshot))
+    redraw()
+
+
+def poll_refresh(reason: str) -> None:
+    try:
+        refresh()
+    except Exception as error:  # the poller thread must survive anything
+        plugin.log("git-status: refresh after", reason, "failed:", repr(error))
+
+
+poller = ChangePoller(shown_location, poll_refresh)
+
+
+def load_overview() -> None:
+    generation = plugin.latest("overview")
+    with lock:
+        view.overview_loading, view.overview_error = True, None
+    redraw()
+    try:
+        workspaces = plugin.list_workspaces()
+    except AgenttyError as error:
+        with lock:
+            view.overview_loading, view.overview_error = False, str(error)
+        redraw()
+        return
+    entries = [(str(w.id), w.name or str(w.id), w.cwd or next((p.cwd for p in w.panes if p.cwd), None))
+               for w in workspaces]
+    rows = overview_reader.read(entries)
+    if generation.is_current:
+        with lock:
+            view.overview, view.overview_loading = rows, False
+        redraw()
+
+
+def notice(key: str, style: str = "muted", **values: Any) -> None:
+    """A message in the panel (kept until the next action) and as a notification."""
+    text = TRANSLATOR.get(plugin.language, key, **values)
+    with lock:
+        view.notice = (text, style)
+    redraw()
+    plugin.notify(text, "warning" if style == "error" else "info")
+
+
+def hand_off(make: Callable[[RepoSnapshot, RepoLocation], handoff.HandOff]) -> None:
+    """Builds a prompt from the shown repository and gives it to an idle agent, or lets the user choose."""
+    if not handing_off.acquire(blocking=False):
+        return
+    try:
+        send_prompt(make)
+    finally:
+        handing_off.release()
+
+
+def send_prompt(make: Callable[[RepoSnapshot, RepoLocation], handoff.HandOff]) -> None:
+    if shown_location() is None:
+        refresh()
+    snapshot = view.snapshot
+    if snapshot is None or snapshot.location is None:
+        return
+    try:
+        request = make(snapshot, snapshot.location)
+    except handoff.NothingToSend as nothing:
+        refresh()
+        notice(nothing.key, **nothing.values)
+        return
+    except GitError as error:
+        notice("handoff.failed", "error", error=str(error))
+        return
+    if session.is_repeat(request.title):
+        return  # a double click: the same prompt was just sent
+    try:
+        workspaces = plugin.list_workspaces()
+    except AgenttyError:
+        workspaces = []
+    # Never type into a busy agent: an idle agent pane in this repository, else the Send-to dialog.
+    target = handoff.choose_target(plugin.context.pane if plugin.context else None, workspaces,
+                                   snapshot.location.root)
+    try:
+        if target.target == "pane":
+            result = plugin.inject_prompt(request.text, title=request.title, target="pane", pane_id=target.pane_id)
+        else:
+            result = plugin.inject_prompt(request.text, title=request.title, target="ask")
+    except AgenttyError as error:
+        notice("handoff.failed", "error", error=str(error))
+        return
+    session.sent(request.title)
+    if result.get("status") == "sent":
+        notice("handoff.sent", pane=result.get("paneId", target.pane_id))
+    else:
+        notice({"busy": "handoff.busy", "no-agent": "handoff.no_agent"}.get(target.reason, "handoff.asked"))
+
+
+def reveal_file(path: str) -> None:
+    location = shown_location()
+    if location is None:
+        return
+    try:
+        plugin.reveal_path(reveal_target(location.root, path))
+    except AgenttyError as error:
+        notice("reveal.failed", "error", path=path, error=str(error))
+
+
+def startup_refresh() -> None:
+    if view.snapshot is None:  # the panel may have been opened (and read) meanwhile
+        poll_refresh("start-up")
+
+
+@plugin.on_activate
+def activated(info: Any) -> None:
+    # The badge is worth having before the panel is ever opened; read a moment later, in the
+    # background, so activation (and a panel opened right away) never waits for git.
+    timer = threading.Timer(1.0, startup_refresh)
+    timer.daemon = True
+    timer.start()
+
+
+@plugin.on_panel_open
+def panel_opened(context: Context) -> None:
+    session.panel_open = True
+    redraw()  # at once, before any git call (and before GitPython is imported)
+    poller.start()
+    if view.mode == "workspaces":
+        load_overview()
+    refresh(context)
+
+
+@plugin.on_panel_close
+def panel_closed(context: Context) -> None:
+    session.panel_open = False
+    poller.stop()
+
+
+@plugin.on_context_change
+def context_changed(context: Context) -> None:
+    agent_stopped = session.agent_stopped(context)
+    # A new folder, or an agent that just stopped working (it has probably changed files).
+    if view.snapshot is None or view.snapshot.folder != session.folder_for(context) or agent_stopped:
+        refresh(context, debounce=FOCUS_DEBOUNCE_SECONDS)
+    else:
+        redraw()  # the language may have changed
+
+
+@plugin.on_event("toolbar.refresh")
+def refresh_clicked(event: Any, context: Context) -> None:
+    with lock:
+        view.notice = None
+    load_overview() if view.mode == "workspaces" else refresh(context)
+
+
+@plugin.on_event("toolbar.view")
+def view_changed(event: Any, context: Context) -> None:
+    with lock:
+        view.mode, view.notice = ("workspaces" if event.value == "workspaces" else "repo"), None
+    redraw()
+    load_overview() if view.mode == "workspaces" else refresh(context)
+
+
+@plugin.on_event("toolbar.follow")
+def follow_focus(event: Any, context: Context) -> None:
+    with lock:
+        session.pinned_folder, view.pinned_name = None, None
+    refresh(context)
+
+
+@plugin.on_event("workspaces.list")
+def workspace_selected(event: Any, context: Context) -> None:
+    row = next((r for r in view.overview or [] if r.workspace_id == event.item), None)
+    if row is not None:
+        with lock:
+            session.pinned_folder, view.pinned_name = row.folder, row.name
+            view.mode, view.notice = "repo", None
+        refresh(context)
+
+
+def file_event(group: str) -> Callable[[Any, Context], None]:
+    def handle(event: Any, context: Context) -> None:
+        if event.event == "action" and event.action == "review" and event.item:
+            hand_off(lambda s, where: handoff.review_file(s, where, runner, group, event.item, plugin.language))
+        elif event.event == "action" and event.action == "reveal" and event.item:
+            reveal_file(event.item)
+    return handle
+
+
+for _group in GROUPS:
+    plugin.on_event(f"files.{_group}")(file_event(_group))
+
+
+@plugin.on_event("commits.recent")
+def commit_event(event: Any, context: Context) -> None:
+    if event.event == "action" and event.action == "summarize" and event.item:
+        hand_off(lambda s, where: handoff.summarize_commit(s, where, runner, event.item, plugin.language))
+
+
+def commit_message(snapshot: RepoSnapshot, where: RepoLocation) -> handoff.HandOff:
+    return handoff.commit_message(snapshot, where, runner, plugin.language)
+
+
+def explain_branch(snapshot: RepoSnapshot, where: RepoLocation) -> handoff.HandOff:
+    return handoff.explain_branch(snapshot, where, runner, plugin.language)
+
+
+@plugin.on_event("handoff.commit-message")
+def commit_message_clicked(event: Any, context: Context) -> None:
+    hand_off(commit_message)
+
+
+@plugin.on_event("handoff.explain-branch")
+def explain_branch_clicked(event: Any, context: Context) -> None:
+    hand_off(explain_branch)
+
+
+@plugin.command("git-status.open")
+def open_command(call: Any) -> None:
+    plugin.show_panel()
+
+
+@plugin.command("git-status.refresh")
+def refresh_command(call: Any) -> None:
+    refresh(call.context)
+
+
+@plugin.command("git-status.overview")
+def overview_command(call: Any) -> None:
+    with lock:
+        view.mode = "workspaces"
+    plugin.show_panel()
+    load_overview()
+
+
+@plugin.command("git-status.commit-message")
+def commit_message_command(call: Any) -> None:
+    refresh(call.context)
+    hand_off(commit_message)
+
+
+@plugin.command("git-status.explain-branch")
+def explain_branch_command(call: Any) -> None:
+    refresh(call.context)
+    hand_off(explain_branch)
+
+
+@plugin.on_shutdown
+def stop() -> None:
+    poller.stop()
+
+
+if __name__ == "__main__":
+    plugin.run()
