@@ -1,0 +1,468 @@
+"""The plugin's behaviour: reads the focused session, runs a summarizer in the background, acts on the result.
+
+It talks to Agentty only through the runtime's Plugin calls (get_session, inject_prompt, ...);
+main.py routes panel events and commands here.
+"""
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+
+from agentty_plugin import AgenttyError, JsonFile, Pane, Plugin, pane_is_busy
+
+from . import llm_settings as settings_module
+from .handoff import handoff_prompt
+from .history import History, workspace_key
+from .llm_settings import LLMSettings, read_key
+from .local_summary import LocalSummary, summarize
+from .notes import DEFAULT_FOLDER, NoteInfo, NoteSaveError, save_note
+from .panel_text import TEXT
+from .session import Session, parse_session
+from .summary_text import phrase
+
+if TYPE_CHECKING:  # the LLM modules load on the LLM path only, keeping the first panel fast
+    from .llm_client import Cancellation, LLMError
+
+MAX_TURNS = 2000  # the most session/get hands out
+AGENT_KINDS = ("claude", "codex")
+REDRAW_SECONDS = 0.1  # streamed text is drawn at most this often; the runtime coalesces further
+
+
+@dataclass
+class Shown:
+    """The summary in the panel, whoever made it."""
+
+    markdown: str
+    source: str  # "local" or the model name
+    language: str
+    session: Session
+    complete: bool = True
+    redactions: int = 0
+    history_id: Optional[str] = None
+    created: float = field(default_factory=time.time)
+    from_history: bool = False
+
+
+@dataclass
+class State:
+    busy: str = ""  # "", "reading", "local", "connect", "part", "merge"
+    progress: Dict[str, Any] = field(default_factory=dict)
+    streaming: str = ""
+    shown: Optional[Shown] = None
+    fallback: Optional[LocalSummary] = None  # the local summary made alongside an LLM run
+    fallback_session: Optional[Session] = None
+    message: str = ""
+    message_tone: str = "info"
+    last_saved: str = ""
+    panes: List[Pane] = field(default_factory=list)
+
+
+class SummarizerApp:
+    def __init__(self, plugin: Plugin) -> None:
+        self.plugin = plugin
+        self.state = State()
+        self.lock = threading.RLock()
+        self.cancellation: Optional[Cancellation] = None
+        self.settings_file: Optional[JsonFile] = None
+        self.history: Optional[History] = None
+        self.settings: Dict[str, Any] = {"notes_folder": DEFAULT_FOLDER, "llm": LLMSettings().to_dict()}
+        self._last_draw = 0.0
+        self._trailing_draw: Optional[threading.Timer] = None
+
+    # ------------------------------------------------------------------ setup and drawing
+
+    def activate(self, data_dir: str) -> None:
+        self.settings_file = JsonFile(os.path.join(data_dir, "settings.json"))
+        loaded = self.settings_file.load({})
+        if isinstance(loaded, dict):
+            if isinstance(loaded.get("notes_folder"), str):
+                self.settings["notes_folder"] = loaded["notes_folder"]
+            self.settings["llm"] = LLMSettings.from_dict(loaded.get("llm")).to_dict()
+        self.history = History(data_dir)
+
+    @property
+    def llm(self) -> LLMSettings:
+        return LLMSettings.from_dict(self.settings.get("llm"))
+
+    def t(self, key: str, **values: Any) -> str:
+        return str(TEXT.get(self.plugin.language, key, **values))
+
+    def redraw(self, force: bool = True) -> None:
+        from .view import build_panel  # the view is only needed once a panel is shown
+
+        now = time.monotonic()
+        if not force and now - self._last_draw < REDRAW_SECONDS:
+            # Too soon: draw once the interval is over, so the newest streamed text is never left out.
+            with self.lock:
+                if self._trailing_draw is None:
+                    self._trailing_draw = threading.Timer(REDRAW_SECONDS, self._draw_trailing)
+                    self._trailing_draw.daemon = True
+                    self._trailing_draw.start()
+            return
+        self._last_draw = now
+        with self.lock:
+            tree = build_panel(self)
+        self.plugin.set_panel(tree)
+
+    def _draw_trailing(self) -> None:
+        with self.lock:
+            self._trailing_draw = None
+        self.redraw()
+
+    def say(self, key: str, tone: str = "info", notify: bool = False, **values: Any) -> None:
+        text = self.t(key, **values)
+        with self.lock:
+            self.state.message, self.state.message_tone = text, tone
+        if notify:
+            self.plugin.notify(text, "success" if tone == "success" else tone)
+
+    def workspace_key(self) -> str:
+        workspace = self.plugin.context.workspace if self.plugin.context else None
+        if workspace is None:
+            return workspace_key(None)
+        return workspace_key(workspace.cwd, workspace.id, workspace.name)
+
+    def save_settings(self) -> None:
+        if self.settings_file is not None:
+            self.settings_file.save(self.settings)
+
+    # ------------------------------------------------------------------ summarizing
+
+    def summarize(self, use_llm: bool) -> None:
+        with self.lock:
+            if self.state.busy:
+                return
+            self.state.busy = "reading"
+            self.state.message = ""
+            self.state.streaming = ""
+        self.redraw()
+        if use_llm:
+            # httpx takes ~180 ms to import: start now so it overlaps reading the session.
+            threading.Thread(target=_import_http_client, name="import-httpx", daemon=True).start()
+        threading.Thread(target=self._run, args=(use_llm,), name="summarize", daemon=True).start()
+
+    def _run(self, use_llm: bool) -> None:
+        try:
+            session = self._read_session()
+            if session is None:
+                return
+            with self.lock:
+                self.state.busy = "local"
+            self.redraw()
+            local = summarize(session)
+            if not use_llm:
+                self._show(Shown(local.markdown, "local", local.language, session))
+                return
+            with self.lock:
+                self.state.fallback, self.state.fallback_session = local, session
+            self._run_llm(session, local)
+        except Exception as exc:  # never leave the panel spinning; the user can simply retry
+            self.plugin.log("summarize failed:", repr(exc))
+            self.say("error.failed", "error", message=type(exc).__name__)
+        finally:
+            with self.lock:
+                self.state.busy = ""
+                self.cancellation = None
+            self.refresh_panes()
+            self.redraw()
+
+    def _read_session(self) -> Optional[Session]:
+        context = self.plugin.context
+        pane = context.pane if context else None
+        if pane is None:
+            self.say("pane.none", "warning")
+            return None
+        if pane.kind not in AGENT_KINDS:
+            self.say("pane.shell", "warning")
+            return None
+        try:
+            raw = self.plugin.get_session(pane_id=pane.id, max_turns=MAX_TURNS)
+        except AgenttyError as error:
+            if error.code == -32001:
+                self.say("error.permission", "error")
+            elif error.code == -32002:
+                self.say("error.noSession", "warning")
+            elif error.code == -32602:
+                self.say("error.paneGone", "warning")
+            else:
+                self.say("error.host", "error", message=str(error))
+            return None
+        session = parse_session(raw)
+        if not session.cwd and pane.cwd:
+            session.cwd = pane.cwd
+        if not session.agent:
+            session.agent = pane.kind
+        if session.is_empty:
+            self.say("error.empty", "warning")
+            return None
+        return session
+
+    def _run_llm(self, session: Session, local: LocalSummary) -> None:
+        from .llm_client import Cancellation
+        from .llm_summary import summarize_with_llm
+
+        settings = self.llm
+        wrong = settings_module.problems(settings)
+        if wrong:
+            self.say("llm.settings", "error", fields=", ".join(self.t("settings." + _FIELD_KEYS[w]) for w in wrong))
+            return
+        key = read_key(settings.key_env) if settings.key_env else None
+        if not key and settings.provider == settings_module.ANTHROPIC:
+            self.say("llm.no_key", "error", env=settings.key_env or "?")
+            return
+        cancellation = Cancellation()
+        with self.lock:
+            self.cancellation = cancellation
+            self.state.busy, self.state.progress = "connect", {"model": settings.model}
+        self.redraw()
+
+        def progress(stage: str, index: int, total: int) -> None:
+            with self.lock:
+                self.state.busy = "merge" if stage == "merge" else ("part" if total > 1 else "connect")
+                self.state.progress = {"index": index, "total": total, "model": settings.model}
+                self.state.streaming = ""
+            self.redraw()
+
+        def streamed(text: str) -> None:
+            with self.lock:
+                self.state.streaming = text
+            self.redraw(force=False)
+
+        try:
+            outcome = summarize_with_llm(session, settings, key, local.language, local.files, progress, streamed,
+                                         cancellation)
+        except ImportError:
+            self.say("llm.missing", "error")
+            return
+        if outcome.markdown.strip():
+            markdown = outcome.markdown
+            if not outcome.complete:
+                markdown += "\n\n> " + phrase(local.language, "incomplete", reason=_reason(outcome.error)) + "\n"
+            self._show(Shown(markdown, settings.model, local.language, session, outcome.complete,
+                             outcome.redactions))
+        if outcome.error is not None:
+            self._say_llm_error(outcome.error, settings)
+
+    def _say_llm_error(self, error: "LLMError", settings: LLMSettings) -> None:
+        kind = error.kind
+        if kind == "rate_limited" and error.retry_after is not None:
+            self.say("llm.rate_limited", "error", seconds=round(error.retry_after))
+        elif kind == "rate_limited":
+            self.say("llm.rate_limited_unknown", "error")
+        elif kind == "no_server":
+            self.say("llm.no_server", "error", url=settings.base_url)
+        elif kind == "auth":
+            self.say("llm.auth", "error", status=error.status or "", env=settings.key_env or "?")
+        elif kind == "http":
+            self.say("llm.http", "error", status=error.status or "", detail=error.detail[:200])
+        elif kind == "stopped":
+            self.say("llm.stopped", "info")
+        elif kind in ("malformed", "server_error"):
+            self.say("llm." + kind, "error", detail=error.detail[:200])
+        else:
+            self.say("llm." + kind, "error")
+
+    def stop(self) -> None:
+        with self.lock:
+            cancellation = self.cancellation
+        if cancellation is not None:
+            cancellation.cancel()
+
+    def use_local(self) -> None:
+        with self.lock:
+            local, session = self.state.fallback, self.state.fallback_session
+        if local is None or session is None:
+            return
+        self._show(Shown(local.markdown, "local", local.language, session))
+        with self.lock:
+            self.state.message = ""
+        self.redraw()
+
+    def _show(self, shown: Shown) -> None:
+        if self.history is not None:
+            session = shown.session
+            title = _title_of(shown.markdown, session)
+            try:
+                entry = self.history.add(self.workspace_key(), title, session.agent, session.session_id, shown.source,
+                                         shown.markdown, shown.complete)
+                shown.history_id = entry.id
+            except OSError as exc:
+                self.plugin.log("history not written:", exc)
+        with self.lock:
+            self.state.shown = shown
+            self.state.streaming = ""
+
+    # ------------------------------------------------------------------ using the result
+
+    def save(self) -> None:
+        with self.lock:
+            shown = self.state.shown
+        if shown is None:
+            return
+        workspace = self.plugin.context.workspace if self.plugin.context else None
+        info = NoteInfo(title=_title_of(shown.markdown, shown.session),
+                        workspace=(workspace.name or "") if workspace else "", agent=shown.session.agent,
+                        session_id=shown.session.session_id, cwd=shown.session.cwd, summarizer=shown.source,
+                        incomplete=not shown.complete)
+        try:
+            path = save_note(str(self.settings.get("notes_folder") or ""), shown.markdown, info)
+        except NoteSaveError as error:
+            key = "save." + error.kind if error.kind in ("empty", "not_a_folder", "unwritable") else "save.failed"
+            self.say(key, "error", notify=True, path=error.path, detail=error.detail)
+            self.redraw()
+            return
+        if self.history is not None and shown.history_id:
+            try:
+                self.history.mark_saved(self.workspace_key(), shown.history_id, path)
+            except OSError:
+                pass
+        with self.lock:
+            self.state.last_saved = path
+        self.say("save.ok", "success", notify=True, path=path)
+        self.redraw()
+
+    def reveal(self) -> None:
+        if self.state.last_saved:
+            try:
+                self.plugin.reveal_path(self.state.last_saved)
+            except AgenttyError as error:
+                self.say("save.failed", "error", detail=str(error))
+                self.redraw()
+
+    def handoff(self) -> None:
+        with self.lock:
+            shown = self.state.shown
+        if shown is None:
+            return
+        session = shown.session
+        agent = session.agent if session.agent in AGENT_KINDS else "claude"
+        text = handoff_prompt(shown.markdown, shown.language, agent, session.cwd)
+        options: Dict[str, Any] = {"title": _title_of(shown.markdown, session)[:60], "target": "newTab",
+                                   "agent": agent, "submit": False}
+        if session.cwd:
+            options["cwd"] = session.cwd
+        try:
+            answer = self.plugin.inject_prompt(text, **options)
+        except AgenttyError as error:
+            self.say("handoff.failed", "error", notify=True, message=str(error))
+        else:
+            if answer.get("status") == "asked":
+                self.say("handoff.asked", "info")
+            else:
+                self.say("handoff.sent", "success", notify=True, agent=agent)
+        self.redraw()
+
+    def refresh_panes(self) -> None:
+        """Panes of the focused workspace, with fresh statuses, for the insert list."""
+        context = self.plugin.context
+        workspace = context.workspace if context else None
+        try:
+            workspaces = self.plugin.list_workspaces()
+        except AgenttyError:
+            return
+        chosen = next((w for w in workspaces if workspace is not None and w.id == workspace.id), None)
+        chosen = chosen or next((w for w in workspaces if w.active), None)
+        with self.lock:
+            self.state.panes = list(chosen.panes) if chosen else []
+
+    def insert(self, pane_id: str) -> None:
+        with self.lock:
+            shown = self.state.shown
+        if shown is None:
+            return
+        self.refresh_panes()  # the status must be current: never type into a pane that is working
+        pane = next((p for p in self.state.panes if str(p.id) == pane_id), None)
+        if pane is None:
+            self.say("insert.failed", "warning", message=pane_id)
+        elif pane_is_busy(pane.status):
+            self.say("insert.busy", "warning", notify=True, title=pane.title or pane.kind, status=pane.status)
+        else:
+            text = handoff_prompt(shown.markdown, shown.language, shown.session.agent, shown.session.cwd)
+            try:
+                answer = self.plugin.inject_prompt(text, target="pane", pane_id=pane.id, submit=False)
+            except AgenttyError as error:
+                self.say("insert.failed", "error", message=str(error))
+            else:
+                key = "insert.asked" if answer.get("status") == "asked" else "insert.sent"
+                self.say(key, "success" if key == "insert.sent" else "info", title=pane.title or pane.kind)
+        self.redraw()
+
+    # ------------------------------------------------------------------ history and settings
+
+    def show_history(self, entry_id: str) -> None:
+        entry = self.history.get(self.workspace_key(), entry_id) if self.history else None
+        if entry is None:
+            return
+        context = self.plugin.context
+        workspace = context.workspace if context else None
+        session = Session(agent=entry.agent, session_id=entry.session_id,
+                          cwd=(workspace.cwd or "") if workspace else "")
+        language = _language_of(entry.markdown)
+        with self.lock:
+            self.state.shown = Shown(entry.markdown, entry.summarizer, language, session, entry.complete,
+                                     history_id=entry.id, created=entry.created, from_history=True)
+            self.state.message = ""
+        self.redraw()
+
+    def delete_history(self, entry_id: str) -> None:
+        if self.history is not None:
+            self.history.remove(self.workspace_key(), entry_id)
+        self.redraw()
+
+    def set_setting(self, name: str, value: Any) -> None:
+        if name == "notes_folder":
+            self.settings["notes_folder"] = str(value or "").strip()
+        else:
+            llm = dict(self.settings.get("llm") or {})
+            if name == "provider" and value in settings_module.PROVIDERS and value != llm.get("provider"):
+                llm = settings_module.for_provider(value).to_dict()
+            elif name == "context_tokens":
+                text = str(value or "").replace(",", "").replace("_", "").strip()
+                if not text.isdigit():
+                    self.say("settings.invalidNumber", "warning")
+                    self.redraw()
+                    return
+                llm["context_tokens"] = int(text)
+            elif name in ("base_url", "model", "key_env"):
+                llm[name] = str(value or "").strip()
+            self.settings["llm"] = LLMSettings.from_dict(llm).to_dict()
+            with self.lock:
+                if self.state.message == self.t("settings.invalidNumber"):
+                    self.state.message = ""
+        self.save_settings()
+        self.redraw()
+
+
+_FIELD_KEYS = {"base_url": "baseUrl", "model": "model", "key_env": "keyEnv"}
+
+
+def _reason(error: Optional["LLMError"]) -> str:
+    return error.kind.replace("_", " ") if error else "cut"
+
+
+def _title_of(markdown: str, session: Session) -> str:
+    """The goal line makes the best title; the session's own title is the fallback."""
+    lines = markdown.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith("## "):
+            for following in lines[index + 1:]:
+                cleaned = following.strip().lstrip("-*• ").strip()
+                if cleaned and not cleaned.startswith("#"):
+                    return cleaned[:100]
+            break
+    return session.title or "Session summary"
+
+
+def _import_http_client() -> None:
+    try:
+        import httpx  # noqa: F401
+    except ImportError:
+        pass  # reported where it is used, with the rest of the LLM errors
+
+
+def _language_of(markdown: str) -> str:
+    from .language import detect_language
+
+    return detect_language([markdown])

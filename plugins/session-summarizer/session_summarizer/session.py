@@ -1,0 +1,90 @@
+"""Turns a raw `session/get` answer into a tidy, size-capped Session that the summarizers read."""
+
+from dataclasses import dataclass, field
+from typing import Any, List, Optional
+
+# A single turn can be a megabyte of tool output. Summaries only need its start and its end,
+# so longer turns are cut in the middle; the cut is marked so nobody mistakes it for the whole.
+TURN_HEAD_CHARS = 12_000
+TURN_TAIL_CHARS = 4_000
+
+
+@dataclass(frozen=True)
+class Turn:
+    role: str  # "user" or "assistant"
+    text: str
+    original_length: int
+
+
+@dataclass
+class Session:
+    pane_id: Optional[int] = None
+    agent: str = ""
+    session_id: str = ""
+    title: str = ""
+    cwd: str = ""
+    status: str = ""
+    turn_count: int = 0
+    turns: List[Turn] = field(default_factory=list)
+
+    @property
+    def is_empty(self) -> bool:
+        return not any(turn.text.strip() for turn in self.turns)
+
+    @property
+    def omitted_turns(self) -> int:
+        """Turns the host had but did not send (it sends at most the newest maxTurns)."""
+        return max(0, self.turn_count - len(self.turns))
+
+
+def cap_turn_text(text: str, head: int = TURN_HEAD_CHARS, tail: int = TURN_TAIL_CHARS) -> str:
+    if len(text) <= head + tail:
+        return text
+    omitted = len(text) - head - tail
+    return text[:head] + "\n[… " + str(omitted) + " characters omitted …]\n" + text[-tail:]
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, list):  # content blocks, in case a host sends them
+        return "\n".join(_as_text(part.get("text") if isinstance(part, dict) else part) for part in value)
+    return str(value)
+
+
+def _as_int(value: Any) -> Optional[int]:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def parse_session(raw: Any) -> Session:
+    """Build a Session from the host's answer, tolerating missing or odd fields."""
+    if not isinstance(raw, dict):
+        return Session()
+    turns: List[Turn] = []
+    raw_turns = raw.get("turns")
+    for item in raw_turns if isinstance(raw_turns, list) else []:
+        if not isinstance(item, dict):
+            continue
+        role = str(item.get("role") or "").lower()
+        role = "user" if role in ("user", "human") else "assistant"
+        text = _as_text(item.get("text", item.get("content"))).replace("\r\n", "\n")
+        turns.append(Turn(role=role, text=cap_turn_text(text), original_length=len(text)))
+    turn_count = _as_int(raw.get("turnCount"))
+    return Session(
+        pane_id=_as_int(raw.get("paneId")),
+        agent=str(raw.get("agent") or ""),
+        session_id=str(raw.get("sessionId") or ""),
+        title=str(raw.get("title") or ""),
+        cwd=str(raw.get("cwd") or ""),
+        status=str(raw.get("status") or ""),
+        turn_count=max(turn_count or 0, len(turns)),
+        turns=turns,
+    )

@@ -1,0 +1,70 @@
+"""The app's handling of host errors from session/get, with a stand-in for the runtime's Plugin."""
+
+import threading
+
+import pytest
+from agentty_plugin import AgenttyError, Context
+from session_summarizer.app import SummarizerApp
+
+
+class _Host:
+    """Just enough of agentty_plugin.Plugin: a context, session/get answers, recorded panels."""
+
+    def __init__(self, error=None, session=None):
+        self.context = Context.from_wire({"language": "en", "workspace": {"id": 1, "cwd": "/nowhere"},
+                                          "pane": {"id": 11, "kind": "claude", "status": "idle"}})
+        self.language = "en"
+        self.error = error
+        self.session = session
+        self.panels = []
+        self.done = threading.Event()
+
+    def get_session(self, pane_id=None, max_turns=None):
+        assert (pane_id, max_turns) == (11, 2000)
+        if self.error:
+            raise self.error
+        return self.session
+
+    def set_panel(self, tree):
+        self.panels.append(tree)
+
+    def list_workspaces(self):
+        self.done.set()  # the summary thread refreshes panes last
+        return []
+
+    def notify(self, *args):
+        pass
+
+    def log(self, *args):
+        pass
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    (-32001, "did not allow reading this session"),
+    (-32002, "no session yet"),
+    (-32602, "The pane closed before its session could be read."),
+    (-32603, "Agentty could not return the session: boom"),
+])
+def test_session_errors_become_clear_messages(tmp_path, code, expected):
+    host = _Host(error=AgenttyError("boom", code))
+    app = SummarizerApp(host)
+    app.activate(str(tmp_path))
+    app.summarize(use_llm=False)
+    assert host.done.wait(10)
+    assert expected in app.state.message and app.state.busy == "" and app.state.shown is None
+
+
+def test_a_failure_inside_the_summarizer_never_leaves_the_panel_spinning(tmp_path, monkeypatch):
+    import session_summarizer.app as app_module
+
+    def broken(session):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(app_module, "summarize", broken)
+    host = _Host(session={"turns": [{"role": "user", "text": "fix the parser"}]})
+    app = SummarizerApp(host)
+    app.activate(str(tmp_path))
+    app.summarize(use_llm=False)
+    assert host.done.wait(10)
+    assert app.state.busy == "" and app.state.message.startswith("Summarizing failed: RuntimeError")
+    assert app.state.message_tone == "error"

@@ -1,0 +1,105 @@
+"""Secret redaction: planted secrets of every supported kind disappear; ordinary code and prose survive."""
+
+import string
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from session_summarizer.local_summary import summarize
+from session_summarizer.redaction import looks_random, redact, redact_text
+from session_summarizer.session import parse_session
+from session_summarizer_fixtures import PLANTED, secrets_session
+
+
+def test_every_planted_secret_is_removed_from_the_session_text():
+    session = secrets_session()
+    text = "\n".join(turn["text"] for turn in session["turns"])
+    cleaned = redact(text)
+    for name, secret in PLANTED.items():
+        assert secret not in cleaned.text, name
+    assert cleaned.count >= len(PLANTED) - 1  # the private key body goes with its block
+    assert {"openai-key", "anthropic-key", "github-token", "aws-access-key", "slack-token", "private-key",
+            "secret", "password"} <= set(cleaned.kinds)
+
+
+def test_local_summary_of_the_secrets_session_leaks_nothing(tmp_path):
+    markdown = summarize(parse_session(secrets_session(str(tmp_path)))).markdown
+    for name, secret in PLANTED.items():
+        assert secret not in markdown, name
+    assert "[REDACTED:" in markdown
+    assert "rotate every key" in markdown  # the useful text around the secrets stays
+
+
+def test_headers_keep_their_scheme_and_lose_the_credential():
+    assert redact_text("Authorization: Bearer abc123def456") == "Authorization: Bearer [REDACTED:authorization]"
+    assert redact_text("authorization: Basic dXNlcjpwYXNz") == "authorization: Basic [REDACTED:authorization]"
+    assert redact_text("x-api-key: k-12345678") == "x-api-key: [REDACTED:api-key]"
+
+
+def test_env_and_config_assignments():
+    text = "export STRIPE_SECRET_KEY=whsec_live_abcdef\nDB_PASSWORD='p@ss w0rd'\nSECRET_KEY_BASE=deadbeef99\n"
+    cleaned = redact_text(text)
+    assert "whsec_live_abcdef" not in cleaned and "p@ss w0rd" not in cleaned and "deadbeef99" not in cleaned
+    assert cleaned.startswith("export STRIPE_SECRET_KEY=[REDACTED:")
+    assert "DB_PASSWORD='[REDACTED:secret]'" in cleaned
+    assert redact_text('{"client_secret": "abc.def-123"}') == '{"client_secret": "[REDACTED:secret]"}'
+
+
+def test_command_line_secrets():
+    assert "hunter22" not in redact_text("mysql --password=hunter22 -u root")
+    assert "pa55word" not in redact_text("curl -u admin:pa55word https://example.com")
+    assert "s3cret" not in redact_text("git clone https://bob:s3cret@github.com/x/y.git")
+    assert "github.com/x/y.git" in redact_text("git clone https://bob:s3cret@github.com/x/y.git")
+
+
+def test_unterminated_private_key_is_redacted_to_the_end():
+    text = "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nmore"
+    assert redact_text(text) == "key:\n[REDACTED:private-key]"
+
+
+def test_ordinary_text_is_left_alone():
+    samples = [
+        "commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed it",
+        "request id 550e8400-e29b-41d4-a716-446655440000",
+        "max_tokens = 4096 and the tokenizer = load()",
+        "the token: it expires hourly",
+        "Renamed handleUserProfileUpdate2024 in src/components/UserProfileCard.tsx",
+        "password = os.environ['DB_PASSWORD']",
+        "api_key = ${OPENAI_API_KEY}",
+        "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "ログイン画面でパスワードを間違えると500エラーになります",
+    ]
+    for sample in samples:
+        assert redact_text(sample) == sample, sample
+
+
+def test_redaction_is_idempotent_on_its_own_markers():
+    once = redact_text("OPENAI_API_KEY=" + PLANTED["openai"] + " Authorization: Bearer zz99yy88xx77")
+    assert redact_text(once) == once
+
+
+_ALPHABET = string.ascii_letters + string.digits
+
+
+@settings(max_examples=200, deadline=None)
+@given(prefix=st.text(max_size=60), suffix=st.text(max_size=60),
+       body=st.text(alphabet=_ALPHABET, min_size=36, max_size=36))
+def test_provider_keys_never_survive_whatever_surrounds_them(prefix, suffix, body):
+    for key in ("sk-proj-" + body, "ghp_" + body, "sk-ant-api03-" + body):
+        text = prefix + " " + key + " " + suffix
+        assert key not in redact_text(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400))
+def test_redaction_never_crashes_and_is_stable(text):
+    once = redact(text)
+    assert redact(once.text).text == once.text
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=_ALPHABET, min_size=40, max_size=64))
+def test_random_tokens_with_mixed_classes_are_flagged(token):
+    has_all = any(c.isdigit() for c in token) and any(c.islower() for c in token) and any(
+        c.isupper() for c in token)
+    if not has_all:
+        assert not looks_random(token)
