@@ -1,4 +1,5 @@
-"""The `agentty-plugin` command: `check` validates plugin folders; `dev` runs them in a browser host."""
+"""The `agentty-plugin` command: `check` validates plugin folders; `dev` runs them in a browser host;
+`bundle`, `install`, `uninstall`, `export` and `link` distribute them (see agentty_plugin.distribution)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sys
 from typing import List, Optional
 
 from .checks import check_plugin
+from .distribution import cli as distribution_cli
 
 
 def _check(folders: List[str]) -> int:
@@ -24,14 +26,34 @@ def _check(folders: List[str]) -> int:
     return 1 if failed else 0
 
 
+def _dev(arguments: List[str]) -> int:
+    # Imported here, not at the top: the runtime stays standard-library only and the dev host needs aiohttp.
+    try:
+        from agentty_devhost.cli import main as dev_main
+    except ImportError as error:
+        sys.stderr.write(f"the dev host is not installed ({error}); "
+                         "install it with: pip install 'agentty-plugin[devhost]'\n")
+        return 2
+    return dev_main(arguments)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="agentty-plugin", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="validate plugin folders (manifest, command handlers, main.py)")
     check.add_argument("folders", nargs="*")
-    args = parser.parse_args(argv)
+    # The dev host parses its own options (`agentty-plugin dev --help`), so everything after `dev` goes to it.
+    commands.add_parser("dev", help="run plugin folders in a browser as Agentty would (needs aiohttp)", add_help=False)
+    distribution_cli.add_parsers(commands)  # bundle, install, uninstall, export, link
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "dev":
+        return _dev(rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "check":
         return _check(args.folders)
+    if args.command in distribution_cli.COMMANDS:
+        return distribution_cli.run(args)
     parser.error(f"unknown command {args.command}")
     return 2
 

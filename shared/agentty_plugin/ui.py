@@ -329,6 +329,9 @@ def texts(tree: Any) -> List[str]:
     if isinstance(tree, Mapping):
         for key in ("title", "text", "label", "subtitle", "detail", "placeholder", "empty", "value"):
             value = tree.get(key)
+            # A list's `empty` text is only drawn while it has no items.
+            if key == "empty" and tree.get("items"):
+                continue
             if isinstance(value, str) and value:
                 out.append(value)
         for key in ("children", "items", "options", "actions"):

@@ -1,0 +1,1 @@
+"""The probe's logic package (copied into the bundle as plugin code)."""

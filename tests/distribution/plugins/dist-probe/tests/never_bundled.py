@@ -1,0 +1,1 @@
+"""A plugin's own tests folder: must not be copied into a bundle."""
