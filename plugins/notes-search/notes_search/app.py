@@ -1,0 +1,287 @@
+"""The plugin's behaviour: panel state, background indexing, as-you-type search and settings
+(the note buttons and links are in actions.py).
+
+It uses the runtime's Plugin calls (set_panel, inject_prompt, …) but knows nothing of JSON-RPC;
+main.py only routes handlers here.
+"""
+
+import os
+import shutil
+import threading
+import time
+from typing import Any, Dict, Optional
+
+from agentty_plugin import Plugin, Translator
+from agentty_plugin.state import JsonFile
+
+from .actions import NoteActions
+from .engines import ENGINE_CHOICES, EngineUnavailable, IndexCorrupt
+from .indexer import RefreshReport
+from .library import NotesLibrary
+from .messages import CATALOGS
+from .safety import NoteAccessError
+from .settings import MAX_ROOTS, Settings
+from .sources import expand
+from .view import PanelState, build_panel
+
+RESCAN_SECONDS = 60.0  # while the panel is open, look for changed notes this often
+PROGRESS_REDRAW_SECONDS = 0.25
+PARTIAL_SEARCH_SECONDS = 1.0  # while indexing, re-run the query this often so results fill in
+TRANSLATOR = Translator(CATALOGS)
+
+
+class NotesApp:
+    def __init__(self, plugin: Plugin) -> None:
+        self.plugin = plugin
+        self.state = PanelState()
+        self.actions = NoteActions(self)
+        self.library: Optional[NotesLibrary] = None
+        self.settings = Settings()
+        self.settings_file: Optional[JsonFile] = None
+        self.lock = threading.RLock()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._jobs: Dict[str, bool] = {}  # job name -> announce the result when done
+        self._panel_open = False
+        self._last_refresh = 0.0
+        self._worker: Optional[threading.Thread] = None
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    def t(self, key: str, **values: Any) -> str:
+        return str(TRANSLATOR.get(self.plugin.language, key, **values))
+
+    def draw(self) -> None:
+        with self.lock:
+            tree = build_panel(self.state, self.t, self.plugin.language)
+        self.plugin.set_panel(tree)
+
+    def say(self, style: str, text: str, notify: Optional[str] = None) -> None:
+        """Show feedback in the panel (and as a toast for results of actions)."""
+        with self.lock:
+            self.state.message = (style, text)
+        self.draw()
+        if notify:
+            self.plugin.notify(text, notify)
+
+    def access_error(self, problem: NoteAccessError) -> str:
+        return self.t("error_" + problem.reason, path=problem.path, kb=self.settings.max_note_kb)
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    def activate(self, data_dir: str) -> None:
+        os.makedirs(data_dir, exist_ok=True)
+        self.data_dir = data_dir
+        self.settings_file = JsonFile(os.path.join(data_dir, "settings.json"))
+        self.settings = Settings.from_dict(self.settings_file.load({}))
+        with self.lock:
+            if self.settings_file.last_problem:
+                # The unreadable file was kept aside, not overwritten; say so instead of failing.
+                self.plugin.log(self.settings_file.last_problem)
+                self.state.message = ("error", self.t("settings_unreadable"))
+            self.state.roots = self.settings.effective_roots()
+            self.state.engine_preference = self.settings.engine
+        self._worker = threading.Thread(target=self._work, name="notes-index", daemon=True)
+        self._worker.start()
+
+    def shutdown(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+        if self._worker is not None:
+            self._worker.join(1.0)
+        if self.library is not None and (self._worker is None or not self._worker.is_alive()):
+            self.library.close()
+
+    def panel_opened(self) -> None:
+        self._panel_open = True
+        self.draw()
+        if time.monotonic() - self._last_refresh > 5:
+            self.queue("refresh")
+
+    def panel_closed(self) -> None:
+        self._panel_open = False
+
+    def queue(self, job: str, announce: bool = False) -> None:
+        with self.lock:
+            self._jobs[job] = self._jobs.get(job, False) or announce
+        self._wake.set()
+
+    # -- background worker: opening the index and keeping it current --------------------------------
+
+    def _open_library(self) -> bool:
+        try:
+            library = NotesLibrary(self.data_dir, self.settings, roots=self.state.roots)
+        except EngineUnavailable:
+            error = self.t("engine_unavailable")
+        except (IndexCorrupt, OSError) as problem:
+            error = self.t("index_failed", error=str(problem)[:200])
+        else:
+            self.library = library
+            with self.lock:
+                self.state.engine_name = library.engine_name
+                self.state.count = library.count()
+                self.state.phase = "indexing"
+            if library.fell_back:
+                self.say("muted", self.t("engine_fallback", engine=library.engine_name))
+            return True
+        with self.lock:
+            self.state.phase, self.state.error = "failed", error
+        self.draw()
+        return False
+
+    def _work(self) -> None:
+        if self._open_library():
+            self.search(self.state.query)  # what the stored index knows, at once; the refresh follows
+            self.queue("refresh")
+        while not self._stopping.is_set():
+            self._wake.wait(RESCAN_SECONDS)
+            self._wake.clear()
+            with self.lock:
+                jobs, self._jobs = self._jobs, {}
+            if not jobs and self._panel_open:
+                jobs = {"refresh": False}
+            if not jobs or self._stopping.is_set():
+                continue
+            try:
+                self._run_jobs(jobs)
+            except Exception as problem:  # keep the worker alive: the next job may well succeed
+                self.plugin.log("notes-search: indexing failed:", repr(problem))
+                with self.lock:
+                    self.state.phase = "ready" if self.library is not None else "failed"
+                self.say("error", self.t("index_failed", error=str(problem)[:200]))
+
+    def _run_jobs(self, jobs: Dict[str, bool]) -> None:
+        if self.library is None:
+            if "rebuild" in jobs:
+                # Rebuild after a failed open: start from an empty index folder (notes are untouched).
+                shutil.rmtree(os.path.join(self.data_dir, "index"), ignore_errors=True)
+            if not self._open_library():
+                return
+        assert self.library is not None
+        if "engine" in jobs:
+            self.library.switch_engine(self.settings.engine)
+            with self.lock:
+                self.state.engine_name = self.library.engine_name
+        self._refresh(rebuild="rebuild" in jobs, announce=any(jobs.values()))
+
+    def _refresh(self, rebuild: bool, announce: bool) -> None:
+        library = self.library
+        if library is None:
+            return
+        last_draw = [0.0, time.monotonic()]
+
+        def progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            with self.lock:
+                if total or self.state.phase != "ready":  # a quiet rescan shows no spinner
+                    self.state.phase = "indexing"
+                self.state.progress = (done, total)
+            if now - last_draw[1] > PARTIAL_SEARCH_SECONDS:
+                last_draw[1] = now
+                self.search(self.state.query, redraw=False)
+            if now - last_draw[0] > PROGRESS_REDRAW_SECONDS:
+                last_draw[0] = now
+                self.draw()
+
+        with self.lock:
+            self.state.progress = (0, 0)
+            if rebuild or self.state.phase != "ready":
+                self.state.phase = "indexing"
+        self.draw()
+        library.set_roots(self.state.roots)
+        report = library.refresh(progress=progress, should_stop=self._stopping.is_set, rebuild=rebuild)
+        self._last_refresh = time.monotonic()
+        if report is None or self._stopping.is_set():
+            return
+        with self.lock:
+            self.state.phase = "ready"
+            self.state.count = library.count()
+            self.state.missing_roots = list(report.missing_roots)
+            self.state.skipped = report.skipped
+        self.search(self.state.query)
+        if announce:
+            self._announce(report, rebuild)
+
+    def _announce(self, report: RefreshReport, rebuild: bool) -> None:
+        if rebuild:
+            text = self.t("rebuilt", count=self.state.count, seconds=round(report.seconds, 1))
+        else:
+            changed = report.changed + report.renamed
+            text = self.t("updated", added=report.added, changed=changed, deleted=report.deleted)
+        self.say("success", text, notify="success")
+
+    # -- searching ----------------------------------------------------------------------------------
+
+    def search(self, text: Any, redraw: bool = True, set_field: bool = False) -> None:
+        """Run a query; only the newest query may replace the results (typing is fast, searches overlap)."""
+        text = text if isinstance(text, str) else ""
+        generation = self.plugin.latest("search")
+        with self.lock:
+            self.state.query = text
+            if set_field:
+                self.state.field_value = text
+                self.state.preview = None
+        library = self.library
+        if library is None:
+            self.draw()  # the worker searches again once the index is open
+            return
+        outcome = library.search(text)
+        if not generation.is_current:
+            return
+        with self.lock:
+            self.state.outcome = outcome
+        if redraw:
+            self.draw()
+
+    # -- settings -------------------------------------------------------------------------------------
+
+    def _save_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        if self.settings_file is not None:
+            self.settings_file.save(settings.to_dict())
+
+    def folder_typed(self, value: Any) -> None:
+        """Remember the folder field's text: the Add button's click event does not carry it."""
+        if isinstance(value, str):
+            with self.lock:
+                self.state.folder_draft = value
+
+    def add_folder(self, value: Any) -> None:
+        raw = value if isinstance(value, str) else ""
+        path = expand(raw) if raw.strip() and "\x00" not in raw else ""
+        with self.lock:
+            self.state.folder_draft = raw
+        if not path or not os.path.isdir(path):
+            self.say("error", self.t("folder_not_found", path=raw.strip() or "—"))
+            return
+        roots = list(self.state.roots)
+        if any(os.path.realpath(path) == os.path.realpath(r) for r in roots):
+            self.say("error", self.t("folder_duplicate", path=path))
+            return
+        if len(roots) >= MAX_ROOTS:
+            self.say("error", self.t("folder_limit", count=MAX_ROOTS))
+            return
+        self._set_roots([*roots, path])
+        with self.lock:
+            self.state.folder_draft = ""
+        self.say("success", self.t("folder_added", path=path))
+
+    def remove_folder(self, path: Optional[str]) -> None:
+        if path not in self.state.roots:
+            return
+        self._set_roots([r for r in self.state.roots if r != path])
+        self.say("muted", self.t("folder_removed", path=path))
+
+    def _set_roots(self, roots: Any) -> None:
+        with self.lock:
+            self.state.roots = list(roots)
+        self._save_settings(Settings(tuple(roots), self.settings.engine, self.settings.max_note_kb))
+        self.queue("refresh")
+
+    def set_engine(self, value: Any) -> None:
+        if value not in ENGINE_CHOICES or value == self.settings.engine:
+            return
+        with self.lock:
+            self.state.engine_preference = value
+        self._save_settings(Settings(self.settings.roots, value, self.settings.max_note_kb))
+        self.queue("engine")

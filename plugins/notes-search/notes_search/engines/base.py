@@ -1,0 +1,134 @@
+"""The interface both search engines implement, plus the result and state types they share."""
+
+import json
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from ..notes import IndexDocument, NoteRecord
+from ..query import ParsedQuery, TagFilter
+
+# Field weights shared by both engines so rankings agree: a title hit beats an alias, a tag, a body
+# hit; an exact word beats another form of it (the *_stems fields weigh less than the raw ones).
+FIELD_WEIGHTS: Dict[str, float] = {
+    "title": 8.0,
+    "aliases": 5.0,
+    "tags": 4.0,
+    "body": 1.0,
+    "title_stems": 4.0,
+    "body_stems": 0.6,
+}
+RAW_FIELDS = ("title", "aliases", "tags", "body")
+STEM_FIELDS = ("title_stems", "body_stems")
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What the index remembers about a file to notice changes without reading it."""
+
+    mtime_ns: int
+    size: int
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class EngineHit:
+    record: NoteRecord
+    score: float  # higher is better, comparable only within one result list
+
+
+class IndexCorrupt(Exception):
+    """The stored index cannot be read; the caller throws it away and builds a new one."""
+
+
+class SearchEngine:
+    """Full-text index of notes. Implementations are thread-safe: one writer, many readers."""
+
+    name = "base"
+    batch_size = 200  # documents per committed write batch
+
+    def known_files(self) -> Dict[str, FileState]:
+        raise NotImplementedError
+
+    def write(self, upserts: Sequence[IndexDocument], deletes: Iterable[str] = ()) -> None:
+        """Add or replace documents and delete paths, committed together."""
+        raise NotImplementedError
+
+    def rename(self, old_path: str, document: IndexDocument) -> None:
+        """Move a note whose content did not change (engines may skip re-indexing its text)."""
+        self.write([document], [old_path])
+
+    def search(self, query: ParsedQuery, limit: int) -> List[EngineHit]:
+        raise NotImplementedError
+
+    def recent(self, query: ParsedQuery, limit: int) -> List[NoteRecord]:
+        """Newest notes first; only the query's tag and folder filters apply."""
+        raise NotImplementedError
+
+    def get(self, path: str) -> Optional[NoteRecord]:
+        raise NotImplementedError
+
+    def count(self) -> int:
+        raise NotImplementedError
+
+    def terms_starting_with(self, prefix: str, limit: int) -> List[Tuple[str, int]]:
+        """Indexed words (title and body) starting with `prefix`, with their document counts."""
+        raise NotImplementedError
+
+    def clear(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+def tag_keys(tags: Iterable[str]) -> List[str]:
+    """Folded tags plus their parents ("work/meetings" also files under "work")."""
+    from ..text import fold
+
+    keys: List[str] = []
+    for tag in tags:
+        folded = fold(tag).replace("|", "/").strip("/")
+        parts = [p for p in folded.split("/") if p]
+        for end in range(1, len(parts) + 1):
+            key = "/".join(parts[:end])
+            if key not in keys:
+                keys.append(key)
+    return keys
+
+
+def tag_matches(filter_: TagFilter, keys: Iterable[str]) -> bool:
+    return any(k.startswith(filter_.tag) if filter_.prefix else k == filter_.tag for k in keys)
+
+
+def record_to_json(record: NoteRecord) -> str:
+    return json.dumps(
+        {
+            "path": record.path,
+            "root": record.root,
+            "rel_path": record.rel_path,
+            "title": record.title,
+            "tags": list(record.tags),
+            "aliases": list(record.aliases),
+            "mtime_ns": record.mtime_ns,
+            "size": record.size,
+            "content_hash": record.content_hash,
+            "locked": record.locked,
+        },
+        ensure_ascii=False,
+    )
+
+
+def record_from_json(text: str) -> NoteRecord:
+    data = json.loads(text)
+    return NoteRecord(
+        path=data["path"],
+        root=data["root"],
+        rel_path=data["rel_path"],
+        title=data["title"],
+        tags=tuple(data["tags"]),
+        aliases=tuple(data["aliases"]),
+        mtime_ns=int(data["mtime_ns"]),
+        size=int(data["size"]),
+        content_hash=data["content_hash"],
+        locked=bool(data["locked"]),
+    )

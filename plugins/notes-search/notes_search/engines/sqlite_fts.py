@@ -1,0 +1,278 @@
+"""Primary engine: SQLite FTS5 from the standard library (probed at run time), one database file."""
+
+import os
+import sqlite3
+import threading
+import time
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from ..notes import IndexDocument, NoteRecord
+from ..query import ParsedQuery, Term
+from ..text import is_cjk, light_stem
+from .base import (
+    FIELD_WEIGHTS,
+    RAW_FIELDS,
+    STEM_FIELDS,
+    EngineHit,
+    FileState,
+    IndexCorrupt,
+    SearchEngine,
+    record_from_json,
+    record_to_json,
+    tag_keys,
+)
+
+SCHEMA_VERSION = 3
+_COLUMNS = ("title", "aliases", "tags", "body", "title_stems", "body_stems")
+_WEIGHTS = ", ".join(str(FIELD_WEIGHTS[c]) for c in _COLUMNS)
+
+
+def fts5_available() -> bool:
+    """True when this Python's SQLite was compiled with FTS5 (not every build is)."""
+    try:
+        connection = sqlite3.connect(":memory:")
+        try:
+            connection.execute("CREATE VIRTUAL TABLE probe USING fts5(body)")
+            connection.execute("CREATE VIRTUAL TABLE probe_vocab USING fts5vocab(probe, 'col')")
+        finally:
+            connection.close()
+        return True
+    except sqlite3.Error:
+        return False
+
+
+def _quote(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def _columns(names: Iterable[str]) -> str:
+    return "{" + " ".join(names) + "}"
+
+
+def _term_expression(term: Term) -> str:
+    raw = _columns(RAW_FIELDS)
+    if term.kind == "prefix":
+        return f"{raw} : {_quote(term.tokens[0])}*"
+    if term.kind == "word":
+        token = term.tokens[0]
+        exact = f"{raw} : {_quote(token)}"
+        if is_cjk(token) or not (token.isascii() and token.isalpha()):
+            return exact
+        return f"({exact} OR {_columns(STEM_FIELDS)} : {_quote(light_stem(token))})"
+    parts = [_quote(t) for t in term.tokens]
+    if term.prefix_last:
+        parts[-1] += "*"
+    return "{} : ({})".format(raw, " + ".join(parts))
+
+
+def match_expression(query: ParsedQuery) -> str:
+    """The FTS5 MATCH string for a parsed query (every term must match)."""
+    return " AND ".join(_term_expression(term) for term in query.terms)
+
+
+def _like_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _filters(query: ParsedQuery) -> Tuple[str, List[str]]:
+    clauses: List[str] = []
+    params: List[str] = []
+    for tag in query.tags:
+        pattern = _like_escape(tag.tag)
+        if tag.prefix:
+            clauses.append("n.tag_keys LIKE ? ESCAPE '\\'")
+            params.append("%|" + pattern + "%")
+        else:
+            clauses.append("n.tag_keys LIKE ? ESCAPE '\\'")
+            params.append("%|" + pattern + "|%")
+    for folder in query.folders:
+        clauses.append("n.folder_keys LIKE ? ESCAPE '\\'")
+        params.append("%|" + _like_escape(folder) + "%")
+    return "".join(" AND " + clause for clause in clauses), params
+
+
+_RECORD_COLUMNS = "n.record"
+
+
+class SqliteEngine(SearchEngine):
+    name = "sqlite"
+    batch_size = 200
+
+    def __init__(self, directory: str) -> None:
+        os.makedirs(directory, exist_ok=True)
+        self.path = os.path.join(directory, "notes.sqlite3")
+        self._lock = threading.RLock()
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as error:
+            # A damaged file is kept for inspection and a new index is built; notes are never touched.
+            self._move_aside()
+            try:
+                self._db = self._open()
+            except sqlite3.DatabaseError:
+                raise IndexCorrupt(str(error)) from error
+
+    def _move_aside(self) -> None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(self.path + suffix):
+                os.replace(self.path + suffix, f"{self.path}{suffix}.corrupt-{stamp}")
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                self._create(db)
+            db.execute("SELECT count(*) FROM notes").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _create(self, db: sqlite3.Connection) -> None:
+        db.execute("BEGIN")
+        for name in ("notes_vocab", "notes_fts"):
+            db.execute(f"DROP TABLE IF EXISTS {name}")
+        db.execute("DROP TABLE IF EXISTS notes")
+        db.execute(
+            "CREATE TABLE notes (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime_ns INTEGER NOT NULL,"
+            " size INTEGER NOT NULL, content_hash TEXT NOT NULL, tag_keys TEXT NOT NULL,"
+            " folder_keys TEXT NOT NULL, record TEXT NOT NULL)"
+        )
+        db.execute("CREATE INDEX notes_by_mtime ON notes(mtime_ns)")
+        # Text arrives already folded and tokenized (text.py), so unicode61 only splits on spaces;
+        # prefix indexes of 2 and 3 characters keep as-you-type queries fast.
+        db.execute(
+            "CREATE VIRTUAL TABLE notes_fts USING fts5({}, tokenize='unicode61 remove_diacritics 0',"
+            " prefix='2 3')".format(", ".join(_COLUMNS))
+        )
+        db.execute("CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'col')")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("COMMIT")
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def _row_values(self, document: IndexDocument) -> Tuple[str, int, int, str, str, str, str]:
+        record = document.record
+        return (
+            record.path,
+            record.mtime_ns,
+            record.size,
+            record.content_hash,
+            "|" + "|".join(tag_keys(record.tags)) + "|",
+            "|" + "|".join(record.folder_keys) + "|",
+            record_to_json(record),
+        )
+
+    def _delete(self, path: str) -> None:
+        row = self._db.execute("SELECT id FROM notes WHERE path = ?", (path,)).fetchone()
+        if row:
+            self._db.execute("DELETE FROM notes_fts WHERE rowid = ?", (row[0],))
+            self._db.execute("DELETE FROM notes WHERE id = ?", (row[0],))
+
+    def _insert(self, document: IndexDocument) -> None:
+        cursor = self._db.execute(
+            "INSERT INTO notes (path, mtime_ns, size, content_hash, tag_keys, folder_keys, record)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            self._row_values(document),
+        )
+        self._db.execute(
+            "INSERT INTO notes_fts (rowid, {}) VALUES (?, {})".format(
+                ", ".join(_COLUMNS), ", ".join("?" * len(_COLUMNS))
+            ),
+            (cursor.lastrowid, *(document.fields[c] for c in _COLUMNS)),
+        )
+
+    def write(self, upserts: Sequence[IndexDocument], deletes: Iterable[str] = ()) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for path in deletes:
+                    self._delete(path)
+                for document in upserts:
+                    self._delete(document.record.path)
+                    self._insert(document)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def rename(self, old_path: str, document: IndexDocument) -> None:
+        """Same content, new place: only the metadata row changes unless the title came from the name."""
+        with self._lock:
+            row = self._db.execute("SELECT id, record FROM notes WHERE path = ?", (old_path,)).fetchone()
+            if row is None or record_from_json(row[1]).title != document.record.title:
+                self.write([document], [old_path])
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "DELETE FROM notes WHERE path = ? AND id != ?", (document.record.path, row[0])
+                )
+                self._db.execute(
+                    "UPDATE notes SET path = ?, mtime_ns = ?, size = ?, content_hash = ?, tag_keys = ?,"
+                    " folder_keys = ?, record = ? WHERE id = ?",
+                    (*self._row_values(document), row[0]),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def clear(self) -> None:
+        with self._lock:
+            self._create(self._db)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def known_files(self) -> Dict[str, FileState]:
+        with self._lock:
+            rows = self._db.execute("SELECT path, mtime_ns, size, content_hash FROM notes").fetchall()
+        return {path: FileState(mtime, size, digest) for path, mtime, size, digest in rows}
+
+    def search(self, query: ParsedQuery, limit: int) -> List[EngineHit]:
+        if query.is_empty:
+            return []
+        where, params = _filters(query)
+        sql = (
+            f"SELECT n.record, bm25(notes_fts, {_WEIGHTS}) AS rank"
+            " FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid"
+            f" WHERE notes_fts MATCH ?{where} ORDER BY rank, n.mtime_ns DESC LIMIT ?"
+        )
+        with self._lock:
+            rows = self._db.execute(sql, (match_expression(query), *params, limit)).fetchall()
+        # bm25() is lower-is-better; flip it so every engine reports higher-is-better.
+        return [EngineHit(record_from_json(record), -rank) for record, rank in rows]
+
+    def recent(self, query: ParsedQuery, limit: int) -> List[NoteRecord]:
+        where, params = _filters(query)
+        sql = f"SELECT n.record FROM notes n WHERE 1{where} ORDER BY n.mtime_ns DESC, n.path LIMIT ?"
+        with self._lock:
+            rows = self._db.execute(sql, (*params, limit)).fetchall()
+        return [record_from_json(row[0]) for row in rows]
+
+    def get(self, path: str) -> Optional[NoteRecord]:
+        with self._lock:
+            row = self._db.execute("SELECT record FROM notes WHERE path = ?", (path,)).fetchone()
+        return record_from_json(row[0]) if row else None
+
+    def count(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT count(*) FROM notes").fetchone()[0])
+
+    def terms_starting_with(self, prefix: str, limit: int) -> List[Tuple[str, int]]:
+        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT term, max(doc) FROM notes_vocab WHERE term >= ? AND term < ? AND col IN ('title', 'body')"
+                " GROUP BY term LIMIT ?",
+                (prefix, upper, limit),
+            ).fetchall()
+        return [(term, int(docs)) for term, docs in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()  # closing twice is harmless in sqlite3

@@ -1,0 +1,132 @@
+"""Brings the index up to date with the notes folders: added, changed, renamed and deleted notes,
+in committed batches so a stopped run keeps its work and searches see progress."""
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence
+
+from .engines.base import SearchEngine
+from .notes import IndexDocument, UnreadableNote, build_document, content_hash
+from .sources import DEFAULT_MAX_NOTE_BYTES, FileStat, scan_roots
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass
+class RefreshReport:
+    added: int = 0
+    changed: int = 0
+    renamed: int = 0
+    deleted: int = 0
+    unchanged: int = 0
+    too_large: int = 0
+    binary: int = 0
+    unreadable: int = 0
+    too_many: int = 0
+    missing_roots: List[str] = field(default_factory=list)
+    stopped: bool = False
+    seconds: float = 0.0
+
+    @property
+    def indexed(self) -> int:
+        return self.added + self.changed + self.renamed + self.unchanged
+
+    @property
+    def skipped(self) -> int:
+        return self.too_large + self.binary + self.unreadable + self.too_many
+
+
+def _read(stat: FileStat) -> bytes:
+    with open(stat.path, "rb") as handle:
+        return handle.read()
+
+
+def refresh_index(
+    engine: SearchEngine,
+    roots: Sequence[str],
+    max_note_bytes: int = DEFAULT_MAX_NOTE_BYTES,
+    progress: Optional[ProgressCallback] = None,
+    should_stop: Optional[Callable[[], bool]] = None,
+) -> RefreshReport:
+    started = time.perf_counter()
+    scan = scan_roots(roots, max_note_bytes=max_note_bytes)
+    report = RefreshReport(too_large=scan.too_large, too_many=scan.too_many, missing_roots=scan.missing_roots)
+    known = engine.known_files()
+    to_read: List[FileStat] = []
+    for path, stat in scan.files.items():
+        state = known.get(path)
+        if state is not None and state.mtime_ns == stat.mtime_ns and state.size == stat.size:
+            report.unchanged += 1
+        else:
+            to_read.append(stat)
+    gone = [path for path in known if path not in scan.files]
+    # A note that vanished and a new file with the same bytes is a rename or a move.
+    gone_by_hash: Dict[str, List[str]] = {}
+    for path in gone:
+        gone_by_hash.setdefault(known[path].content_hash, []).append(path)
+    renamed_from = set()
+    total = len(to_read)
+    done = 0
+    batch: List[IndexDocument] = []
+    failed: List[str] = []
+
+    def flush() -> None:
+        if batch or failed:
+            engine.write(list(batch), list(failed))
+            batch.clear()
+            failed.clear()
+
+    if progress:
+        progress(0, total)
+    for stat in to_read:
+        if should_stop and should_stop():
+            report.stopped = True
+            break
+        try:
+            raw = _read(stat)
+            if len(raw) > max_note_bytes:  # grew since the scan
+                report.too_large += 1
+                failed.append(stat.path)
+                continue
+            document = build_document(stat.path, stat.root, raw, stat.mtime_ns)
+        except UnreadableNote as problem:
+            if problem.reason == "binary":
+                report.binary += 1
+            else:
+                report.unreadable += 1
+            failed.append(stat.path)  # drop an older, readable version from the index
+            continue
+        except OSError:
+            report.unreadable += 1
+            failed.append(stat.path)
+            continue
+        finally:
+            done += 1
+        if stat.path in known:
+            report.changed += 1
+            batch.append(document)
+        else:
+            sources = gone_by_hash.get(content_hash(raw))
+            if sources:
+                old_path = sources.pop()
+                renamed_from.add(old_path)
+                flush()
+                engine.rename(old_path, document)
+                report.renamed += 1
+            else:
+                report.added += 1
+                batch.append(document)
+        if len(batch) >= engine.batch_size:
+            flush()
+            if progress:
+                progress(done, total)
+    flush()
+    if not report.stopped:
+        deletes = [path for path in gone if path not in renamed_from]
+        if deletes:
+            engine.write([], deletes)
+        report.deleted = len(deletes)
+    if progress:
+        progress(done, total)
+    report.seconds = time.perf_counter() - started
+    return report

@@ -1,0 +1,134 @@
+"""Turns one note file into what the index stores: metadata, folded/tokenized fields and a content hash."""
+
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import Dict, Optional, Tuple
+
+from .frontmatter import NoteMeta, read_meta, split_front_matter
+from .text import fold, stems, tokens
+
+# Files with a NUL byte in their first 8 KB are treated as binary and never indexed.
+_BINARY_SNIFF = 8192
+
+
+class UnreadableNote(Exception):
+    """The file is binary or not UTF-8 text; `reason` is "binary" or "encoding"."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class NoteRecord:
+    """What the index keeps about a note (and what results show)."""
+
+    path: str  # absolute path as found under its root (not symlink-resolved)
+    root: str
+    rel_path: str  # relative to root, "/" separators
+    title: str
+    tags: Tuple[str, ...]
+    aliases: Tuple[str, ...]
+    mtime_ns: int
+    size: int
+    content_hash: str
+    locked: bool
+
+    @property
+    def folder(self) -> str:
+        """Folder of the note relative to its root ("" at the root), "/" separators."""
+        head, _ = os.path.split(self.rel_path.replace("/", os.sep))
+        return head.replace(os.sep, "/")
+
+    @property
+    def folder_keys(self) -> Tuple[str, ...]:
+        """Folded folder paths an `in:` filter may start with: every suffix of root-name/folder."""
+        parts = [p for p in ([os.path.basename(self.root.rstrip(os.sep)), *self.folder.split("/")]) if p]
+        folded = [fold(p) for p in parts]
+        return tuple("/".join(folded[i:]) for i in range(len(folded)))
+
+    @property
+    def mtime(self) -> float:
+        return self.mtime_ns / 1e9
+
+
+@dataclass(frozen=True)
+class IndexDocument:
+    """A note ready for an engine: the record plus space-joined token fields."""
+
+    record: NoteRecord
+    fields: Dict[str, str]
+
+
+TEXT_FIELDS = ("title", "aliases", "tags", "body", "title_stems", "body_stems")
+
+
+def decode_note(raw: bytes) -> str:
+    if b"\x00" in raw[:_BINARY_SNIFF]:
+        raise UnreadableNote("binary")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableNote("encoding") from None
+
+
+def content_hash(raw: bytes) -> str:
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def _joined(text: str) -> str:
+    return " ".join(tokens(fold(text)))
+
+
+def build_document(
+    path: str, root: str, raw: bytes, mtime_ns: int, meta: Optional[NoteMeta] = None
+) -> IndexDocument:
+    """Parse note bytes into an IndexDocument. Locked notes keep only their title in the index."""
+    text = decode_note(raw)
+    front, body = split_front_matter(text)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    meta = meta or read_meta(front, body, stem)
+    rel_path = os.path.relpath(path, root).replace(os.sep, "/")
+    record = NoteRecord(
+        path=path,
+        root=root,
+        rel_path=rel_path,
+        title=meta.title,
+        tags=meta.tags,
+        aliases=meta.aliases,
+        mtime_ns=mtime_ns,
+        size=len(raw),
+        content_hash=content_hash(raw),
+        locked=meta.locked,
+    )
+    title_tokens = tokens(fold(meta.title))
+    # A locked (encrypted/private) note is findable by title only: its text never enters the index.
+    body_tokens = [] if meta.locked else tokens(fold(body))
+    fields = {
+        "title": " ".join(title_tokens),
+        "aliases": " ".join(_joined(a) for a in meta.aliases),
+        "tags": " ".join(_joined(t) for t in meta.tags),
+        "body": " ".join(body_tokens),
+        "title_stems": " ".join(stems(title_tokens)),
+        "body_stems": " ".join(stems(body_tokens)),
+    }
+    return IndexDocument(record=record, fields=fields)
+
+
+def note_body(text: str) -> str:
+    """The note text without its front matter (what prompts and previews show)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if text.startswith("---"):
+        first_end = text.find("\n")
+        if first_end != -1 and text[:first_end].strip() == "---":
+            for marker in ("\n---", "\n..."):
+                end = text.find(marker, first_end)
+                while end != -1:
+                    line_end = text.find("\n", end + 1)
+                    line = text[end + 1 : line_end if line_end != -1 else len(text)]
+                    if line.strip() == marker.strip():
+                        return text[line_end + 1 :].lstrip("\n") if line_end != -1 else ""
+                    end = text.find(marker, end + 1)
+    return text.lstrip("\n")

@@ -1,0 +1,125 @@
+"""Builds a one-line excerpt around the densest cluster of matches, with the matches marked."""
+
+import re
+from typing import List, Sequence, Tuple, Union
+
+from .query import Term
+from .text import fold_with_offsets, is_cjk, light_stem
+
+OPEN_MARK = "«"
+CLOSE_MARK = "»"
+SNIPPET_WIDTH = 180
+_SCAN_LIMIT = 100_000  # characters of a note looked at for matches
+_LEAD = 40  # characters of context shown before the first match
+_SPACES = re.compile(r"\s+")
+_MARKUP = re.compile(r"(\*\*|__|`+|^#{1,6}\s|\[\[|\]\])", re.MULTILINE)
+
+Span = Tuple[int, int]
+
+
+def _cjk_strings(term: Term) -> List[str]:
+    """Rebuild the CJK text a bigram phrase stands for (会議 + 議室 -> 会議室)."""
+    cjk = [t for t in term.tokens if is_cjk(t)]
+    if not cjk:
+        return []
+    if term.kind == "phrase" and all(is_cjk(t) for t in term.tokens):
+        return ["".join(t[0] for t in cjk[:-1]) + cjk[-1]]
+    return cjk
+
+
+def match_spans(folded: str, terms: Sequence[Term]) -> List[Span]:
+    """Spans of folded text that match any term (words by exact form, stem or prefix)."""
+    exact = set()
+    stems = set()
+    prefixes = set()
+    cjk_strings: List[str] = []
+    for term in terms:
+        cjk_strings.extend(_cjk_strings(term))
+        latin = [t for t in term.tokens if not is_cjk(t)]
+        for index, token in enumerate(latin):
+            is_prefix = term.kind == "prefix" or (term.prefix_last and index == len(latin) - 1)
+            if is_prefix:
+                prefixes.add(token)
+            else:
+                exact.add(token)
+                stems.add(light_stem(token))
+    spans: List[Span] = []
+    if exact or prefixes:
+        # A word can only match if it starts with a prefix or with its stem minus one letter
+        # (story/stories); the regex finds those candidates in C, Python checks only them.
+        starts = sorted(prefixes | {s[: max(1, len(s) - 1)] for s in stems | exact}, key=len, reverse=True)
+        candidates = re.compile(r"(?<![^\W_])(?:" + "|".join(re.escape(s) for s in starts) + r")[^\W_]*")
+        for match in candidates.finditer(folded):
+            word = match.group()
+            if word in exact or light_stem(word) in stems or any(word.startswith(p) for p in prefixes):
+                spans.append((match.start(), match.end()))
+    for needle in cjk_strings:
+        position = folded.find(needle)
+        while position != -1:
+            spans.append((position, position + len(needle)))
+            position = folded.find(needle, position + len(needle))
+    spans.sort()
+    merged: List[Span] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _clean(text: str) -> str:
+    return _SPACES.sub(" ", _MARKUP.sub("", text))
+
+
+def _best_window(spans: List[Span], width: int) -> int:
+    best_start, best_count = spans[0][0], 0
+    for index, (start, _) in enumerate(spans):
+        count = sum(1 for s, e in spans[index:] if e <= start + width)
+        if count > best_count:
+            best_start, best_count = start, count
+    return best_start
+
+
+class PreparedText:
+    """A note body with its folded form and offsets, computed once and reused while the user types."""
+
+    __slots__ = ("folded", "offsets", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text[:_SCAN_LIMIT]
+        self.folded, self.offsets = fold_with_offsets(self.text)
+
+
+def make_snippet(body: Union[str, PreparedText], terms: Sequence[Term], width: int = SNIPPET_WIDTH) -> str:
+    """An excerpt of a note body with every match wrapped in « »."""
+    prepared = body if isinstance(body, PreparedText) else PreparedText(body)
+    text, folded, offsets = prepared.text, prepared.folded, prepared.offsets
+    spans = match_spans(folded, terms) if terms else []
+    if not spans:
+        head = _clean(text).strip()
+        return head[:width].rstrip() + ("…" if len(head) > width else "")
+    first = _best_window(spans, width - _LEAD)
+    window_start = max(0, first - _LEAD)
+    window_end = min(len(folded), window_start + width)
+    # Do not cut words in half at the edges.
+    while window_start > 0 and folded[window_start - 1].isalnum() and first - window_start < _LEAD + 15:
+        window_start -= 1
+    while (
+        window_end < len(folded) and folded[window_end].isalnum() and window_end - window_start < width + 15
+    ):
+        window_end += 1
+    pieces: List[str] = []
+    cursor = offsets[window_start]
+    for start, end in spans:
+        if end <= window_start or start >= window_end:
+            continue
+        original_start, original_end = offsets[max(start, window_start)], offsets[min(end, window_end)]
+        pieces.append(_clean(text[cursor:original_start]))
+        pieces.append(OPEN_MARK + _clean(text[original_start:original_end]) + CLOSE_MARK)
+        cursor = original_end
+    pieces.append(_clean(text[cursor : offsets[window_end]]))
+    snippet = "".join(pieces).strip()
+    prefix = "…" if window_start > 0 else ""
+    suffix = "…" if window_end < len(folded) else ""
+    return prefix + snippet + suffix

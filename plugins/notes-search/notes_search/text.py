@@ -1,0 +1,167 @@
+"""Text pipeline shared by both engines: Unicode folding, tokens, CJK bigrams and a light English stemmer.
+
+Both engines index the tokens made here (joined by spaces) instead of running their own analyzers, so
+a query behaves the same on SQLite FTS5 and on whoosh, and CJK text is searchable on either.
+"""
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Iterator, List, Tuple
+
+# Letters and digits of any script; "_" and punctuation separate tokens (as in FTS5's unicode61).
+_WORD = re.compile(r"[^\W_]+")
+
+# Scripts written without spaces between words (or, for Hangul, with particles glued to words):
+# kana, CJK ideographs (with extensions) and Hangul. Runs of these are cut into overlapping bigrams.
+_CJK_RANGES = (
+    "\u3040-\u30ff"  # hiragana, katakana (with the prolonged sound mark)
+    "\u31f0-\u31ff"  # katakana phonetic extensions
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"  # Hangul jamo, compatibility jamo, syllables
+    "\U00020000-\U0003134f"  # CJK extensions B and later
+)
+_CJK_RUN = re.compile("[" + _CJK_RANGES + "]+")
+_HAS_CJK = _CJK_RUN
+# Either a CJK run or a run of other letters/digits: "abc会議def" -> "abc", "会議", "def".
+_WORD_OR_CJK_RUN = re.compile("[" + _CJK_RANGES + "]+|[^\\W_" + _CJK_RANGES + "]+")
+
+# Latin letters that may carry diacritics. Only these lose their marks: stripping marks from kana
+# (が -> か) or decomposing Hangul syllables would change the words.
+_LATIN_WITH_MARKS = re.compile("[\u00c0-\u024f\u1e00-\u1eff]")
+
+
+@lru_cache(maxsize=4096)
+def _strip_marks(char: str) -> str:
+    decomposed = unicodedata.normalize("NFD", char)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)) or char
+
+
+def fold(text: str) -> str:
+    """Fold text for matching: NFKC (full/half width), case folding, Latin diacritics removed."""
+    if text.isascii():
+        return text.lower()
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _LATIN_WITH_MARKS.sub(lambda m: _strip_marks(m.group()), folded)
+
+
+# ASCII stretches, and otherwise one character with the combining marks that follow it.
+_ASCII_OR_CLUSTER = re.compile(
+    r"[\x00-\x7f]+|[^\x00-\x7f][\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a]*"
+)
+
+
+@lru_cache(maxsize=8192)
+def _fold_cluster(cluster: str) -> str:
+    return fold(cluster)
+
+
+def fold_with_offsets(text: str) -> Tuple[str, List[int]]:
+    """Fold like fold() and also return, for each folded character, its index in the original text.
+
+    Folding works per ASCII stretch or per base character plus its combining marks, which keeps the
+    mapping exact for snippets; offsets has one extra entry (len(text)) so spans map back as [start, end).
+    """
+    if text.isascii():
+        return text.lower(), list(range(len(text) + 1))
+    pieces: List[str] = []
+    offsets: List[int] = []
+    for match in _ASCII_OR_CLUSTER.finditer(text):
+        piece = match.group()
+        start = match.start()
+        if piece.isascii():
+            pieces.append(piece.lower())
+            offsets.extend(range(start, match.end()))
+        else:
+            folded = _fold_cluster(piece)
+            pieces.append(folded)
+            offsets.extend([start] * len(folded))
+    offsets.append(len(text))
+    return "".join(pieces), offsets
+
+
+def is_cjk(token: str) -> bool:
+    """True when the token is made of CJK/kana/Hangul characters (a bigram or a single character)."""
+    return bool(token) and _CJK_RUN.fullmatch(token) is not None
+
+
+def cjk_bigrams(run: str) -> List[str]:
+    """Index-side split of a CJK run: overlapping bigrams plus the last character alone.
+
+    The trailing single character makes every position the start of some token, so a one-character
+    query can be answered as a prefix query.
+    """
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
+
+
+def query_bigrams(run: str) -> List[str]:
+    """Query-side split of a CJK run: bigrams only (matched as a phrase against the index tokens)."""
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def tokens(folded: str, for_query: bool = False) -> List[str]:
+    """Tokens of already folded text: words of letters/digits, CJK runs cut into bigrams."""
+    if _HAS_CJK.search(folded) is None:
+        return _WORD.findall(folded)  # the common case, done entirely in C
+    parts = _WORD_OR_CJK_RUN.findall(folded)  # only the CJK runs need more work
+    split = query_bigrams if for_query else cjk_bigrams
+    out: List[str] = []
+    for part in parts:
+        if _CJK_RUN.match(part):
+            out.extend(split(part))
+        else:
+            out.append(part)
+    return out
+
+
+def word_spans(folded: str) -> Iterator[Tuple[int, int]]:
+    """Start/end of each letter/digit run in folded text (CJK runs are not split here)."""
+    for match in _WORD.finditer(folded):
+        yield match.start(), match.end()
+
+
+_DOUBLE_CONSONANT_END = re.compile(r"([bdfgkmnprt])\1$")
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+@lru_cache(maxsize=65536)
+def light_stem(token: str) -> str:
+    """A small, predictable English stemmer (plurals, -ing, -ed, -ly).
+
+    Deliberately light: it only has to map inflections onto one form on both the index and the
+    query side, and a prefix of the word stays a prefix of its stem for as-you-type search.
+    """
+    if len(token) <= 3 or not token.isascii() or not token.isalpha():
+        return token
+    word = token
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ingly", "edly", "ing", "ed", "ly"):
+        if word.endswith(suffix):
+            base = word[: -len(suffix)]
+            shortest = 4 if suffix.endswith("ly") else 3
+            if len(base) >= shortest and _VOWEL.search(base) and not (suffix == "ed" and base.endswith("e")):
+                word = base
+                if _DOUBLE_CONSONANT_END.search(word):
+                    word = word[:-1]
+            break
+    if word.endswith("e") and len(word) >= 5:
+        word = word[:-1]
+    return word
+
+
+def stems(token_list: List[str]) -> List[str]:
+    """Light stems of the Latin tokens (CJK bigrams and numbers become "" and are left out)."""
+    # Stem each distinct word once; the list keeps every occurrence for term frequencies.
+    mapping = {t: (light_stem(t) if t.isascii() and t.isalpha() else "") for t in set(token_list)}
+    return [s for s in map(mapping.__getitem__, token_list) if s]

@@ -1,0 +1,65 @@
+"""Helpers shared by the notes-search tests (a uniquely named module, so it never clashes with the
+conftest.py of another test folder): the plugin folder on sys.path, and note writers."""
+
+import os
+import sys
+from pathlib import Path
+
+PLUGIN_DIR = Path(__file__).resolve().parents[2] / "plugins" / "notes-search"
+if str(PLUGIN_DIR) not in sys.path:
+    sys.path.insert(0, str(PLUGIN_DIR))
+
+
+ENGINES = ("sqlite", "whoosh")
+
+# Filler notes give the corpus realistic word statistics, so BM25's inverse document frequency is
+# meaningful for the crafted notes (with two documents every common word would score zero).
+FILLER_WORDS = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliet",
+    "kilo",
+    "lima",
+    "mike",
+    "november",
+    "oscar",
+    "papa",
+    "quebec",
+    "romeo",
+    "sierra",
+    "tango",
+    "uniform",
+    "victor",
+    "whiskey",
+    "xray",
+    "yankee",
+    "zulu",
+]
+
+
+def write_note(root: Path, relative: str, text: str, mtime: float = 0.0) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    if mtime:
+        os.utime(path, (mtime, mtime))
+    return path
+
+
+def add_filler(root: Path, count: int = 12) -> None:
+    for index in range(count):
+        words = " ".join(FILLER_WORDS[(index + k) % len(FILLER_WORDS)] for k in range(40))
+        write_note(
+            root, f"filler/filler-{index:02d}.md", f"# Filler {index}\n\n{words}\n", mtime=1_000_000 + index
+        )
+
+
+def titles(outcome: object) -> list:
+    return [item.record.title for item in outcome.items]  # type: ignore[attr-defined]

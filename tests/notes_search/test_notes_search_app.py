@@ -1,0 +1,97 @@
+"""NotesApp with a recording stand-in for the runtime: stale searches, settings and panel limits."""
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+from agentty_plugin import Generation, Translator, ui
+from notes_search.app import NotesApp
+from notes_search.messages import CATALOGS
+from notes_search.view import PanelState, build_panel
+from notes_search_helpers import write_note
+
+
+class RecordingPlugin:
+    """Only what NotesApp calls; panels are validated like the host does."""
+
+    def __init__(self) -> None:
+        self.language = "en"
+        self.panels: List[Dict[str, Any]] = []
+        self.notes: List[Any] = []
+        self._counters: Dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def latest(self, key: str) -> Generation:
+        return Generation(self._counters, key, self._lock)
+
+    def set_panel(self, tree: Dict[str, Any]) -> None:
+        ui.validate(tree)
+        self.panels.append(tree)
+
+    def notify(self, message: str, kind: str = "info") -> None:
+        self.notes.append((message, kind))
+
+    def log(self, *parts: Any) -> None:
+        pass
+
+
+def _titles(app: NotesApp) -> List[str]:
+    assert app.state.outcome is not None
+    return [item.record.title for item in app.state.outcome.items]
+
+
+def test_a_slow_old_query_never_overwrites_a_newer_one(tmp_path: Path):
+    root = tmp_path / "notes"
+    write_note(root, "a.md", "# Apple\n\napple pie\n")
+    write_note(root, "b.md", "# Banana\n\nbanana bread\n")
+    plugin = RecordingPlugin()
+    app = NotesApp(plugin)  # type: ignore[arg-type]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)]}))
+    app.activate(str(tmp_path / "data"))
+    deadline = time.time() + 30
+    while (app.library is None or app.state.phase != "ready") and time.time() < deadline:
+        time.sleep(0.02)
+    assert app.library is not None
+    real_search = app.library.search
+
+    def slow_for_apple(text: str, limit: int = 30):
+        if text.startswith("apple"):
+            time.sleep(0.5)  # the older query finishes last
+        return real_search(text, limit)
+
+    app.library.search = slow_for_apple  # type: ignore[method-assign]
+    old = threading.Thread(target=app.search, args=("apple ",))
+    old.start()
+    time.sleep(0.1)
+    app.search("banana ")
+    old.join()
+    assert _titles(app) == ["Banana"]
+    assert app.state.query == "banana "
+    app.shutdown()
+
+
+def test_the_fullest_panel_stays_within_host_limits():
+    from notes_search.library import ResultItem, SearchOutcome
+    from notes_search.notes import NoteRecord
+    from notes_search.query import parse_query
+
+    records = [
+        NoteRecord(f"/n/{i}.md", "/n", f"{i}.md", "t" * 120, ("x",), (), 0, 1, "h", False) for i in range(30)
+    ]
+    outcome = SearchOutcome(parse_query("t"), [ResultItem(r, "s" * 400) for r in records], "search")
+    state = PanelState(
+        phase="indexing",
+        progress=(5, 10),
+        outcome=outcome,
+        roots=[f"/r{i}" for i in range(16)],
+        engine_name="sqlite",
+        message=("error", "x"),
+        skipped=3,
+    )
+    for language in ("en", "ja", "ko", "zh"):
+        tree = build_panel(state, Translator(CATALOGS).for_language(language), language)
+        ui.validate(tree)
+        assert ui.count_elements(tree) < 400
