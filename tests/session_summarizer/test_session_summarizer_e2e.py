@@ -70,7 +70,7 @@ def test_local_summary_save_handoff_and_busy_refusal(tmp_path):
         host.click("summary.handoff")
         call = host.wait_for_call("prompt/inject")
         assert call.params["target"] == "newTab" and call.params["cwd"] == str(repo)
-        assert call.params["agent"] == "claude" and call.params["submit"] is False
+        assert call.params["agent"] == "claude" and call.params["submit"] is True
         assert call.params["text"].startswith("Continue the work from this earlier claude session")
         assert "The CSV export crashes" in call.params["text"]
 

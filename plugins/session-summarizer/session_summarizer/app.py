@@ -339,8 +339,10 @@ class SummarizerApp:
         session = shown.session
         agent = session.agent if session.agent in AGENT_KINDS else "claude"
         text = handoff_prompt(shown.markdown, shown.language, agent, session.cwd)
+        # The user asked for a new session that starts from this summary, so it is sent as the opening
+        # prompt (submit); nothing is interrupted, since the tab is new.
         options: Dict[str, Any] = {"title": _title_of(shown.markdown, session)[:60], "target": "newTab",
-                                   "agent": agent, "submit": False}
+                                   "agent": agent, "submit": True}
         if session.cwd:
             options["cwd"] = session.cwd
         try:
