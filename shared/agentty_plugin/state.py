@@ -15,8 +15,11 @@ if TYPE_CHECKING:
 RESERVED_NAMES = frozenset({"storage.json", "storage.corrupt.json"})
 
 
-def atomic_write_text(path: str, text: str) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never half of one."""
+def atomic_write_text(path: str, text: str, durable: bool = True) -> None:
+    """Write a file so that a crash leaves either the old or the new content, never half of one.
+
+    `durable` also fsyncs, so the content survives a power loss and not only a killed process.
+    """
     import tempfile
 
     folder = os.path.dirname(os.path.abspath(path))
@@ -26,7 +29,8 @@ def atomic_write_text(path: str, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
         try:
@@ -34,7 +38,8 @@ def atomic_write_text(path: str, text: str) -> None:
         except OSError:
             pass
         raise
-    _fsync_folder(folder)
+    if durable:
+        _fsync_folder(folder)
 
 
 def _fsync_folder(folder: str) -> None:

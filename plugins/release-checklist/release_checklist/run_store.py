@@ -22,10 +22,11 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 import uuid
 from typing import Any, Dict, List, Optional, Set
+
+from agentty_plugin.state import atomic_write_text
 
 from .steps import StepState
 
@@ -183,20 +184,7 @@ class ReleaseSummary:
 
 def atomic_write_json(path: str, data: Any, durable: bool = True) -> None:
     """Write JSON so that readers see the old file or the new one, never a torn one."""
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, indent=1)
-            handle.flush()
-            if durable:  # survives power loss too, not only a killed process
-                os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1), durable)
 
 
 class RunStore:

@@ -7,6 +7,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional
 
+from agentty_plugin.state import atomic_write_text
+
 FILE_NAME = "history.json"
 PER_WORKSPACE = 30
 MARKDOWN_LIMIT = 200_000
@@ -82,21 +84,7 @@ class History:
         return data
 
     def _write(self, data: Dict[str, List[Dict[str, Any]]]) -> None:
-        folder = os.path.dirname(self.path)
-        os.makedirs(folder, exist_ok=True)
-        temp = os.path.join(folder, ".history-" + str(os.getpid()) + "-" + os.urandom(4).hex() + ".tmp")
-        try:
-            with open(temp, "x", encoding="utf-8") as handle:
-                json.dump({"version": 1, "workspaces": data}, handle, ensure_ascii=False)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-            raise
+        atomic_write_text(self.path, json.dumps({"version": 1, "workspaces": data}, ensure_ascii=False))
 
     def entries(self, key: str) -> List[HistoryEntry]:
         """Newest first."""
