@@ -107,8 +107,8 @@ def open_panel(call: CommandCall) -> None:
         app.panel_opened()
 
 
-@plugin.command("notes-search.refresh")
-def refresh_command(call: CommandCall) -> None:
+@plugin.command("notes-search.reindex")
+def reindex_command(call: CommandCall) -> None:
     app.queue("refresh", announce=True)
 
 

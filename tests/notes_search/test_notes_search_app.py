@@ -95,3 +95,42 @@ def test_the_fullest_panel_stays_within_host_limits():
         tree = build_panel(state, Translator(CATALOGS).for_language(language), language)
         ui.validate(tree)
         assert ui.count_elements(tree) < 400
+
+
+def test_while_the_first_index_builds_the_panel_shows_progress_and_search_works(tmp_path: Path, monkeypatch):
+    import json as json_
+
+    from notes_search.engines.sqlite_fts import SqliteEngine
+
+    root = tmp_path / "notes"
+    for index in range(60):
+        write_note(root, f"n{index:02d}.md", f"# Note {index}\n\ncommon words and number{index}\n")
+    real_write = SqliteEngine.write
+
+    def slow_write(self, upserts, deletes=()):  # a big first index, in slow motion
+        real_write(self, upserts, deletes)
+        time.sleep(0.3)
+
+    monkeypatch.setattr(SqliteEngine, "batch_size", 10)
+    monkeypatch.setattr(SqliteEngine, "write", slow_write)
+    plugin = RecordingPlugin()
+    app = NotesApp(plugin)  # type: ignore[arg-type]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)], "engine": "sqlite"}))
+    app.activate(str(tmp_path / "data"))
+    app.panel_opened()
+    deadline = time.time() + 30
+    while time.time() < deadline and not (app.library is not None and 0 < app.library.count() < 60):
+        time.sleep(0.02)
+    assert app.state.phase == "indexing"
+    app.search("common ")  # what is indexed so far is found at once
+    assert app.state.phase == "indexing" and 0 < len(_titles(app)) < 60
+    shown = json_.dumps(plugin.panels[-1], ensure_ascii=False)
+    assert '"spinner"' in shown and "Indexing " in shown and " / 60" in shown
+    while time.time() < deadline and app.state.phase != "ready":
+        time.sleep(0.05)
+    assert app.state.phase == "ready" and app.state.count == 60
+    app.search("number59 ")
+    assert _titles(app) == ["Note 59"]
+    assert '"spinner"' not in json_.dumps(plugin.panels[-1])
+    app.shutdown()

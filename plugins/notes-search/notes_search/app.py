@@ -15,7 +15,7 @@ from agentty_plugin import Plugin, Translator
 from agentty_plugin.state import JsonFile
 
 from .actions import NoteActions
-from .engines import ENGINE_CHOICES, EngineUnavailable, IndexCorrupt
+from .engines import ENGINE_CHOICES, EngineUnavailable, IndexBusy, IndexCorrupt
 from .indexer import RefreshReport
 from .library import NotesLibrary
 from .messages import CATALOGS
@@ -25,6 +25,7 @@ from .sources import expand
 from .view import PanelState, build_panel
 
 RESCAN_SECONDS = 60.0  # while the panel is open, look for changed notes this often
+SEARCH_RESCAN_SECONDS = 15.0  # and when a search runs, if the last look is older than this
 PROGRESS_REDRAW_SECONDS = 0.25
 PARTIAL_SEARCH_SECONDS = 1.0  # while indexing, re-run the query this often so results fill in
 TRANSLATOR = Translator(CATALOGS)
@@ -49,6 +50,10 @@ class NotesApp:
     # -- helpers -----------------------------------------------------------------------------------
 
     def t(self, key: str, **values: Any) -> str:
+        # English (the only catalog language with plural forms) says "1 result", "2 results":
+        # a key with a count of exactly one uses its "<key>_one" form when the catalog has one.
+        if values.get("count") == 1 and key + "_one" in CATALOGS["en"]:
+            key += "_one"
         return str(TRANSLATOR.get(self.plugin.language, key, **values))
 
     def draw(self) -> None:
@@ -89,8 +94,8 @@ class NotesApp:
         self._wake.set()
         if self._worker is not None:
             self._worker.join(1.0)
-        if self.library is not None and (self._worker is None or not self._worker.is_alive()):
-            self.library.close()
+        if self.library is not None:
+            self.library.close()  # a search or refresh still running finishes first, then it closes
 
     def panel_opened(self) -> None:
         self._panel_open = True
@@ -144,6 +149,11 @@ class NotesApp:
                 continue
             try:
                 self._run_jobs(jobs)
+            except IndexBusy:
+                # Another program writes the index: what is indexed stays searchable; retry later.
+                with self.lock:
+                    self.state.phase = "ready"
+                self.say("muted", self.t("index_busy"))
             except Exception as problem:  # keep the worker alive: the next job may well succeed
                 self.plugin.log("notes-search: indexing failed:", repr(problem))
                 with self.lock:
@@ -162,6 +172,8 @@ class NotesApp:
             self.library.switch_engine(self.settings.engine)
             with self.lock:
                 self.state.engine_name = self.library.engine_name
+                self.state.count = self.library.count()
+            self.search(self.state.query)  # results and name of the new engine at once
         self._refresh(rebuild="rebuild" in jobs, announce=any(jobs.values()))
 
     def _refresh(self, rebuild: bool, announce: bool) -> None:
@@ -169,13 +181,18 @@ class NotesApp:
         if library is None:
             return
         last_draw = [0.0, time.monotonic()]
+        # A routine rescan that finds nothing new draws nothing (it runs while the user types).
+        quiet = not rebuild and not announce and self.state.phase == "ready"
 
         def progress(done: int, total: int) -> None:
             now = time.monotonic()
             with self.lock:
-                if total or self.state.phase != "ready":  # a quiet rescan shows no spinner
+                if total or self.state.phase != "ready":
                     self.state.phase = "indexing"
                 self.state.progress = (done, total)
+                indexing = self.state.phase == "indexing"
+            if not indexing:
+                return
             if now - last_draw[1] > PARTIAL_SEARCH_SECONDS:
                 last_draw[1] = now
                 self.search(self.state.query, redraw=False)
@@ -185,20 +202,25 @@ class NotesApp:
 
         with self.lock:
             self.state.progress = (0, 0)
-            if rebuild or self.state.phase != "ready":
+            if not quiet:
                 self.state.phase = "indexing"
-        self.draw()
+        if not quiet:
+            self.draw()
         library.set_roots(self.state.roots)
         report = library.refresh(progress=progress, should_stop=self._stopping.is_set, rebuild=rebuild)
         self._last_refresh = time.monotonic()
         if report is None or self._stopping.is_set():
             return
         with self.lock:
+            before = (self.state.phase, self.state.count, self.state.missing_roots, self.state.skipped)
             self.state.phase = "ready"
             self.state.count = library.count()
             self.state.missing_roots = list(report.missing_roots)
             self.state.skipped = report.skipped
-        self.search(self.state.query)
+            after = (self.state.phase, self.state.count, self.state.missing_roots, self.state.skipped)
+        changed = report.added + report.changed + report.renamed + report.deleted
+        if changed or before != after or not quiet:
+            self.search(self.state.query)
         if announce:
             self._announce(report, rebuild)
 
@@ -225,6 +247,9 @@ class NotesApp:
         if library is None:
             self.draw()  # the worker searches again once the index is open
             return
+        if time.monotonic() - self._last_refresh > SEARCH_RESCAN_SECONDS and not library.is_refreshing:
+            self._last_refresh = time.monotonic()
+            self.queue("refresh")  # notes edited since the last look are picked up as the user searches
         outcome = library.search(text)
         if not generation.is_current:
             return

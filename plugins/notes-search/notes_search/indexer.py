@@ -3,13 +3,15 @@ in committed batches so a stopped run keeps its work and searches see progress."
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .engines.base import SearchEngine
-from .notes import IndexDocument, UnreadableNote, build_document, content_hash
+from .notes import IndexDocument, UnreadableNote, build_document
 from .sources import DEFAULT_MAX_NOTE_BYTES, FileStat, scan_roots
 
 ProgressCallback = Callable[[int, int], None]
+# A note read and parsed, or why not: "too_large", "binary", "encoding" or "unreadable".
+Prepared = Tuple[FileStat, Union[IndexDocument, str]]
 
 
 @dataclass
@@ -26,6 +28,7 @@ class RefreshReport:
     missing_roots: List[str] = field(default_factory=list)
     stopped: bool = False
     seconds: float = 0.0
+    scan_seconds: float = 0.0  # of which: finding what changed (stat of every file, no reading)
 
     @property
     def indexed(self) -> int:
@@ -41,6 +44,18 @@ def _read(stat: FileStat) -> bytes:
         return handle.read()
 
 
+def _prepare(stat: FileStat, max_note_bytes: int, with_stems: bool) -> Prepared:
+    try:
+        raw = _read(stat)
+        if len(raw) > max_note_bytes:  # grew since the scan
+            return stat, "too_large"
+        return stat, build_document(stat.path, stat.root, raw, stat.mtime_ns, with_stems=with_stems)
+    except UnreadableNote as problem:
+        return stat, problem.reason
+    except OSError:
+        return stat, "unreadable"
+
+
 def refresh_index(
     engine: SearchEngine,
     roots: Sequence[str],
@@ -52,6 +67,7 @@ def refresh_index(
     scan = scan_roots(roots, max_note_bytes=max_note_bytes)
     report = RefreshReport(too_large=scan.too_large, too_many=scan.too_many, missing_roots=scan.missing_roots)
     known = engine.known_files()
+    report.scan_seconds = time.perf_counter() - started
     to_read: List[FileStat] = []
     for path, stat in scan.files.items():
         state = known.get(path)
@@ -78,35 +94,27 @@ def refresh_index(
 
     if progress:
         progress(0, total)
+    stop = should_stop or (lambda: False)
     for stat in to_read:
-        if should_stop and should_stop():
-            report.stopped = True
+        if stop():
             break
-        try:
-            raw = _read(stat)
-            if len(raw) > max_note_bytes:  # grew since the scan
+        outcome = _prepare(stat, max_note_bytes, engine.uses_stem_fields)[1]
+        done += 1
+        if isinstance(outcome, str):
+            if outcome == "too_large":
                 report.too_large += 1
-                failed.append(stat.path)
-                continue
-            document = build_document(stat.path, stat.root, raw, stat.mtime_ns)
-        except UnreadableNote as problem:
-            if problem.reason == "binary":
+            elif outcome == "binary":
                 report.binary += 1
             else:
                 report.unreadable += 1
             failed.append(stat.path)  # drop an older, readable version from the index
             continue
-        except OSError:
-            report.unreadable += 1
-            failed.append(stat.path)
-            continue
-        finally:
-            done += 1
+        document = outcome
         if stat.path in known:
             report.changed += 1
             batch.append(document)
         else:
-            sources = gone_by_hash.get(content_hash(raw))
+            sources = gone_by_hash.get(document.record.content_hash)
             if sources:
                 old_path = sources.pop()
                 renamed_from.add(old_path)
@@ -121,6 +129,8 @@ def refresh_index(
             if progress:
                 progress(done, total)
     flush()
+    if done < total and stop():
+        report.stopped = True
     if not report.stopped:
         deletes = [path for path in gone if path not in renamed_from]
         if deletes:

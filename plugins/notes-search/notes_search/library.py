@@ -5,10 +5,11 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
-from .engines import open_engine
+from .engines import SearchEngine, open_engine
 from .fuzzy import correct_query
 from .indexer import ProgressCallback, RefreshReport, refresh_index
 from .notes import NoteRecord, UnreadableNote, decode_note, note_body
@@ -17,7 +18,11 @@ from .safety import OpenedNote, open_note
 from .settings import Settings
 from .snippets import PreparedText, make_snippet
 
-DEFAULT_LIMIT = 30
+DEFAULT_LIMIT = 20  # results drawn per query: a screenful, and fewer excerpts to build per keystroke
+
+
+class LibraryClosed(Exception):
+    """The library was closed (the plugin is shutting down)."""
 _BODY_CACHE_SIZE = 120  # prepared note bodies kept for snippets (a few MB at most)
 
 
@@ -37,29 +42,84 @@ class SearchOutcome:
     elapsed_ms: float = 0.0
 
 
+class _EngineLease:
+    """One opened engine and how many calls are using it.
+
+    Searches run on several threads while the worker may swap the engine (a settings change) or the
+    plugin may shut down: the old engine is closed by whoever finishes with it last, never under a
+    running search (closing it early raised "Cannot operate on a closed database").
+    """
+
+    def __init__(self, engine: SearchEngine) -> None:
+        self.engine = engine
+        self.users = 0
+        self.retired = False
+
+
 class NotesLibrary:
     def __init__(self, data_dir: str, settings: Settings, roots: Optional[Sequence[str]] = None) -> None:
         self.index_root = os.path.join(data_dir, "index")
         self.settings = settings
         self.roots: List[str] = list(roots) if roots is not None else settings.effective_roots()
-        self._engine_lock = threading.RLock()
+        self._engine_lock = threading.Lock()  # guards the lease swap and the user counts only
         self._refresh_lock = threading.Lock()
-        self.engine, self.fell_back = open_engine(settings.engine, self.index_root)
+        engine, self.fell_back = open_engine(settings.engine, self.index_root)
+        self._lease: Optional[_EngineLease] = _EngineLease(engine)
+        self._engine_name = engine.name
         self.last_report: Optional[RefreshReport] = None
         self._bodies: OrderedDict[Tuple[str, int, int], PreparedText] = OrderedDict()
         self._cache_lock = threading.Lock()
 
     @property
     def engine_name(self) -> str:
-        return self.engine.name
+        return self._engine_name
+
+    @property
+    def engine(self) -> SearchEngine:
+        """The current engine (for tests and tools; library calls borrow it through _using())."""
+        lease = self._lease
+        if lease is None:
+            raise LibraryClosed()
+        return lease.engine
+
+    @contextmanager
+    def _using(self) -> Iterator[SearchEngine]:
+        """The current engine, kept open until the block ends even if it is swapped meanwhile."""
+        with self._engine_lock:
+            lease = self._lease
+            if lease is None:
+                raise LibraryClosed()
+            lease.users += 1
+        try:
+            yield lease.engine
+        finally:
+            with self._engine_lock:
+                lease.users -= 1
+                close_now = lease.retired and lease.users == 0
+            if close_now:
+                lease.engine.close()
+
+    def _retire(self, lease: Optional[_EngineLease]) -> None:
+        if lease is None:
+            return
+        with self._engine_lock:
+            lease.retired = True
+            close_now = lease.users == 0
+        if close_now:
+            lease.engine.close()
 
     def set_roots(self, roots: Sequence[str]) -> None:
         self.roots = list(roots)
 
     def switch_engine(self, preference: str) -> None:
-        with self._engine_lock, self._refresh_lock:
-            self.engine.close()
-            self.engine, self.fell_back = open_engine(preference, self.index_root)
+        """Open the other engine first, then swap: searches never wait and never see a closed index."""
+        with self._refresh_lock:  # a running refresh finishes on the engine it started with
+            engine, fell_back = open_engine(preference, self.index_root)
+            with self._engine_lock:
+                old, self._lease = self._lease, _EngineLease(engine)
+                self.fell_back = fell_back
+                self._engine_name = engine.name
+            self._retire(old)
 
     def refresh(
         self,
@@ -71,15 +131,16 @@ class NotesLibrary:
         if not self._refresh_lock.acquire(blocking=False):
             return None
         try:
-            if rebuild:
-                self.engine.clear()
-            report = refresh_index(
-                self.engine,
-                self.roots,
-                self.settings.max_note_bytes,
-                progress=progress,
-                should_stop=should_stop,
-            )
+            with self._using() as engine:
+                if rebuild:
+                    engine.clear()
+                report = refresh_index(
+                    engine,
+                    self.roots,
+                    self.settings.max_note_bytes,
+                    progress=progress,
+                    should_stop=should_stop,
+                )
             self.last_report = report
             return report
         finally:
@@ -90,7 +151,11 @@ class NotesLibrary:
         return self._refresh_lock.locked()
 
     def count(self) -> int:
-        return self.engine.count()
+        try:
+            with self._using() as engine:
+                return engine.count()
+        except LibraryClosed:
+            return 0
 
     def _prepared(self, record: NoteRecord) -> PreparedText:
         """The note's body ready for snippets; cached by path, mtime and size while typing refines a query."""
@@ -124,7 +189,13 @@ class NotesLibrary:
     def search(self, text: str, limit: int = DEFAULT_LIMIT) -> SearchOutcome:
         started = time.perf_counter()
         query = parse_query(text)
-        engine = self.engine
+        try:
+            with self._using() as engine:
+                return self._search(engine, query, limit, started)
+        except LibraryClosed:  # shutting down: an empty answer, never an exception in a handler
+            return SearchOutcome(query, [], "recent" if query.is_empty else "search")
+
+    def _search(self, engine: SearchEngine, query: ParsedQuery, limit: int, started: float) -> SearchOutcome:
         if query.is_empty:
             records = engine.recent(query, limit)
             items = [ResultItem(r, self._excerpt(r, query)) for r in records]
@@ -143,4 +214,7 @@ class NotesLibrary:
         return open_note(path, self.roots, self.settings.max_note_bytes, allow_locked=allow_locked)
 
     def close(self) -> None:
-        self.engine.close()
+        """Close the index; a search still running finishes first (its engine closes after it)."""
+        with self._engine_lock:
+            lease, self._lease = self._lease, None
+        self._retire(lease)

@@ -2,7 +2,13 @@
 
 from typing import Dict
 
+# A key ending in "_one" is the form used when its {count} is exactly 1 (NotesApp.t picks it).
+
 EN: Dict[str, str] = {
+    "index_busy": (
+        "Another program is updating the index (another Agentty window?). "
+        "Searching still works; changed notes are picked up later."
+    ),
     "settings_unreadable": "settings.json could not be read, so defaults are used; the old file was kept beside it.",
     "insert_not_running": "The agent in the focused pane is not running. Start it, then insert the note.",
     "status_working": "working",
@@ -11,6 +17,7 @@ EN: Dict[str, str] = {
     "status_question": "waiting for your answer",
     "search_placeholder": 'Search notes — tag:x  in:folder  "phrase"',
     "count": "{count} notes · {engine}",
+    "count_one": "{count} note · {engine}",
     "opening": "Opening the notes index…",
     "indexing": "Indexing {done} / {total}…",
     "scanning": "Looking for changed notes…",
@@ -18,6 +25,7 @@ EN: Dict[str, str] = {
     "rebuild": "Rebuild index",
     "recent": "Recent notes",
     "results": "{count} results · {ms} ms",
+    "results_one": "{count} result · {ms} ms",
     "no_results": "No notes match «{query}». Try fewer words or another spelling.",
     "no_notes": "No notes in these folders yet.",
     "corrected": "Nothing matched exactly; showing results for «{words}».",
@@ -70,9 +78,14 @@ EN: Dict[str, str] = {
     "error_host": "Agentty refused the request: {message}",
     "updated": "Index updated: {added} added, {changed} changed, {deleted} removed.",
     "rebuilt": "Index rebuilt: {count} notes in {seconds} s.",
+    "rebuilt_one": "Index rebuilt: {count} note in {seconds} s.",
 }
 
 JA: Dict[str, str] = {
+    "index_busy": (
+        "別のプログラム(別の Agentty ウィンドウ?)が索引を更新中です。"
+        "検索はそのまま使えます。変更されたノートは後で反映されます。"
+    ),
     "settings_unreadable": "settings.json を読めなかったため既定値を使っています。元のファイルは隣に残してあります。",
     "insert_not_running": "フォーカス中のペインのエージェントは動いていません。起動してから挿入してください。",
     "status_working": "作業中",
@@ -81,6 +94,7 @@ JA: Dict[str, str] = {
     "status_question": "回答待ち",
     "search_placeholder": 'ノートを検索 — tag:x  in:フォルダ  "フレーズ"',
     "count": "{count} 件のノート · {engine}",
+    "count_one": "{count} 件のノート · {engine}",
     "opening": "ノートの索引を開いています…",
     "indexing": "索引を作成中 {done} / {total}…",
     "scanning": "変更されたノートを確認しています…",
@@ -88,6 +102,7 @@ JA: Dict[str, str] = {
     "rebuild": "索引を作り直す",
     "recent": "最近のノート",
     "results": "{count} 件 · {ms} ms",
+    "results_one": "{count} 件 · {ms} ms",
     "no_results": "«{query}» に一致するノートはありません。語を減らすか、別の綴りで試してください。",
     "no_notes": "これらのフォルダにはまだノートがありません。",
     "corrected": "完全に一致するものがないため、«{words}» の結果を表示しています。",
@@ -142,9 +157,14 @@ JA: Dict[str, str] = {
     "error_host": "Agentty が要求を拒否しました: {message}",
     "updated": "索引を更新しました: 追加 {added}、変更 {changed}、削除 {deleted}。",
     "rebuilt": "索引を作り直しました: {count} 件のノート、{seconds} 秒。",
+    "rebuilt_one": "索引を作り直しました: {count} 件のノート、{seconds} 秒。",
 }
 
 KO: Dict[str, str] = {
+    "index_busy": (
+        "다른 프로그램(다른 Agentty 창?)이 색인을 갱신하고 있습니다. "
+        "검색은 계속 됩니다. 바뀐 노트는 나중에 반영됩니다."
+    ),
     "settings_unreadable": "settings.json을 읽을 수 없어 기본값을 씁니다. 원래 파일은 옆에 남겨 두었습니다.",
     "insert_not_running": "포커스된 창의 에이전트가 실행 중이 아닙니다. 실행한 뒤 노트를 삽입하세요.",
     "status_working": "작업 중",
@@ -153,6 +173,7 @@ KO: Dict[str, str] = {
     "status_question": "답변 대기",
     "search_placeholder": '노트 검색 — tag:x  in:폴더  "구문"',
     "count": "노트 {count}개 · {engine}",
+    "count_one": "노트 {count}개 · {engine}",
     "opening": "노트 색인을 여는 중…",
     "indexing": "색인 만드는 중 {done} / {total}…",
     "scanning": "바뀐 노트를 찾는 중…",
@@ -160,6 +181,7 @@ KO: Dict[str, str] = {
     "rebuild": "색인 다시 만들기",
     "recent": "최근 노트",
     "results": "결과 {count}개 · {ms} ms",
+    "results_one": "결과 {count}개 · {ms} ms",
     "no_results": "«{query}»와 일치하는 노트가 없습니다. 단어를 줄이거나 다른 철자로 찾아 보세요.",
     "no_notes": "이 폴더에는 아직 노트가 없습니다.",
     "corrected": "정확히 일치하는 결과가 없어 «{words}»의 결과를 보여 줍니다.",
@@ -214,9 +236,11 @@ KO: Dict[str, str] = {
     "error_host": "Agentty가 요청을 거부했습니다: {message}",
     "updated": "색인 갱신: 추가 {added}, 변경 {changed}, 삭제 {deleted}.",
     "rebuilt": "색인을 다시 만들었습니다: 노트 {count}개, {seconds}초.",
+    "rebuilt_one": "색인을 다시 만들었습니다: 노트 {count}개, {seconds}초.",
 }
 
 ZH: Dict[str, str] = {
+    "index_busy": "另一个程序(另一个 Agentty 窗口?)正在更新索引。搜索照常可用,修改过的笔记稍后再更新。",
     "settings_unreadable": "无法读取 settings.json,已改用默认设置;原文件保留在旁边。",
     "insert_not_running": "当前窗格中的智能体没有在运行。请先启动它,再插入笔记。",
     "status_working": "工作中",
@@ -225,6 +249,7 @@ ZH: Dict[str, str] = {
     "status_question": "等待回答",
     "search_placeholder": '搜索笔记 — tag:x  in:文件夹  "短语"',
     "count": "{count} 条笔记 · {engine}",
+    "count_one": "{count} 条笔记 · {engine}",
     "opening": "正在打开笔记索引…",
     "indexing": "正在建立索引 {done} / {total}…",
     "scanning": "正在查找有变化的笔记…",
@@ -232,6 +257,7 @@ ZH: Dict[str, str] = {
     "rebuild": "重建索引",
     "recent": "最近的笔记",
     "results": "{count} 条结果 · {ms} ms",
+    "results_one": "{count} 条结果 · {ms} ms",
     "no_results": "没有笔记匹配«{query}»。请减少词语或换一种拼写。",
     "no_notes": "这些文件夹里还没有笔记。",
     "corrected": "没有完全匹配的结果,正在显示«{words}»的结果。",
@@ -284,6 +310,7 @@ ZH: Dict[str, str] = {
     "error_host": "Agentty 拒绝了请求: {message}",
     "updated": "索引已更新:新增 {added},修改 {changed},移除 {deleted}。",
     "rebuilt": "索引已重建:{count} 条笔记,用时 {seconds} 秒。",
+    "rebuilt_one": "索引已重建:{count} 条笔记,用时 {seconds} 秒。",
 }
 
 CATALOGS: Dict[str, Dict[str, str]] = {"en": EN, "ja": JA, "ko": KO, "zh": ZH}

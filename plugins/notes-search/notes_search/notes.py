@@ -82,9 +82,12 @@ def _joined(text: str) -> str:
 
 
 def build_document(
-    path: str, root: str, raw: bytes, mtime_ns: int, meta: Optional[NoteMeta] = None
+    path: str, root: str, raw: bytes, mtime_ns: int, meta: Optional[NoteMeta] = None, with_stems: bool = True
 ) -> IndexDocument:
-    """Parse note bytes into an IndexDocument. Locked notes keep only their title in the index."""
+    """Parse note bytes into an IndexDocument. Locked notes keep only their title in the index.
+
+    with_stems=False leaves the *_stems fields empty, for an engine that finds inflections at query
+    time instead (SQLite FTS5 does, which halves what it has to index)."""
     text = decode_note(raw)
     front, body = split_front_matter(text)
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -110,8 +113,8 @@ def build_document(
         "aliases": " ".join(_joined(a) for a in meta.aliases),
         "tags": " ".join(_joined(t) for t in meta.tags),
         "body": " ".join(body_tokens),
-        "title_stems": " ".join(stems(title_tokens)),
-        "body_stems": " ".join(stems(body_tokens)),
+        "title_stems": " ".join(stems(title_tokens)) if with_stems else "",
+        "body_stems": " ".join(stems(body_tokens)) if with_stems else "",
     }
     return IndexDocument(record=record, fields=fields)
 

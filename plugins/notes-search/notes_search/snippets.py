@@ -11,6 +11,7 @@ CLOSE_MARK = "»"
 SNIPPET_WIDTH = 180
 _SCAN_LIMIT = 100_000  # characters of a note looked at for matches
 _LEAD = 40  # characters of context shown before the first match
+_MAX_SPANS = 40
 _SPACES = re.compile(r"\s+")
 _MARKUP = re.compile(r"(\*\*|__|`+|^#{1,6}\s|\[\[|\]\])", re.MULTILINE)
 
@@ -53,6 +54,8 @@ def match_spans(folded: str, terms: Sequence[Term]) -> List[Span]:
             word = match.group()
             if word in exact or light_stem(word) in stems or any(word.startswith(p) for p in prefixes):
                 spans.append((match.start(), match.end()))
+                if len(spans) >= _MAX_SPANS:
+                    break  # enough to place one excerpt; a one-letter prefix would match hundreds
     for needle in cjk_strings:
         position = folded.find(needle)
         while position != -1:

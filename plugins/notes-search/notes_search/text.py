@@ -7,7 +7,7 @@ a query behaves the same on SQLite FTS5 and on whoosh, and CJK text is searchabl
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Iterator, List, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 # Letters and digits of any script; "_" and punctuation separate tokens (as in FTS5's unicode61).
 _WORD = re.compile(r"[^\W_]+")
@@ -25,8 +25,8 @@ _CJK_RANGES = (
 )
 _CJK_RUN = re.compile("[" + _CJK_RANGES + "]+")
 _HAS_CJK = _CJK_RUN
-# Either a CJK run or a run of other letters/digits: "abc会議def" -> "abc", "会議", "def".
-_WORD_OR_CJK_RUN = re.compile("[" + _CJK_RANGES + "]+|[^\\W_" + _CJK_RANGES + "]+")
+# Either a CJK run (group 1) or a run of other letters/digits (group 2): "abc会議def" -> "abc", "会議", "def".
+_WORD_OR_CJK_RUN = re.compile("([" + _CJK_RANGES + "]+)|([^\\W_" + _CJK_RANGES + "]+)")
 
 # Latin letters that may carry diacritics. Only these lose their marks: stripping marks from kana
 # (が -> か) or decomposing Hangul syllables would change the words.
@@ -107,16 +107,15 @@ def query_bigrams(run: str) -> List[str]:
 
 def tokens(folded: str, for_query: bool = False) -> List[str]:
     """Tokens of already folded text: words of letters/digits, CJK runs cut into bigrams."""
-    if _HAS_CJK.search(folded) is None:
+    if folded.isascii() or _HAS_CJK.search(folded) is None:
         return _WORD.findall(folded)  # the common case, done entirely in C
-    parts = _WORD_OR_CJK_RUN.findall(folded)  # only the CJK runs need more work
     split = query_bigrams if for_query else cjk_bigrams
     out: List[str] = []
-    for part in parts:
-        if _CJK_RUN.match(part):
-            out.extend(split(part))
+    for run, word in _WORD_OR_CJK_RUN.findall(folded):  # only the CJK runs need more work
+        if run:
+            out.extend(split(run))
         else:
-            out.append(part)
+            out.append(word)
     return out
 
 
@@ -160,8 +159,20 @@ def light_stem(token: str) -> str:
     return word
 
 
+_STEM_OF: Dict[str, str] = {}  # token -> stem ("" for CJK and numbers), shared by every note
+_STEM_CACHE_LIMIT = 200_000  # a few tens of MB at most; cleared, not grown, past that
+
+
 def stems(token_list: List[str]) -> List[str]:
     """Light stems of the Latin tokens (CJK bigrams and numbers become "" and are left out)."""
-    # Stem each distinct word once; the list keeps every occurrence for term frequencies.
-    mapping = {t: (light_stem(t) if t.isascii() and t.isalpha() else "") for t in set(token_list)}
-    return [s for s in map(mapping.__getitem__, token_list) if s]
+    # Each distinct word is stemmed once per process (indexing 10,000 notes repeats most words);
+    # the list keeps every occurrence for term frequencies.
+    cache = _STEM_OF
+    new = set(token_list).difference(cache)
+    if new:
+        if len(cache) + len(new) > _STEM_CACHE_LIMIT:
+            cache.clear()
+            new = set(token_list)
+        for token in new:
+            cache[token] = light_stem(token) if token.isascii() and token.isalpha() else ""
+    return [s for s in map(cache.__getitem__, token_list) if s]

@@ -3,7 +3,7 @@
 import os
 from typing import Tuple
 
-from .base import EngineHit, FileState, IndexCorrupt, SearchEngine
+from .base import EngineHit, FileState, IndexBusy, IndexCorrupt, SearchEngine
 
 ENGINE_CHOICES = ("auto", "sqlite", "whoosh")
 
@@ -12,6 +12,7 @@ __all__ = [
     "EngineHit",
     "EngineUnavailable",
     "FileState",
+    "IndexBusy",
     "IndexCorrupt",
     "SearchEngine",
     "open_engine",

@@ -40,11 +40,16 @@ class IndexCorrupt(Exception):
     """The stored index cannot be read; the caller throws it away and builds a new one."""
 
 
+class IndexBusy(Exception):
+    """Another process holds the index's write lock (e.g. a second Agentty window); reads still work."""
+
+
 class SearchEngine:
     """Full-text index of notes. Implementations are thread-safe: one writer, many readers."""
 
     name = "base"
     batch_size = 200  # documents per committed write batch
+    uses_stem_fields = True  # False: the engine matches inflections without the *_stems fields
 
     def known_files(self) -> Dict[str, FileState]:
         raise NotImplementedError

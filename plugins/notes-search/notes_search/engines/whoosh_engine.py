@@ -17,6 +17,7 @@ from .base import (
     RAW_FIELDS,
     EngineHit,
     FileState,
+    IndexBusy,
     IndexCorrupt,
     SearchEngine,
     record_from_json,
@@ -25,6 +26,7 @@ from .base import (
 )
 
 SCHEMA_VERSION = "4"
+_MERGE_FROM_SEGMENTS = 40
 EDGE_MIN = 2
 EDGE_MAX = 12  # longer prefixes are rare and expand to few words: a plain Prefix query is fine
 
@@ -128,8 +130,13 @@ class WhooshEngine(SearchEngine):
         )
 
     def write(self, upserts: Sequence[IndexDocument], deletes: Iterable[str] = ()) -> None:
+        from whoosh.index import LockError
+
         with self._lock:
-            writer = self._index.writer(limitmb=128)
+            try:
+                writer = self._index.writer(limitmb=128)
+            except LockError as error:
+                raise IndexBusy(str(error) or "whoosh write lock is held") from error
             try:
                 for path in deletes:
                     writer.delete_by_term("path", path)
@@ -138,7 +145,9 @@ class WhooshEngine(SearchEngine):
             except BaseException:
                 writer.cancel()
                 raise
-            writer.commit()
+            # whoosh's default merge on every commit rewrote the whole edge-n-gram index again and
+            # again (a 10,000-note build stalled for minutes); segments are merged only when many.
+            writer.commit(merge=len(self._index._segments()) >= _MERGE_FROM_SEGMENTS)
             # A fresh searcher sees the new segments (refresh() fails on a searcher of an empty index).
             self._searcher.close()
             self._searcher = self._index.searcher()
