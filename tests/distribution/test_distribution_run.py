@@ -75,9 +75,9 @@ def _world(tmp_path):
 def _search_notes_with_whoosh(host, project):
     host.type("folders.path", str(project / "notes"))
     host.click("folders.add")
-    host.wait_for_text("1 notes", timeout=20)
+    host.wait_for_text("1 note · ", timeout=20)
     host.choose("settings.engine", "whoosh")  # the vendored search library, not the stdlib sqlite engine
-    host.wait_for_text("1 notes · whoosh", timeout=20)  # indexed again with whoosh before we search
+    host.wait_for_text("1 note · whoosh", timeout=20)  # indexed again with whoosh before we search
     host.wait_idle(quiet=0.5, timeout=15)
     host.type("search.query", "bundles")
     return ["Welcome", "whoosh"]
