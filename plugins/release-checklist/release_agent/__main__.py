@@ -16,7 +16,7 @@ def _parse(argv: Optional[List[str]]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="agentty-release-agent",
         description="The release checklist as an ACP agent: start it from Devin Desktop or Zed (stdio).")
-    parser.add_argument("--data-dir", help="where release progress is kept (default: see ACP.md)")
+    parser.add_argument("--data-dir", help="where release progress is kept (default: see the plugin README)")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser.parse_args(argv)
 
