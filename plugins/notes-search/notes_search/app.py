@@ -213,8 +213,9 @@ class NotesApp:
             return
         with self.lock:
             before = (self.state.phase, self.state.count, self.state.missing_roots, self.state.skipped)
-            self.state.phase = "ready"
+            # The count first: a reader that sees "ready" must see the finished count too.
             self.state.count = library.count()
+            self.state.phase = "ready"
             self.state.missing_roots = list(report.missing_roots)
             self.state.skipped = report.skipped
             after = (self.state.phase, self.state.count, self.state.missing_roots, self.state.skipped)
