@@ -49,7 +49,8 @@ def split_front_matter(text: str) -> Tuple[Dict[str, FrontValue], str]:
         text = text[1:]
     if not text.startswith("---"):
         return {}, text
-    lines = text.split("\n")
+    # Only the first 400 lines can hold the front matter; the rest stays one unsplit piece.
+    lines = text.split("\n", 400)
     if lines[0].strip() != "---":
         return {}, text
     for end in range(1, min(len(lines), 400)):

@@ -3,7 +3,8 @@
 import hashlib
 import os
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from functools import lru_cache
+from typing import Dict, List, Optional, Tuple
 
 from .frontmatter import NoteMeta, read_meta, split_front_matter
 from .text import fold, stems, tokens
@@ -44,13 +45,29 @@ class NoteRecord:
     @property
     def folder_keys(self) -> Tuple[str, ...]:
         """Folded folder paths an `in:` filter may start with: every suffix of root-name/folder."""
-        parts = [p for p in ([os.path.basename(self.root.rstrip(os.sep)), *self.folder.split("/")]) if p]
-        folded = [fold(p) for p in parts]
-        return tuple("/".join(folded[i:]) for i in range(len(folded)))
+        return _folder_keys(self.root, self.folder)
 
     @property
     def mtime(self) -> float:
         return self.mtime_ns / 1e9
+
+
+@lru_cache(maxsize=1024)
+def _folder_keys(root: str, folder: str) -> Tuple[str, ...]:
+    # Cached: a first index asks this for thousands of notes in the same few folders.
+    parts = [p for p in ([os.path.basename(root.rstrip(os.sep)), *folder.split("/")]) if p]
+    folded = [fold(p) for p in parts]
+    return tuple("/".join(folded[i:]) for i in range(len(folded)))
+
+
+def _relative(path: str, root: str) -> str:
+    """path relative to root with "/" separators; plain slicing for the usual path under root."""
+    base = root.rstrip(os.sep) + os.sep
+    if path.startswith(base) and os.sep + ".." + os.sep not in path:
+        relative = path[len(base) :]
+    else:
+        relative = os.path.relpath(path, root)
+    return relative.replace(os.sep, "/")
 
 
 @dataclass(frozen=True)
@@ -82,17 +99,25 @@ def _joined(text: str) -> str:
 
 
 def build_document(
-    path: str, root: str, raw: bytes, mtime_ns: int, meta: Optional[NoteMeta] = None, with_stems: bool = True
+    path: str,
+    root: str,
+    raw: bytes,
+    mtime_ns: int,
+    meta: Optional[NoteMeta] = None,
+    with_stems: bool = True,
+    raw_ascii_body: bool = False,
 ) -> IndexDocument:
     """Parse note bytes into an IndexDocument. Locked notes keep only their title in the index.
 
     with_stems=False leaves the *_stems fields empty, for an engine that finds inflections at query
-    time instead (SQLite FTS5 does, which halves what it has to index)."""
+    time instead (SQLite FTS5 does, which halves what it has to index). raw_ascii_body=True keeps an
+    ASCII body folded but unsplit, for an engine whose tokenizer splits it the same way in C (a third
+    of a first index was this split in Python)."""
     text = decode_note(raw)
     front, body = split_front_matter(text)
     stem = os.path.splitext(os.path.basename(path))[0]
     meta = meta or read_meta(front, body, stem)
-    rel_path = os.path.relpath(path, root).replace(os.sep, "/")
+    rel_path = _relative(path, root)
     record = NoteRecord(
         path=path,
         root=root,
@@ -107,12 +132,18 @@ def build_document(
     )
     title_tokens = tokens(fold(meta.title))
     # A locked (encrypted/private) note is findable by title only: its text never enters the index.
-    body_tokens = [] if meta.locked else tokens(fold(body))
+    folded_body = "" if meta.locked else fold(body)
+    if raw_ascii_body and not with_stems and folded_body.isascii():
+        body_tokens: List[str] = []
+        body_field = folded_body
+    else:
+        body_tokens = tokens(folded_body)
+        body_field = " ".join(body_tokens)
     fields = {
         "title": " ".join(title_tokens),
         "aliases": " ".join(_joined(a) for a in meta.aliases),
         "tags": " ".join(_joined(t) for t in meta.tags),
-        "body": " ".join(body_tokens),
+        "body": body_field,
         "title_stems": " ".join(stems(title_tokens)) if with_stems else "",
         "body_stems": " ".join(stems(body_tokens)) if with_stems else "",
     }

@@ -50,6 +50,9 @@ class SearchEngine:
     name = "base"
     batch_size = 200  # documents per committed write batch
     uses_stem_fields = True  # False: the engine matches inflections without the *_stems fields
+    # True: the engine's own tokenizer splits ASCII text exactly like text.tokens() does, so an ASCII
+    # body may be handed over folded but not split (see notes.build_document).
+    splits_ascii_text = False
 
     def known_files(self) -> Dict[str, FileState]:
         raise NotImplementedError

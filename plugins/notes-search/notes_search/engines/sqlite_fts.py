@@ -22,13 +22,23 @@ from .base import (
     tag_keys,
 )
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # No *_stems columns: other forms of a word are looked up in the index's vocabulary at query time
 # (inflections()), which halves the text FTS5 indexes and so the time of a first index.
 _COLUMNS = RAW_FIELDS
 _MAX_FORMS = 24  # other forms of a word searched with it (the most frequent ones)
 _TIE_MARGIN = 10  # extra rows ranked, so notes tied at the cut are still ordered newest first
 _WEIGHTS = ", ".join(str(FIELD_WEIGHTS[c]) for c in _COLUMNS)
+# A query matching more notes than this (a two-letter prefix, a word in nearly every note) is ranked
+# among its most recently indexed BROAD_CAP matches only: bm25() costs ~3 µs per matching note, and
+# ranking all 10,000 notes for "pl" took 25-40 ms per keystroke. Recently indexed = recently added or
+# edited (an edit re-inserts the row with a new rowid), which is what a half-typed word most likely
+# wants. Title, alias and tag matches are few, so they are ranked in full as well (see search()).
+BROAD_CAP = 600
+# Columns whose matches are ranked outside the body window,
+HEADING_FIELDS = ("title", "aliases", "tags")
+# ...up to this many of them (a prefix like "no" can still match hundreds of titles).
+HEADING_CAP = 200
 
 
 def fts5_available() -> bool:
@@ -110,6 +120,9 @@ class SqliteEngine(SearchEngine):
     name = "sqlite"
     batch_size = 1000
     uses_stem_fields = False
+    # unicode61 splits on everything but letters and digits, as text.tokens() does for ASCII.
+    splits_ascii_text = True
+    broad_cap = BROAD_CAP
 
     def __init__(self, directory: str) -> None:
         os.makedirs(directory, exist_ok=True)
@@ -128,6 +141,7 @@ class SqliteEngine(SearchEngine):
         # Searches get their own connection: in WAL mode they read the last committed batch while the
         # first index is still being written, instead of waiting for the writer's lock.
         self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._first_build = self._is_empty()
         self._generation = 0  # bumped by every write, so cached word forms follow the index
         self._forms: Dict[Tuple[int, str], List[str]] = {}
 
@@ -162,16 +176,20 @@ class SqliteEngine(SearchEngine):
             " folder_keys TEXT NOT NULL, record TEXT NOT NULL)"
         )
         db.execute("CREATE INDEX notes_by_mtime ON notes(mtime_ns)")
-        # Text arrives already folded and tokenized (text.py), so unicode61 only splits on spaces;
-        # prefix indexes of 2 and 3 characters keep as-you-type queries fast.
+        # Text arrives already folded (text.py): tokenized, or for an ASCII body unsplit, which unicode61
+        # splits exactly as text.tokens() would (letters and digits; CJK is pre-split into bigrams);
+        # prefix indexes of 2 to 4 characters keep as-you-type queries fast (without the 4, "plan*" merged
+        # the lists of every word starting with it on each keystroke: ~7 ms before ranking even began).
         db.execute(
             "CREATE VIRTUAL TABLE notes_fts USING fts5({}, tokenize='unicode61 remove_diacritics 0',"
-            " prefix='2 3')".format(", ".join(_COLUMNS))
+            " prefix='2 3 4')".format(", ".join(_COLUMNS))
         )
         db.execute("CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'col')")
         # Merge index segments less eagerly while writing (the first index of 10,000 notes is ~25%
         # faster); queries barely notice a few more segments.
         db.execute("INSERT INTO notes_fts (notes_fts, rank) VALUES ('automerge', 16)")
+        # Larger index pages: fewer, bigger writes while the first index is built.
+        db.execute("INSERT INTO notes_fts (notes_fts, rank) VALUES ('pgsz', 16000)")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute("COMMIT")
 
@@ -215,6 +233,21 @@ class SqliteEngine(SearchEngine):
             [(rowid, *(document.fields[c] for c in _COLUMNS)) for rowid, document in zip(ids, documents)],
         )
 
+    def _is_empty(self) -> bool:
+        return self._db.execute("SELECT 1 FROM notes LIMIT 1").fetchone() is None
+
+    def _set_durability(self, batch: int) -> None:
+        """No fsync per batch while a first index is written in full batches, then back to normal.
+
+        Safe because the index is a cache of the notes: if the machine loses power mid-build, a
+        damaged file is moved aside and rebuilt (see __init__), and the notes are never touched.
+        The last (smaller) batch of the build commits with the normal setting, which syncs it all.
+        """
+        bulk = self._first_build and batch >= self.batch_size
+        if not bulk:
+            self._first_build = False
+        self._db.execute("PRAGMA synchronous=OFF" if bulk else "PRAGMA synchronous=NORMAL")
+
     def _begin(self) -> None:
         try:
             self._db.execute("BEGIN IMMEDIATE")
@@ -225,6 +258,7 @@ class SqliteEngine(SearchEngine):
 
     def write(self, upserts: Sequence[IndexDocument], deletes: Iterable[str] = ()) -> None:
         with self._lock:
+            self._set_durability(len(upserts))
             self._begin()
             try:
                 unique = list({document.record.path: document for document in upserts}.values())
@@ -263,6 +297,7 @@ class SqliteEngine(SearchEngine):
     def clear(self) -> None:
         with self._lock:
             self._create(self._db)
+            self._first_build = True
             self._generation += 1
 
     # -- reading ---------------------------------------------------------------------------------
@@ -291,13 +326,37 @@ class SqliteEngine(SearchEngine):
         # (thousands for a two-letter prefix) to its metadata cost more than the ranking itself.
         sql = (
             f"SELECT n.record, top.rank FROM (SELECT rowid, bm25(notes_fts, {_WEIGHTS}) AS rank FROM notes_fts"
-            " WHERE notes_fts MATCH ? ORDER BY rank LIMIT ?) AS top JOIN notes n ON n.id = top.rowid"
+            " WHERE notes_fts MATCH ? AND rowid >= ? ORDER BY rank LIMIT ?) AS top JOIN notes n ON n.id = top.rowid"
         )
         with self._read_lock:
-            rows = self._reader.execute(sql, (expression, limit + _TIE_MARGIN)).fetchall()
-        hits = [EngineHit(record_from_json(record), -rank) for record, rank in rows]
-        hits.sort(key=lambda hit: (-hit.score, -hit.record.mtime_ns))  # equal scores: newest first
+            floor = self._window_floor(expression, max(self.broad_cap, limit + _TIE_MARGIN))
+            rows = self._reader.execute(sql, (expression, floor, limit + _TIE_MARGIN)).fetchall()
+            if floor > 0:
+                # The window holds recent notes only; a note whose title, alias or tag matches must still
+                # be found however old it is, so those (far fewer) matches are ranked in full as well.
+                heading = f"{_columns(HEADING_FIELDS)} : ({expression})"
+                heading_floor = self._window_floor(heading, HEADING_CAP)
+                rows += self._reader.execute(sql, (heading, heading_floor, limit + _TIE_MARGIN)).fetchall()
+        best: Dict[str, EngineHit] = {}
+        for record, rank in rows:
+            hit = EngineHit(record_from_json(record), -rank)
+            known = best.get(hit.record.path)
+            if known is None or hit.score > known.score:
+                best[hit.record.path] = hit
+        hits = sorted(best.values(), key=lambda hit: (-hit.score, -hit.record.mtime_ns))  # ties: newest first
         return hits[:limit]
+
+    def _window_floor(self, expression: str, cap: int) -> int:
+        """Lowest rowid of the `cap` most recently indexed matches, or 0 when fewer notes match.
+
+        Walking rowids newest first without bm25() is cheap (FTS5 reads doclists backwards), so a
+        rare word pays almost nothing for this check.
+        """
+        row = self._reader.execute(
+            "SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+            (expression, cap - 1),
+        ).fetchone()
+        return int(row[0]) if row else 0
 
     def recent(self, query: ParsedQuery, limit: int) -> List[NoteRecord]:
         where, params = _filters(query)

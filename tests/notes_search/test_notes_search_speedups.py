@@ -1,0 +1,111 @@
+"""The speed-ups of the FTS5 engine and the snippets keep results right: broad queries ranked in a
+window of recent matches, ASCII bodies handed to FTS5 unsplit, fast first build, snippet word starts."""
+
+from pathlib import Path
+
+from notes_search.library import NotesLibrary
+from notes_search.notes import build_document
+from notes_search.query import parse_query
+from notes_search.settings import Settings
+from notes_search.snippets import make_snippet
+from notes_search.text import fold, tokens
+from notes_search_helpers import write_note
+
+
+def _sqlite_library(tmp_path: Path, root: Path) -> NotesLibrary:
+    return NotesLibrary(str(tmp_path / "data"), Settings(roots=(str(root),), engine="sqlite"))
+
+
+def test_a_broad_query_is_ranked_among_its_most_recently_indexed_matches(tmp_path: Path, monkeypatch) -> None:
+    from notes_search.engines.sqlite_fts import SqliteEngine
+
+    root = tmp_path / "notes"
+    write_note(root, "a-old.md", "# Planning old\n\nplanning in the title of the oldest note\n", mtime=1000)
+    write_note(root, "a-older.md", "# Old body\n\nan old note that only plans in its body\n", mtime=900)
+    for index in range(30):
+        write_note(root, f"b-{index:02d}.md", f"# Body {index}\n\nsome plans and a plan {index}\n", mtime=2000 + index)
+    library = _sqlite_library(tmp_path, root)
+    try:
+        library.refresh()
+        exact = [item.record.title for item in library.search("plan", limit=5).items]
+        assert exact[0] == "Planning old"  # everything ranked: the title hit wins
+        monkeypatch.setattr(SqliteEngine, "broad_cap", 12)
+        windowed = [item.record.title for item in library.search("plan", limit=5).items]
+        assert len(windowed) == 5  # a full page, from the 12 most recently indexed matches
+        # A title, alias or tag hit is ranked in full, however old: it still comes first.
+        assert windowed[0] == "Planning old"
+        # An old note that matches only in its body is outside the window.
+        assert "Old body" not in windowed
+        assert all(title.startswith("Body ") for title in windowed[1:])
+        # Editing the old note re-indexes it (a new rowid): it is recent again and its title hit wins.
+        write_note(root, "a-old.md", "# Planning old\n\nplanning in the title, edited\n", mtime=5000)
+        library.refresh()
+        assert library.search("plan", limit=5).items[0].record.title == "Planning old"
+        # A query matching fewer notes than the window is looked up in all of them.
+        assert [item.record.title for item in library.search("edited").items] == ["Planning old"]
+        assert "Old body" in [item.record.title for item in library.search("only plans", limit=5).items]
+    finally:
+        library.close()
+
+
+def test_an_ascii_body_given_unsplit_is_tokenized_like_the_python_split(tmp_path: Path) -> None:
+    root = tmp_path / "notes"
+    text = "# Mixed_Case\n\nfoo_bar e-mail **bold** `code` [[link]] x1y2 done.\n"
+    path = write_note(root, "n.md", text)
+    raw = path.read_bytes()
+    split = build_document(str(path), str(root), raw, 1, with_stems=False)
+    unsplit = build_document(str(path), str(root), raw, 1, with_stems=False, raw_ascii_body=True)
+    assert unsplit.fields["body"] != split.fields["body"]
+    assert tokens(unsplit.fields["body"]) == split.fields["body"].split()
+    japanese = build_document(str(path), str(root), "会議 meeting\n".encode(), 1, with_stems=False, raw_ascii_body=True)
+    assert japanese.fields["body"] == " ".join(tokens(fold("会議 meeting\n")))  # non-ASCII: split in Python
+    library = _sqlite_library(tmp_path, root)
+    try:
+        library.refresh()
+        for query in ("foo ", "bar ", "mail ", "bold ", "code ", "link ", "x1y2 ", "x1"):
+            assert [item.record.title for item in library.search(query).items] == ["Mixed_Case"], query
+    finally:
+        library.close()
+
+
+def test_the_first_build_skips_fsync_and_normal_durability_returns(tmp_path: Path, monkeypatch) -> None:
+    from notes_search.engines.sqlite_fts import SqliteEngine
+
+    root = tmp_path / "notes"
+    for index in range(25):
+        write_note(root, f"n{index:02d}.md", f"# Note {index}\n\nword{index}\n")
+    monkeypatch.setattr(SqliteEngine, "batch_size", 10)
+    library = _sqlite_library(tmp_path, root)
+    engine = library.engine
+    assert isinstance(engine, SqliteEngine)
+    seen = []
+    real = SqliteEngine._set_durability
+
+    def spy(self: SqliteEngine, batch: int) -> None:
+        real(self, batch)
+        seen.append(self._db.execute("PRAGMA synchronous").fetchone()[0])
+
+    monkeypatch.setattr(SqliteEngine, "_set_durability", spy)
+    try:
+        library.refresh()
+        assert seen[:2] == [0, 0] and seen[-1] == 1  # OFF for full batches, NORMAL for the last one
+        write_note(root, "n00.md", "# Note 0\n\nchanged\n")
+        library.refresh()
+        assert seen[-1] == 1 and library.count() == 25
+        assert [item.record.title for item in library.search("changed ").items] == ["Note 0"]
+    finally:
+        library.close()
+
+
+def test_snippet_marks_only_words_that_start_with_the_term() -> None:
+    text = "explanation of the plan; foo_planet and replanned, Plans again"
+    snippet = make_snippet(text, parse_query("plan").terms)
+    assert "«plan»" in snippet and "«planet»" in snippet and "«Plans»" in snippet
+    assert "ex«" not in snippet and "re«" not in snippet
+    assert "explanation" in snippet and "replanned" in snippet
+
+
+def test_snippet_cleans_markup_around_and_between_marks_once() -> None:
+    text = "# Heading\n\nSome **plan** and `planner`   notes,\n\n[[planning]] done"
+    snippet = make_snippet(text, parse_query("plan").terms)
+    assert snippet == "Heading Some «plan» and «planner» notes, «planning» done"
