@@ -8,7 +8,7 @@ from ._record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Optional
+    from typing import Any, List, Optional
 
 SUPPORTED_LANGUAGES = ("en", "ja", "ko", "zh")
 
@@ -181,8 +181,3 @@ def workspaces_from_wire(data: Any) -> List[Workspace]:
     if not isinstance(data, list):
         return []
     return [w for w in (Workspace.from_wire(x) for x in data) if w is not None]
-
-
-def context_dict(context: Context) -> Dict[str, Any]:
-    """The raw wire form of a context (for logging or passing on)."""
-    return dict(context.raw)

@@ -11,15 +11,6 @@ UNAVAILABLE = -32002
 # Not a host code: the runtime gave up waiting for an answer.
 TIMED_OUT = -32003
 
-CODE_NAMES = {
-    METHOD_NOT_FOUND: "unknown method",
-    INVALID_PARAMS: "invalid params",
-    INTERNAL_ERROR: "internal error",
-    PERMISSION_DENIED: "permission denied",
-    UNAVAILABLE: "unavailable",
-    TIMED_OUT: "timed out",
-}
-
 
 class AgenttyError(Exception):
     """A call to the host failed; `code` is the JSON-RPC error code the host answered with."""

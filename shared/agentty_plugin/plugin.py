@@ -396,10 +396,6 @@ class Plugin:
         self._lists["shutdown"].append(handler)
         return handler
 
-    @property
-    def command_ids(self) -> List[str]:
-        return sorted(self._commands)
-
     # ------------------------------------------------------------------ state
 
     @property
@@ -563,10 +559,7 @@ class Plugin:
                 f"{method} needs Agentty with plugin API {min_api} or newer; this Agentty speaks API "
                 f"{self.api_version}. Update Agentty to use it.", METHOD_NOT_FOUND, method))
             return future
-        request_id = next(self._ids)
-        with self._pending_lock:
-            self._pending[request_id] = future
-        future.add_done_callback(lambda _f: self._forget(request_id))
+        request_id = self._await_answer(future)
         message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
         try:
             sent = self._write(message)
@@ -576,6 +569,14 @@ class Plugin:
         if not sent and not future.done():
             future.set_exception(AgenttyError(f"{method}: Agentty closed the connection", INTERNAL_ERROR, method))
         return future
+
+    def _await_answer(self, reply: Reply) -> int:
+        """Take the next request id and file `reply` under it until the host answers."""
+        request_id = next(self._ids)
+        with self._pending_lock:
+            self._pending[request_id] = reply
+        reply.add_done_callback(lambda _f: self._forget(request_id))
+        return request_id
 
     def _forget(self, request_id: int) -> None:
         with self._pending_lock:
@@ -592,11 +593,8 @@ class Plugin:
             self._emit_log(f"agentty-plugin: {method} failed: {error}")
 
     def _send_panel_now(self, encoded_params: bytes) -> None:
-        request_id = next(self._ids)
         future: Reply = Reply()
-        with self._pending_lock:
-            self._pending[request_id] = future
-        future.add_done_callback(lambda _f: self._forget(request_id))
+        request_id = self._await_answer(future)
         future.add_done_callback(lambda f: self._log_failure("ui/setPanel", f))
         head = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "ui/setPanel"}, separators=(",", ":"))
         head_bytes = head[:-1].encode()

@@ -624,7 +624,7 @@ class PluginHost:
             ms = params.get("ms")
             if not isinstance(ms, int) or not 100 <= ms <= 3_600_000:
                 raise HostError(-32602, "timers run from 100 ms to 1 hour")
-            time.sleep(0)  # answered at once: tests should not wait for simulated timers
+            # Answered at once: tests should not wait for simulated timers.
             return {"elapsedMs": ms}
         raise HostError(-32601, f"unknown method {method}")
 
