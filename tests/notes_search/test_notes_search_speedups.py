@@ -48,6 +48,35 @@ def test_a_broad_query_is_ranked_among_its_most_recently_indexed_matches(tmp_pat
         library.close()
 
 
+def test_old_alias_and_tag_hits_come_from_the_heading_table_and_leave_with_their_note(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from notes_search.engines.sqlite_fts import SqliteEngine
+
+    root = tmp_path / "notes"
+    write_note(root, "old-alias.md", "---\naliases: [Zephyr plan]\n---\nnothing else here\n", mtime=900)
+    write_note(root, "old-tag.md", "---\ntags: [planet]\n---\nnor here\n", mtime=950)
+    for index in range(30):
+        write_note(root, f"b-{index:02d}.md", f"# Body {index}\n\nplans and a plan {index}\n", mtime=2000 + index)
+    monkeypatch.setattr(SqliteEngine, "broad_cap", 12)
+    library = _sqlite_library(tmp_path, root)
+    try:
+        library.refresh()
+        titles = [item.record.title for item in library.search("pla", limit=5).items]
+        # Both old notes match only in their alias or tag, far outside the 12 newest matches.
+        assert set(titles[:2]) == {"old-alias", "old-tag"}, titles
+        (root / "old-alias.md").unlink()
+        library.refresh()
+        titles = [item.record.title for item in library.search("pla", limit=5).items]
+        assert titles[0] == "old-tag" and "old-alias" not in titles
+        engine = library.engine
+        notes = engine._reader.execute("SELECT count(*) FROM notes").fetchone()[0]
+        headings = engine._reader.execute("SELECT count(*) FROM notes_head").fetchone()[0]
+        assert notes == headings == 31
+    finally:
+        library.close()
+
+
 def test_an_ascii_body_given_unsplit_is_tokenized_like_the_python_split(tmp_path: Path) -> None:
     root = tmp_path / "notes"
     text = "# Mixed_Case\n\nfoo_bar e-mail **bold** `code` [[link]] x1y2 done.\n"

@@ -1,7 +1,8 @@
 """Builds a one-line excerpt around the densest cluster of matches, with the matches marked."""
 
 import re
-from typing import List, Sequence, Tuple, Union
+from functools import lru_cache
+from typing import List, Optional, Sequence, Tuple, Union
 
 from .query import Term
 from .text import fold_with_offsets, is_cjk, light_stem
@@ -28,42 +29,59 @@ def _cjk_strings(term: Term) -> List[str]:
     return cjk
 
 
+class _Matcher:
+    """What a query's terms match, prepared once per query and reused for every result's excerpt."""
+
+    __slots__ = ("candidates", "cjk_strings", "exact", "prefixes", "stems")
+
+    def __init__(self, terms: Tuple[Term, ...]) -> None:
+        exact = set()
+        stems = set()
+        prefixes = set()
+        self.cjk_strings: List[str] = []
+        for term in terms:
+            self.cjk_strings.extend(_cjk_strings(term))
+            latin = [t for t in term.tokens if not is_cjk(t)]
+            for index, token in enumerate(latin):
+                is_prefix = term.kind == "prefix" or (term.prefix_last and index == len(latin) - 1)
+                if is_prefix:
+                    prefixes.add(token)
+                else:
+                    exact.add(token)
+                    stems.add(light_stem(token))
+        self.exact, self.stems, self.prefixes = exact, stems, tuple(prefixes)
+        self.candidates: Optional[re.Pattern[str]] = None
+        if exact or prefixes:
+            # A word can only match if it starts with a prefix or with its stem minus one letter
+            # (story/stories); the regex finds those candidates in C, Python checks only them.
+            starts = sorted(prefixes | {s[: max(1, len(s) - 1)] for s in stems | exact}, key=len, reverse=True)
+            # No look-behind for the word start in the pattern: it kept the regex engine from skipping
+            # ahead to the first letters and made the scan ~9x slower. A hit inside a word is skipped
+            # (str.isalnum() is what [^\W_] means), and it consumes the rest of that word, so nothing is lost.
+            self.candidates = re.compile(r"(?:" + "|".join(re.escape(s) for s in starts) + r")[^\W_]*")
+
+
+@lru_cache(maxsize=64)
+def _matcher(terms: Tuple[Term, ...]) -> _Matcher:
+    return _Matcher(terms)
+
+
 def match_spans(folded: str, terms: Sequence[Term]) -> List[Span]:
     """Spans of folded text that match any term (words by exact form, stem or prefix)."""
-    exact = set()
-    stems = set()
-    prefixes = set()
-    cjk_strings: List[str] = []
-    for term in terms:
-        cjk_strings.extend(_cjk_strings(term))
-        latin = [t for t in term.tokens if not is_cjk(t)]
-        for index, token in enumerate(latin):
-            is_prefix = term.kind == "prefix" or (term.prefix_last and index == len(latin) - 1)
-            if is_prefix:
-                prefixes.add(token)
-            else:
-                exact.add(token)
-                stems.add(light_stem(token))
+    matcher = _matcher(tuple(terms))
     spans: List[Span] = []
-    if exact or prefixes:
-        # A word can only match if it starts with a prefix or with its stem minus one letter
-        # (story/stories); the regex finds those candidates in C, Python checks only them.
-        starts = sorted(prefixes | {s[: max(1, len(s) - 1)] for s in stems | exact}, key=len, reverse=True)
-        # No look-behind for the word start in the pattern: it kept the regex engine from skipping
-        # ahead to the first letters and made the scan ~9x slower. A hit inside a word is skipped here
-        # (str.isalnum() is what [^\W_] means), and it consumes the rest of that word, so nothing is lost.
-        prefix_tuple = tuple(prefixes)
-        candidates = re.compile(r"(?:" + "|".join(re.escape(s) for s in starts) + r")[^\W_]*")
-        for match in candidates.finditer(folded):
+    if matcher.candidates is not None:
+        exact, stems, prefixes = matcher.exact, matcher.stems, matcher.prefixes
+        for match in matcher.candidates.finditer(folded):
             start = match.start()
             if start and folded[start - 1].isalnum():
                 continue
             word = match.group()
-            if word.startswith(prefix_tuple) or word in exact or light_stem(word) in stems:
-                spans.append((match.start(), match.end()))
+            if word.startswith(prefixes) or word in exact or light_stem(word) in stems:
+                spans.append((start, match.end()))
                 if len(spans) >= _MAX_SPANS:
                     break  # enough to place one excerpt; a one-letter prefix would match hundreds
-    for needle in cjk_strings:
+    for needle in matcher.cjk_strings:
         position = folded.find(needle)
         while position != -1:
             spans.append((position, position + len(needle)))
@@ -111,17 +129,17 @@ def make_snippet(body: Union[str, PreparedText], terms: Sequence[Term], width: i
     text, folded, offsets = prepared.text, prepared.folded, prepared.offsets
     spans = match_spans(folded, terms) if terms else []
     if not spans:
-        head = _clean(text).strip()
-        return head[:width].rstrip() + ("…" if len(head) > width else "")
+        # Only the start is shown: clean a bounded head, not a note of up to 100,000 characters.
+        head = _clean(text[: width * 4]).strip()
+        more = len(head) > width or len(text) > width * 4
+        return head[:width].rstrip() + ("…" if more else "")
     first = _best_window(spans, width - _LEAD)
     window_start = max(0, first - _LEAD)
     window_end = min(len(folded), window_start + width)
     # Do not cut words in half at the edges.
     while window_start > 0 and folded[window_start - 1].isalnum() and first - window_start < _LEAD + 15:
         window_start -= 1
-    while (
-        window_end < len(folded) and folded[window_end].isalnum() and window_end - window_start < width + 15
-    ):
+    while window_end < len(folded) and folded[window_end].isalnum() and window_end - window_start < width + 15:
         window_end += 1
     pieces: List[str] = []
     cursor = offsets[window_start]

@@ -7,7 +7,7 @@ a query behaves the same on SQLite FTS5 and on whoosh, and CJK text is searchabl
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 # Letters and digits of any script; "_" and punctuation separate tokens (as in FTS5's unicode61).
 _WORD = re.compile(r"[^\W_]+")
@@ -58,14 +58,14 @@ def _fold_cluster(cluster: str) -> str:
     return fold(cluster)
 
 
-def fold_with_offsets(text: str) -> Tuple[str, List[int]]:
+def fold_with_offsets(text: str) -> Tuple[str, Sequence[int]]:
     """Fold like fold() and also return, for each folded character, its index in the original text.
 
     Folding works per ASCII stretch or per base character plus its combining marks, which keeps the
     mapping exact for snippets; offsets has one extra entry (len(text)) so spans map back as [start, end).
     """
     if text.isascii():
-        return text.lower(), list(range(len(text) + 1))
+        return text.lower(), range(len(text) + 1)  # identity mapping, without a list of ints to keep
     pieces: List[str] = []
     offsets: List[int] = []
     for match in _ASCII_OR_CLUSTER.finditer(text):
