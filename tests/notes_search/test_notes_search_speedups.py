@@ -1,14 +1,22 @@
 """The speed-ups of the FTS5 engine and the snippets keep results right: broad queries ranked in a
 window of recent matches, ASCII bodies handed to FTS5 unsplit, fast first build, snippet word starts."""
 
+import sqlite3
+import time
 from pathlib import Path
+from typing import Dict, Iterable, List, Sequence
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from notes_search.engines.base import FileState, IndexBusy, SearchEngine
+from notes_search.indexer import refresh_index
 from notes_search.library import NotesLibrary
-from notes_search.notes import build_document
+from notes_search.notes import IndexDocument, build_document
 from notes_search.query import parse_query
 from notes_search.settings import Settings
 from notes_search.snippets import make_snippet
-from notes_search.text import fold, tokens
+from notes_search.text import fold, tokens, unsplit_for_fts5
 from notes_search_helpers import write_note
 
 
@@ -83,11 +91,15 @@ def test_an_ascii_body_given_unsplit_is_tokenized_like_the_python_split(tmp_path
     path = write_note(root, "n.md", text)
     raw = path.read_bytes()
     split = build_document(str(path), str(root), raw, 1, with_stems=False)
-    unsplit = build_document(str(path), str(root), raw, 1, with_stems=False, raw_ascii_body=True)
+    unsplit = build_document(str(path), str(root), raw, 1, with_stems=False, unsplit_body=True)
     assert unsplit.fields["body"] != split.fields["body"]
     assert tokens(unsplit.fields["body"]) == split.fields["body"].split()
-    japanese = build_document(str(path), str(root), "会議 meeting\n".encode(), 1, with_stems=False, raw_ascii_body=True)
-    assert japanese.fields["body"] == " ".join(tokens(fold("会議 meeting\n")))  # non-ASCII: split in Python
+    japanese = build_document(
+        str(path), str(root), "会議室 “meeting”\n".encode(), 1, with_stems=False, unsplit_body=True
+    )
+    assert japanese.fields["body"] == " 会議 議室 室  “meeting”\n"  # CJK pre-split, the rest left to FTS5
+    marked = build_document(str(path), str(root), "x\u0301y z\n".encode(), 1, with_stems=False, unsplit_body=True)
+    assert marked.fields["body"] == "x y z"  # a combining mark left after folding: split in Python
     library = _sqlite_library(tmp_path, root)
     try:
         library.refresh()
@@ -95,6 +107,39 @@ def test_an_ascii_body_given_unsplit_is_tokenized_like_the_python_split(tmp_path
             assert [item.record.title for item in library.search(query).items] == ["Mixed_Case"], query
     finally:
         library.close()
+
+
+def _fts5_tokens(connection: sqlite3.Connection, text: str) -> List[str]:
+    connection.execute("DELETE FROM t")
+    connection.execute("INSERT INTO t (rowid, x) VALUES (1, ?)", (text,))
+    return [term for (term,) in connection.execute("SELECT term FROM v ORDER BY offset")]
+
+
+# Letters, digits and separators from ASCII and the ranges the shortcut accepts, plus CJK, Hangul and
+# characters it must refuse (combining marks, Cyrillic, private use, unassigned).
+_MIXED = st.text(
+    alphabet=st.sampled_from(
+        list("ab Z9_-.\n\t'")
+        + list("éøßæĳ“”‘’—–…•«»")
+        + list("　、。「」〜")
+        + list("会議室東京かなカナ한국어")
+        + ["\u0301", "\u0308", "ж", "Ω", "\ue000", "\U0001f600", "ǰ", "İ", "ｶ", "①"]
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MIXED)
+def test_text_handed_to_fts5_unsplit_gets_the_tokens_the_python_split_makes(text: str) -> None:
+    connection = sqlite3.connect(":memory:")
+    connection.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='unicode61 remove_diacritics 0')")
+    connection.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
+    folded = fold(text)
+    unsplit = unsplit_for_fts5(folded)
+    if unsplit is not None:
+        assert _fts5_tokens(connection, unsplit) == tokens(folded)
+    connection.close()
 
 
 def test_the_first_build_skips_fsync_and_normal_durability_returns(tmp_path: Path, monkeypatch) -> None:
@@ -138,3 +183,53 @@ def test_snippet_cleans_markup_around_and_between_marks_once() -> None:
     text = "# Heading\n\nSome **plan** and `planner`   notes,\n\n[[planning]] done"
     snippet = make_snippet(text, parse_query("plan").terms)
     assert snippet == "Heading Some «plan» and «planner» notes, «planning» done"
+
+
+class _RecordingEngine(SearchEngine):
+    """Engine double that logs the order in which writes finish (they run on the writer thread)."""
+
+    batch_size = 2
+    uses_stem_fields = False
+
+    def __init__(self, known: Dict[str, FileState], fail_on: int = 0) -> None:
+        self.known = known
+        self.fail_on = fail_on
+        self.log: List[str] = []
+        self.writes = 0
+
+    def known_files(self) -> Dict[str, FileState]:
+        return dict(self.known)
+
+    def write(self, upserts: Sequence[IndexDocument], deletes: Iterable[str] = ()) -> None:
+        self.writes += 1
+        time.sleep(0.05)  # slow enough that the next batch is parsed meanwhile
+        if self.writes == self.fail_on:
+            raise IndexBusy("another program holds the index")
+        self.log.append("write " + ",".join(sorted(Path(d.record.path).stem for d in upserts)))
+
+    def rename(self, old_path: str, document: IndexDocument) -> None:
+        self.log.append(f"rename {Path(old_path).stem}->{Path(document.record.path).stem}")
+
+
+def test_batches_commit_in_order_in_the_background_and_a_rename_waits_for_them(tmp_path: Path) -> None:
+    root = tmp_path / "notes"
+    for name in ("a", "b", "c", "d", "e"):
+        write_note(root, f"{name}.md", f"# {name}\n\nnote {name}\n", mtime=1000)
+    moved = write_note(root, "z-moved.md", "# moved\n\nsame bytes as before\n", mtime=1000)
+    digest = build_document(str(moved), str(root), moved.read_bytes(), 1).record.content_hash
+    engine = _RecordingEngine({str(root / "gone.md"): FileState(1, 1, digest)})
+    report = refresh_index(engine, [str(root)])
+    assert (report.added, report.renamed, report.deleted) == (5, 1, 0)
+    # Every batch committed before the call returned, in order; the rename came after the batch
+    # before it had committed (it is parsed last, so after all of them).
+    assert engine.log == ["write a,b", "write c,d", "write e", "rename gone->z-moved"]
+
+
+def test_a_write_failing_on_the_writer_thread_reaches_the_caller(tmp_path: Path) -> None:
+    root = tmp_path / "notes"
+    for name in ("a", "b", "c", "d", "e"):
+        write_note(root, f"{name}.md", f"# {name}\n\nnote {name}\n", mtime=1000)
+    engine = _RecordingEngine({}, fail_on=2)
+    with pytest.raises(IndexBusy):
+        refresh_index(engine, [str(root)])
+    assert engine.log == ["write a,b"]  # the batch before the failure stays committed

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Dict, List, Optional, Tuple
 
 from .frontmatter import NoteMeta, read_meta, split_front_matter
-from .text import fold, stems, tokens
+from .text import fold, stems, tokens, unsplit_for_fts5
 
 # Files with a NUL byte in their first 8 KB are treated as binary and never indexed.
 _BINARY_SNIFF = 8192
@@ -105,14 +105,15 @@ def build_document(
     mtime_ns: int,
     meta: Optional[NoteMeta] = None,
     with_stems: bool = True,
-    raw_ascii_body: bool = False,
+    unsplit_body: bool = False,
 ) -> IndexDocument:
     """Parse note bytes into an IndexDocument. Locked notes keep only their title in the index.
 
     with_stems=False leaves the *_stems fields empty, for an engine that finds inflections at query
-    time instead (SQLite FTS5 does, which halves what it has to index). raw_ascii_body=True keeps an
-    ASCII body folded but unsplit, for an engine whose tokenizer splits it the same way in C (a third
-    of a first index was this split in Python)."""
+    time instead (SQLite FTS5 does, which halves what it has to index). unsplit_body=True hands the
+    body over folded but unsplit (CJK runs pre-split into bigrams) whenever the engine's tokenizer
+    splits it exactly as tokens() would (text.unsplit_for_fts5): a third of a first index was this
+    split in Python."""
     text = decode_note(raw)
     front, body = split_front_matter(text)
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -133,9 +134,10 @@ def build_document(
     title_tokens = tokens(fold(meta.title))
     # A locked (encrypted/private) note is findable by title only: its text never enters the index.
     folded_body = "" if meta.locked else fold(body)
-    if raw_ascii_body and not with_stems and folded_body.isascii():
+    unsplit = unsplit_for_fts5(folded_body) if unsplit_body and not with_stems else None
+    if unsplit is not None:
         body_tokens: List[str] = []
-        body_field = folded_body
+        body_field = unsplit
     else:
         body_tokens = tokens(folded_body)
         body_field = " ".join(body_tokens)

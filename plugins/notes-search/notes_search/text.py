@@ -7,7 +7,7 @@ a query behaves the same on SQLite FTS5 and on whoosh, and CJK text is searchabl
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Dict, Iterator, List, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 # Letters and digits of any script; "_" and punctuation separate tokens (as in FTS5's unicode61).
 _WORD = re.compile(r"[^\W_]+")
@@ -117,6 +117,26 @@ def tokens(folded: str, for_query: bool = False) -> List[str]:
         else:
             out.append(word)
     return out
+
+
+# Characters that FTS5's unicode61 tokenizer and tokens() agree on, besides ASCII (checked against
+# every code point: Latin-1 to Latin Extended-B after folding, general punctuation such as curly
+# quotes and dashes, CJK punctuation). Combining marks are not among them: unicode61 keeps them
+# inside a word, tokens() splits there.
+_SPLITS_ALIKE = re.compile("[\x00-\u024f\u2000-\u2064\u3000-\u3037\u303b-\u303f]*")
+
+
+def unsplit_for_fts5(folded: str) -> Optional[str]:
+    """Folded text ready for FTS5 to split in C exactly as tokens() would, or None if it cannot be.
+
+    CJK runs are replaced by their bigrams (unicode61 would keep a run as one word); everything else
+    is left for the tokenizer. None when the text has characters the two split differently.
+    """
+    if folded.isascii():
+        return folded
+    if _SPLITS_ALIKE.fullmatch(_CJK_RUN.sub(" ", folded)) is None:
+        return None
+    return _CJK_RUN.sub(lambda run: " " + " ".join(cjk_bigrams(run.group())) + " ", folded)
 
 
 def word_spans(folded: str) -> Iterator[Tuple[int, int]]:

@@ -224,29 +224,41 @@ class SqliteEngine(SearchEngine):
 
     def _insert_many(self, documents: Sequence[IndexDocument]) -> None:
         first = int(self._db.execute("SELECT coalesce(max(id), 0) + 1 FROM notes").fetchone()[0])
-        ids = range(first, first + len(documents))
-        # One executemany per table (rowids given, not read back) keeps the Python work per note small.
-        self._db.executemany(
-            "INSERT INTO notes (id, path, mtime_ns, size, content_hash, tag_keys, folder_keys, record)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ids = range(first, first + len(documents))  # rowids given, not read back
+        self._insert_rows(
+            "notes",
+            ("id", "path", "mtime_ns", "size", "content_hash", "tag_keys", "folder_keys", "record"),
             [(rowid, *self._row_values(document)) for rowid, document in zip(ids, documents)],
         )
-        self._db.executemany(
-            "INSERT INTO notes_fts (rowid, {}) VALUES (?, {})".format(
-                ", ".join(_COLUMNS), ", ".join("?" * len(_COLUMNS))
-            ),
+        self._insert_rows(
+            "notes_fts",
+            ("rowid", *_COLUMNS),
             [(rowid, *(document.fields[c] for c in _COLUMNS)) for rowid, document in zip(ids, documents)],
         )
-        self._db.executemany(
-            "INSERT INTO notes_head (rowid, {}) VALUES (?, {})".format(
-                ", ".join(HEADING_FIELDS), ", ".join("?" * len(HEADING_FIELDS))
-            ),
+        self._insert_rows(
+            "notes_head",
+            ("rowid", *HEADING_FIELDS),
             [
                 (rowid, *(document.fields[c] for c in HEADING_FIELDS))
                 for rowid, document in zip(ids, documents)
                 if any(document.fields[c] for c in HEADING_FIELDS)
             ],
         )
+
+    def _insert_rows(self, table: str, columns: Sequence[str], rows: Sequence[Tuple[object, ...]]) -> None:
+        """Insert many rows with a few multi-row INSERT statements.
+
+        Each statement runs inside one sqlite3_step(), with the GIL released for all of its rows, so
+        FTS5's tokenizing and writing overlaps with parsing the next batch on another core (see
+        indexer._BatchWriter). executemany() released and re-took the GIL for every row, and the two
+        threads then mostly waited for each other.
+        """
+        per_statement = max(1, _SQL_VARIABLES // len(columns))
+        row_marks = "(" + ", ".join("?" * len(columns)) + ")"
+        head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+        for start in range(0, len(rows), per_statement):
+            chunk = rows[start : start + per_statement]
+            self._db.execute(head + ", ".join([row_marks] * len(chunk)), [value for row in chunk for value in row])
 
     def _is_empty(self) -> bool:
         return self._db.execute("SELECT 1 FROM notes LIMIT 1").fetchone() is None
