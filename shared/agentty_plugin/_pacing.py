@@ -76,6 +76,9 @@ class Pacer:
         self._send_notification = send_notification
         self._on_superseded = on_superseded
         self._condition = threading.Condition()
+        # Held from the moment a panel's turn is given until it is written, so panels go out in the
+        # order their turns were given even when two threads send (the pacer and a caller).
+        self._send_lock = threading.Lock()
         self._panel: Optional[bytes] = None
         self._notification: Optional[Tuple[str, str]] = None
         self._last_panel = float("-inf")
@@ -86,8 +89,19 @@ class Pacer:
 
     def submit_panel(self, encoded_params: bytes) -> None:
         with self._condition:
-            self._panel = encoded_params  # the latest tree wins; older pending ones are never drawn
-            self._condition.notify()
+            now = time.monotonic()
+            if self._stopped or self._panel is not None or now < self._last_panel + PANEL_INTERVAL:
+                self._panel = encoded_params  # the latest tree wins; older pending ones are never drawn
+                self._condition.notify()
+                return
+            # Due now and nothing waiting: send from the caller's thread. Waking the pacer thread
+            # instead cost a thread switch per keystroke (up to 5 ms when other threads are busy).
+            self._last_panel = now
+            self._send_lock.acquire()
+        try:
+            self._send_panel(encoded_params)
+        finally:
+            self._send_lock.release()
 
     def submit_notification(self, message: str, kind: str) -> None:
         with self._condition:
@@ -128,7 +142,12 @@ class Pacer:
                     if panel is not None or notification is not None:
                         break
                     self._condition.wait(min(waits) if waits else None)
+                if panel is not None:
+                    self._send_lock.acquire()  # taken before the condition is let go: see __init__
             if panel is not None:
-                self._send_panel(panel)
+                try:
+                    self._send_panel(panel)
+                finally:
+                    self._send_lock.release()
             if notification is not None:
                 self._send_notification(*notification)

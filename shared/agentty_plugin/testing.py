@@ -430,6 +430,9 @@ class PluginHost:
     def _read_stdout(self, stream: IO[bytes]) -> None:
         while True:
             raw = stream.readline(MAX_LINE_BYTES + 1)
+            # When the line arrived, before this harness parses and checks it: what the plugin's
+            # timing is measured against (Agentty's own parsing is not the plugin's latency).
+            arrived = time.monotonic()
             if not raw:
                 return
             with self._lock:
@@ -449,7 +452,7 @@ class PluginHost:
                     self.stdout_junk.append(text)
                 self._violation(f"wrote something that is not JSON-RPC to stdout: {text[:80]!r}")
                 continue
-            self._handle(message)
+            self._handle(message, arrived)
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         while True:
@@ -461,7 +464,7 @@ class PluginHost:
                 self.stderr_lines.append(raw.decode("utf-8", "replace").rstrip("\n"))
                 self._changed.notify_all()
 
-    def _handle(self, message: Dict[str, Any]) -> None:
+    def _handle(self, message: Dict[str, Any], arrived: float) -> None:
         with self._lock:
             self.received.append(message)
         method = message.get("method")
@@ -475,9 +478,9 @@ class PluginHost:
         params = message.get("params") if isinstance(message.get("params"), dict) else {}
         assert isinstance(params, dict)
         request_id = message.get("id")
-        call = HostCall(method=method, params=params, at=time.monotonic())
+        call = HostCall(method=method, params=params, at=arrived)
         try:
-            result = self._answer(method, params)
+            result = self._answer(method, params, arrived)
             call.result = result
             reply: Dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "result": result}
         except HostError as error:
@@ -517,7 +520,7 @@ class PluginHost:
             self._violation(f"{how} typed into pane {pane.id} while it was {pane.status}")
         pane.typed.append((text, submit))
 
-    def _answer(self, method: str, params: Dict[str, Any]) -> Any:
+    def _answer(self, method: str, params: Dict[str, Any], arrived: float) -> Any:
         if method in API2_METHODS and self.world.api_version < 2:
             raise HostError(-32601, f"unknown method {method}")
         self._permission(method)
@@ -532,7 +535,7 @@ class PluginHost:
                 raise HostError(-32602, str(error)) from None
             with self._changed:
                 self.panels.append(tree)
-                self.panel_times.append(time.monotonic())
+                self.panel_times.append(arrived)
                 self._changed.notify_all()
             return None
         if method == "ui/showPanel":

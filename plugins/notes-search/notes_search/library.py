@@ -19,11 +19,13 @@ from .settings import Settings
 from .snippets import PreparedText, make_snippet
 
 DEFAULT_LIMIT = 20  # results drawn per query: a screenful, and fewer excerpts to build per keystroke
+# Prepared note bodies kept for excerpts: reading and folding a note is most of an excerpt's cost,
+# and typing a word mostly reshuffles the same few hundred notes. ~5 KB each for ASCII notes.
+_BODY_CACHE_SIZE = 400
 
 
 class LibraryClosed(Exception):
     """The library was closed (the plugin is shutting down)."""
-_BODY_CACHE_SIZE = 120  # prepared note bodies kept for snippets (a few MB at most)
 
 
 @dataclass(frozen=True)
