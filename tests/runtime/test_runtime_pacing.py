@@ -64,3 +64,35 @@ def test_log_floods_are_dropped_and_counted_not_protocol_messages(host):
     assert not any("240" in v for v in host.violations), host.violations
     logged = [line for line in host.stderr_lines if line.startswith("log line")]
     assert 50 < len(logged) < 2000
+
+
+def test_a_due_panel_is_sent_by_the_caller_and_a_waiting_one_by_the_pacer_newest_only():
+    import threading
+
+    from agentty_plugin._pacing import PANEL_INTERVAL, Pacer
+
+    sent = []
+    lock = threading.Lock()
+
+    def send(panel: bytes) -> None:
+        with lock:
+            sent.append((panel, threading.current_thread().name, time.monotonic()))
+
+    pacer = Pacer(send, lambda message, kind: None, lambda message: None)
+    try:
+        started = time.monotonic()
+        pacer.submit_panel(b"first")
+        # Nothing was waiting and no panel went out in the last interval: written before returning,
+        # from this thread (no wait for the pacer thread to wake).
+        assert [(p, t) for p, t, _ in sent] == [(b"first", threading.current_thread().name)]
+        pacer.submit_panel(b"second")
+        pacer.submit_panel(b"third")  # replaces "second" before its turn
+        deadline = time.monotonic() + 2
+        while len(sent) < 2 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(PANEL_INTERVAL * 2)
+        assert [p for p, _, _ in sent] == [b"first", b"third"]
+        assert sent[1][1] == "agentty-pacer"
+        assert sent[1][2] - started >= PANEL_INTERVAL * 0.95
+    finally:
+        pacer.stop()
