@@ -233,3 +233,26 @@ def test_a_write_failing_on_the_writer_thread_reaches_the_caller(tmp_path: Path)
     with pytest.raises(IndexBusy):
         refresh_index(engine, [str(root)])
     assert engine.log == ["write a,b"]  # the batch before the failure stays committed
+
+
+def test_a_rename_onto_a_stale_indexed_path_leaves_no_orphaned_text_rows(tmp_path: Path) -> None:
+    from notes_search.engines.sqlite_fts import SqliteEngine
+
+    root = tmp_path / "notes"
+    note = "---\ntitle: Moving plan\n---\nthe same words\n"
+    old = write_note(root, "a.md", note)
+    stale = write_note(root, "b.md", "---\ntitle: Stale\n---\nolder words\n")
+    engine = SqliteEngine(str(tmp_path / "index"))
+    try:
+        engine.write([build_document(str(p), str(root), p.read_bytes(), 1) for p in (old, stale)])
+        moved = build_document(str(stale), str(root), note.encode(), 2)
+        engine.rename(str(old), moved)
+        counts = [
+            engine._reader.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("notes", "notes_fts", "notes_head")
+        ]
+        assert counts == [1, 1, 1]
+        assert [hit.record.path for hit in engine.search(parse_query("older"), 5)] == []
+        assert [hit.record.path for hit in engine.search(parse_query("moving"), 5)] == [str(stale)]
+    finally:
+        engine.close()

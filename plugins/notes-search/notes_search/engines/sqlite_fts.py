@@ -307,7 +307,9 @@ class SqliteEngine(SearchEngine):
                 return
             self._begin()
             try:
-                self._db.execute("DELETE FROM notes WHERE path = ? AND id != ?", (document.record.path, row[0]))
+                # A stale row already at the new path goes, with its text (no orphaned FTS5 rows); the
+                # row being moved still has the old path, so it stays.
+                self._delete_many([document.record.path])
                 self._db.execute(
                     "UPDATE notes SET path = ?, mtime_ns = ?, size = ?, content_hash = ?, tag_keys = ?,"
                     " folder_keys = ?, record = ? WHERE id = ?",
@@ -357,7 +359,7 @@ class SqliteEngine(SearchEngine):
                 # The window holds recent notes only; a note whose title, alias or tag matches must still
                 # be found however old it is, so those (far fewer) matches are ranked as well.
                 for rowid, rank in self._newest_scored(expression, HEADING_CAP, "notes_head", _HEADING_WEIGHTS):
-                    if rank < best.get(rowid, 0.0):
+                    if rowid not in best or rank < best[rowid]:
                         best[rowid] = rank
             top = heapq.nsmallest(limit + _TIE_MARGIN, best, key=best.__getitem__)
             records = self._records(top)
@@ -372,8 +374,9 @@ class SqliteEngine(SearchEngine):
         """(rowid, bm25) of the `cap` most recently indexed matches, all of them when fewer match.
 
         One pass newest first: FTS5 reads doclists backwards cheaply, and bm25() costs a fixed
-        ~1 ms per phrase for its statistics plus little per row, so ranking the window in Python
-        beat finding its lower rowid first and ranking it in a second statement (~40% faster).
+        ~1 ms per phrase for its statistics plus little per row, so scoring the window as it is read
+        and sorting it in Python beat finding the window's lowest rowid first and ranking it in a
+        second statement ("plan ag": 7.6 ms against 11.1 ms).
         """
         return self._reader.execute(
             f"SELECT rowid, bm25({table}, {weights}) FROM {table} WHERE {table} MATCH ? ORDER BY rowid DESC LIMIT ?",
