@@ -6,6 +6,7 @@ a query behaves the same on SQLite FTS5 and on whoosh, and CJK text is searchabl
 
 import re
 import unicodedata
+from array import array
 from functools import lru_cache
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -79,7 +80,8 @@ def fold_with_offsets(text: str) -> Tuple[str, Sequence[int]]:
             pieces.append(folded)
             offsets.extend([start] * len(folded))
     offsets.append(len(text))
-    return "".join(pieces), offsets
+    # Kept while excerpts are built (the library caches hundreds): 4 bytes an entry, not ~36.
+    return "".join(pieces), array("I", offsets)
 
 
 def is_cjk(token: str) -> bool:
