@@ -274,6 +274,18 @@ def _restore(originals: Dict[Path, Tuple[str, int]]) -> None:
         os.utime(path, ns=(mtime_ns, mtime_ns))
 
 
+def whoosh_cache_ready() -> bool:
+    """True when the cached whoosh index exists and has the engine's current layout (an older one
+    would be rebuilt from scratch inside the timed run, which takes minutes)."""
+    from notes_search.engines.whoosh_engine import SCHEMA_VERSION
+
+    try:
+        stored = (WHOOSH_DATA / "index" / "whoosh" / "schema-version").read_text(encoding="utf-8").strip()
+    except OSError:
+        return False
+    return stored == SCHEMA_VERSION and (WHOOSH_DATA / "cold-build.json").exists()
+
+
 def library_figures(engine: str, data: Path, stream: Sequence[str]) -> Dict[str, Any]:
     """In-process: no-change refresh, 10 changed notes, engine-only search time per keystroke."""
     library = NotesLibrary(str(data), Settings(roots=(str(NOTES_DIR),), engine=engine))
@@ -338,7 +350,7 @@ def main() -> None:
     whoosh: Dict[str, Any] = {}
     typed_whoosh: List[float] = []
     rss_whoosh = (0.0, 0.0)
-    if (WHOOSH_DATA / "cold-build.json").exists():
+    if whoosh_cache_ready():
         whoosh_stream = [text for keystrokes in queries[:WHOOSH_PANEL_QUERIES] for text in keystrokes]
         whoosh = library_figures("whoosh", WHOOSH_DATA, whoosh_stream)
         whoosh_host = _host(WHOOSH_DATA, "whoosh")
