@@ -5,7 +5,7 @@ import json
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
 
 NOTE_EXTENSIONS = (".md", ".markdown", ".mdown", ".txt")
 DEFAULT_MAX_NOTE_BYTES = 2 * 1024 * 1024
@@ -15,8 +15,9 @@ MAX_DEPTH = 24
 _SKIPPED_FOLDERS = {"node_modules", "__pycache__"}
 
 
-@dataclass(frozen=True)
-class FileStat:
+class FileStat(NamedTuple):
+    """A note file as the scan found it (a tuple: a scan makes one per file, 10,000s of them)."""
+
     path: str
     root: str
     mtime_ns: int

@@ -2,7 +2,7 @@
 
 import json
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, TagFilter
@@ -21,9 +21,9 @@ RAW_FIELDS = ("title", "aliases", "tags", "body")
 STEM_FIELDS = ("title_stems", "body_stems")
 
 
-@dataclass(frozen=True)
-class FileState:
-    """What the index remembers about a file to notice changes without reading it."""
+class FileState(NamedTuple):
+    """What the index remembers about a file to notice changes without reading it (a tuple: the
+    index hands over one per note on every refresh)."""
 
     mtime_ns: int
     size: int
