@@ -394,7 +394,7 @@ def main() -> None:
         print(f"whoosh cold build (peak RSS {whoosh_cold.get('peak_rss_mb', 0):.0f} MB) measured once "
               f"({whoosh_cold.get('when')}) and cached in {WHOOSH_DATA}.")
     else:
-        print("whoosh rows skipped: its 10,000-note index takes ~10 minutes to build, so it is built once with "
+        print("whoosh rows skipped: its 10,000-note index takes ~1.5 minutes to build, so it is built once with "
               "`.venv/bin/python bench/bench_notes_search.py --build-whoosh` and cached in bench/.data/.")
     print("10 changed: finding them among 10,000 files (stat only) plus re-indexing them. 1 run each; "
           f"total {time.perf_counter() - began:.0f} s.")

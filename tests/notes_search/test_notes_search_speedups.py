@@ -90,15 +90,15 @@ def test_an_ascii_body_given_unsplit_is_tokenized_like_the_python_split(tmp_path
     text = "# Mixed_Case\n\nfoo_bar e-mail **bold** `code` [[link]] x1y2 done.\n"
     path = write_note(root, "n.md", text)
     raw = path.read_bytes()
-    split = build_document(str(path), str(root), raw, 1, with_stems=False)
-    unsplit = build_document(str(path), str(root), raw, 1, with_stems=False, unsplit_body=True)
+    split = build_document(str(path), str(root), raw, 1)
+    unsplit = build_document(str(path), str(root), raw, 1, unsplit_body=True)
     assert unsplit.fields["body"] != split.fields["body"]
     assert tokens(unsplit.fields["body"]) == split.fields["body"].split()
     japanese = build_document(
-        str(path), str(root), "会議室 “meeting”\n".encode(), 1, with_stems=False, unsplit_body=True
+        str(path), str(root), "会議室 “meeting”\n".encode(), 1, unsplit_body=True
     )
     assert japanese.fields["body"] == " 会議 議室 室  “meeting”\n"  # CJK pre-split, the rest left to FTS5
-    marked = build_document(str(path), str(root), "x\u0301y z\n".encode(), 1, with_stems=False, unsplit_body=True)
+    marked = build_document(str(path), str(root), "x\u0301y z\n".encode(), 1, unsplit_body=True)
     assert marked.fields["body"] == "x y z"  # a combining mark left after folding: split in Python
     library = _sqlite_library(tmp_path, root)
     try:
@@ -189,7 +189,6 @@ class _RecordingEngine(SearchEngine):
     """Engine double that logs the order in which writes finish (they run on the writer thread)."""
 
     batch_size = 2
-    uses_stem_fields = False
 
     def __init__(self, known: Dict[str, FileState], fail_on: int = 0) -> None:
         self.known = known

@@ -45,13 +45,13 @@ def _read(stat: FileStat) -> bytes:
         return handle.read()
 
 
-def _prepare(stat: FileStat, max_note_bytes: int, with_stems: bool, unsplit_body: bool = False) -> Prepared:
+def _prepare(stat: FileStat, max_note_bytes: int, unsplit_body: bool = False) -> Prepared:
     try:
         raw = _read(stat)
         if len(raw) > max_note_bytes:  # grew since the scan
             return stat, "too_large"
         return stat, build_document(
-            stat.path, stat.root, raw, stat.mtime_ns, with_stems=with_stems, unsplit_body=unsplit_body
+            stat.path, stat.root, raw, stat.mtime_ns, unsplit_body=unsplit_body
         )
     except UnreadableNote as problem:
         return stat, problem.reason
@@ -139,7 +139,7 @@ def refresh_index(
         for stat in to_read:
             if stop():
                 break
-            outcome = _prepare(stat, max_note_bytes, engine.uses_stem_fields, engine.splits_ascii_text)[1]
+            outcome = _prepare(stat, max_note_bytes, engine.splits_ascii_text)[1]
             done += 1
             if isinstance(outcome, str):
                 if outcome == "too_large":

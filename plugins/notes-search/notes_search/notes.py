@@ -4,10 +4,10 @@ import hashlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from .frontmatter import NoteMeta, read_meta, split_front_matter
-from .text import fold, stems, tokens, unsplit_for_fts5
+from .text import fold, tokens, unsplit_for_fts5
 
 # Files with a NUL byte in their first 8 KB are treated as binary and never indexed.
 _BINARY_SNIFF = 8192
@@ -78,9 +78,6 @@ class IndexDocument:
     fields: Dict[str, str]
 
 
-TEXT_FIELDS = ("title", "aliases", "tags", "body", "title_stems", "body_stems")
-
-
 def decode_note(raw: bytes) -> str:
     if b"\x00" in raw[:_BINARY_SNIFF]:
         raise UnreadableNote("binary")
@@ -104,16 +101,13 @@ def build_document(
     raw: bytes,
     mtime_ns: int,
     meta: Optional[NoteMeta] = None,
-    with_stems: bool = True,
     unsplit_body: bool = False,
 ) -> IndexDocument:
     """Parse note bytes into an IndexDocument. Locked notes keep only their title in the index.
 
-    with_stems=False leaves the *_stems fields empty, for an engine that finds inflections at query
-    time instead (SQLite FTS5 does, which halves what it has to index). unsplit_body=True hands the
-    body over folded but unsplit (CJK runs pre-split into bigrams) whenever the engine's tokenizer
-    splits it exactly as tokens() would (text.unsplit_for_fts5): a third of a first index was this
-    split in Python."""
+    unsplit_body=True hands the body over folded but unsplit (CJK runs pre-split into bigrams)
+    whenever the engine's tokenizer splits it exactly as tokens() would (text.unsplit_for_fts5):
+    a third of a first index was this split in Python."""
     text = decode_note(raw)
     front, body = split_front_matter(text)
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -134,20 +128,12 @@ def build_document(
     title_tokens = tokens(fold(meta.title))
     # A locked (encrypted/private) note is findable by title only: its text never enters the index.
     folded_body = "" if meta.locked else fold(body)
-    unsplit = unsplit_for_fts5(folded_body) if unsplit_body and not with_stems else None
-    if unsplit is not None:
-        body_tokens: List[str] = []
-        body_field = unsplit
-    else:
-        body_tokens = tokens(folded_body)
-        body_field = " ".join(body_tokens)
+    unsplit = unsplit_for_fts5(folded_body) if unsplit_body else None
     fields = {
         "title": " ".join(title_tokens),
         "aliases": " ".join(_joined(a) for a in meta.aliases),
         "tags": " ".join(_joined(t) for t in meta.tags),
-        "body": body_field,
-        "title_stems": " ".join(stems(title_tokens)) if with_stems else "",
-        "body_stems": " ".join(stems(body_tokens)) if with_stems else "",
+        "body": unsplit if unsplit is not None else " ".join(tokens(folded_body)),
     }
     return IndexDocument(record=record, fields=fields)
 

@@ -8,7 +8,7 @@ import re
 import unicodedata
 from array import array
 from functools import lru_cache
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 # Letters and digits of any script; "_" and punctuation separate tokens (as in FTS5's unicode61).
 _WORD = re.compile(r"[^\W_]+")
@@ -179,22 +179,3 @@ def light_stem(token: str) -> str:
     if word.endswith("e") and len(word) >= 5:
         word = word[:-1]
     return word
-
-
-_STEM_OF: Dict[str, str] = {}  # token -> stem ("" for CJK and numbers), shared by every note
-_STEM_CACHE_LIMIT = 200_000  # a few tens of MB at most; cleared, not grown, past that
-
-
-def stems(token_list: List[str]) -> List[str]:
-    """Light stems of the Latin tokens (CJK bigrams and numbers become "" and are left out)."""
-    # Each distinct word is stemmed once per process (indexing 10,000 notes repeats most words);
-    # the list keeps every occurrence for term frequencies.
-    cache = _STEM_OF
-    new = set(token_list).difference(cache)
-    if new:
-        if len(cache) + len(new) > _STEM_CACHE_LIMIT:
-            cache.clear()
-            new = set(token_list)
-        for token in new:
-            cache[token] = light_stem(token) if token.isascii() and token.isalpha() else ""
-    return [s for s in map(cache.__getitem__, token_list) if s]

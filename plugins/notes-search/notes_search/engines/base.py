@@ -8,17 +8,10 @@ from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, TagFilter
 
 # Field weights shared by both engines so rankings agree: a title hit beats an alias, a tag, a body
-# hit; an exact word beats another form of it (the *_stems fields weigh less than the raw ones).
-FIELD_WEIGHTS: Dict[str, float] = {
-    "title": 8.0,
-    "aliases": 5.0,
-    "tags": 4.0,
-    "body": 1.0,
-    "title_stems": 4.0,
-    "body_stems": 0.6,
-}
+# hit. (Other forms of a word are found in each engine's vocabulary at query time, and the typed
+# form counts twice, so it ranks above them.)
+FIELD_WEIGHTS: Dict[str, float] = {"title": 8.0, "aliases": 5.0, "tags": 4.0, "body": 1.0}
 RAW_FIELDS = ("title", "aliases", "tags", "body")
-STEM_FIELDS = ("title_stems", "body_stems")
 
 
 class FileState(NamedTuple):
@@ -49,7 +42,6 @@ class SearchEngine:
 
     name = "base"
     batch_size = 200  # documents per committed write batch
-    uses_stem_fields = True  # False: the engine matches inflections without the *_stems fields
     # True: the engine's own tokenizer splits ASCII text exactly like text.tokens() does, so an ASCII
     # body may be handed over folded but not split (see notes.build_document).
     splits_ascii_text = False

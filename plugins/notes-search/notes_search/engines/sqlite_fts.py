@@ -119,7 +119,6 @@ _SQL_VARIABLES = 500  # bound parameters per statement (old SQLite builds allow 
 class SqliteEngine(SearchEngine):
     name = "sqlite"
     batch_size = 1000
-    uses_stem_fields = False
     # unicode61 splits on everything but letters and digits, as text.tokens() does for ASCII.
     splits_ascii_text = True
     broad_cap = BROAD_CAP

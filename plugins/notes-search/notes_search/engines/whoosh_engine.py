@@ -541,7 +541,6 @@ class WhooshEngine(SearchEngine):
     # to MAX_BATCH: the first notes are searchable soon, and 10,000 notes make four segments.
     batch_size = 1000
     MAX_BATCH = 8000
-    uses_stem_fields = False  # inflections are looked up in the vocabulary at query time
     broad_cap = BROAD_CAP
 
     def __init__(self, directory: str) -> None:
