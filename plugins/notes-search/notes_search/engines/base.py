@@ -42,9 +42,9 @@ class SearchEngine:
 
     name = "base"
     batch_size = 200  # documents per committed write batch
-    # True: the engine's own tokenizer splits ASCII text exactly like text.tokens() does, so an ASCII
-    # body may be handed over folded but not split (see notes.build_document).
-    splits_ascii_text = False
+    # True: the engine's own tokenizer splits text exactly like text.tokens() does wherever
+    # text.unsplit_for_fts5() allows, so a body may be handed over folded but not split.
+    takes_unsplit_text = False
 
     def known_files(self) -> Dict[str, FileState]:
         raise NotImplementedError

@@ -119,8 +119,9 @@ _SQL_VARIABLES = 500  # bound parameters per statement (old SQLite builds allow 
 class SqliteEngine(SearchEngine):
     name = "sqlite"
     batch_size = 1000
-    # unicode61 splits on everything but letters and digits, as text.tokens() does for ASCII.
-    splits_ascii_text = True
+    # unicode61 splits on everything but letters and digits, as text.tokens() does (for the
+    # characters text.unsplit_for_fts5() lets through; CJK runs arrive pre-split).
+    takes_unsplit_text = True
     broad_cap = BROAD_CAP
 
     def __init__(self, directory: str) -> None:
