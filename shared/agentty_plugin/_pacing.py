@@ -94,8 +94,8 @@ class Pacer:
                 self._panel = encoded_params  # the latest tree wins; older pending ones are never drawn
                 self._condition.notify()
                 return
-            # Due now and nothing waiting: send from the caller's thread. Waking the pacer thread
-            # instead cost a thread switch per keystroke (up to 5 ms when other threads are busy).
+            # Due now and nothing waiting: send from the caller's thread, rather than waking the
+            # pacer thread, which must then win the GIL from whatever else is running.
             self._last_panel = now
             self._send_lock.acquire()
         try:

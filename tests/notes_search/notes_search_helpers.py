@@ -56,9 +56,16 @@ def write_note(root: Path, relative: str, text: str, mtime: float = 0.0) -> Path
 def add_filler(root: Path, count: int = 12) -> None:
     for index in range(count):
         words = " ".join(FILLER_WORDS[(index + k) % len(FILLER_WORDS)] for k in range(40))
-        write_note(
-            root, f"filler/filler-{index:02d}.md", f"# Filler {index}\n\n{words}\n", mtime=1_000_000 + index
-        )
+        write_note(root, f"filler/filler-{index:02d}.md", f"# Filler {index}\n\n{words}\n", mtime=1_000_000 + index)
+
+
+def write_broad_notes(root: Path) -> None:
+    """An old note with "planning" in its title, an older one with "plans" in its body only, and 30
+    newer notes with "plans"/"plan" in their bodies: for the windows of recently indexed matches."""
+    write_note(root, "a-old.md", "# Planning old\n\nplanning in the title of the oldest note\n", mtime=1000)
+    write_note(root, "a-older.md", "# Old body\n\nan old note that only plans in its body\n", mtime=900)
+    for index in range(30):
+        write_note(root, f"b-{index:02d}.md", f"# Body {index}\n\nsome plans and a plan {index}\n", mtime=2000 + index)
 
 
 def titles(outcome: object) -> list:

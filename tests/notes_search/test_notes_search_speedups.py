@@ -17,7 +17,7 @@ from notes_search.query import parse_query
 from notes_search.settings import Settings
 from notes_search.snippets import make_snippet
 from notes_search.text import fold, tokens, unsplit_for_fts5
-from notes_search_helpers import write_note
+from notes_search_helpers import titles, write_broad_notes, write_note
 
 
 def _sqlite_library(tmp_path: Path, root: Path) -> NotesLibrary:
@@ -28,17 +28,14 @@ def test_a_broad_query_is_ranked_among_its_most_recently_indexed_matches(tmp_pat
     from notes_search.engines.sqlite_fts import SqliteEngine
 
     root = tmp_path / "notes"
-    write_note(root, "a-old.md", "# Planning old\n\nplanning in the title of the oldest note\n", mtime=1000)
-    write_note(root, "a-older.md", "# Old body\n\nan old note that only plans in its body\n", mtime=900)
-    for index in range(30):
-        write_note(root, f"b-{index:02d}.md", f"# Body {index}\n\nsome plans and a plan {index}\n", mtime=2000 + index)
+    write_broad_notes(root)
     library = _sqlite_library(tmp_path, root)
     try:
         library.refresh()
-        exact = [item.record.title for item in library.search("plan", limit=5).items]
+        exact = titles(library.search("plan", limit=5))
         assert exact[0] == "Planning old"  # everything ranked: the title hit wins
         monkeypatch.setattr(SqliteEngine, "broad_cap", 12)
-        windowed = [item.record.title for item in library.search("plan", limit=5).items]
+        windowed = titles(library.search("plan", limit=5))
         assert len(windowed) == 5  # a full page, from the 12 most recently indexed matches
         # A title, alias or tag hit is ranked in full, however old: it still comes first.
         assert windowed[0] == "Planning old"
@@ -50,8 +47,8 @@ def test_a_broad_query_is_ranked_among_its_most_recently_indexed_matches(tmp_pat
         library.refresh()
         assert library.search("plan", limit=5).items[0].record.title == "Planning old"
         # A query matching fewer notes than the window is looked up in all of them.
-        assert [item.record.title for item in library.search("edited").items] == ["Planning old"]
-        assert "Old body" in [item.record.title for item in library.search("only plans", limit=5).items]
+        assert titles(library.search("edited")) == ["Planning old"]
+        assert "Old body" in titles(library.search("only plans", limit=5))
     finally:
         library.close()
 
@@ -70,13 +67,13 @@ def test_old_alias_and_tag_hits_come_from_the_heading_table_and_leave_with_their
     library = _sqlite_library(tmp_path, root)
     try:
         library.refresh()
-        titles = [item.record.title for item in library.search("pla", limit=5).items]
+        found = titles(library.search("pla", limit=5))
         # Both old notes match only in their alias or tag, far outside the 12 newest matches.
-        assert set(titles[:2]) == {"old-alias", "old-tag"}, titles
+        assert set(found[:2]) == {"old-alias", "old-tag"}, found
         (root / "old-alias.md").unlink()
         library.refresh()
-        titles = [item.record.title for item in library.search("pla", limit=5).items]
-        assert titles[0] == "old-tag" and "old-alias" not in titles
+        found = titles(library.search("pla", limit=5))
+        assert found[0] == "old-tag" and "old-alias" not in found
         engine = library.engine
         notes = engine._reader.execute("SELECT count(*) FROM notes").fetchone()[0]
         headings = engine._reader.execute("SELECT count(*) FROM notes_head").fetchone()[0]
@@ -94,9 +91,7 @@ def test_an_ascii_body_given_unsplit_is_tokenized_like_the_python_split(tmp_path
     unsplit = build_document(str(path), str(root), raw, 1, unsplit_body=True)
     assert unsplit.fields["body"] != split.fields["body"]
     assert tokens(unsplit.fields["body"]) == split.fields["body"].split()
-    japanese = build_document(
-        str(path), str(root), "会議室 “meeting”\n".encode(), 1, unsplit_body=True
-    )
+    japanese = build_document(str(path), str(root), "会議室 “meeting”\n".encode(), 1, unsplit_body=True)
     assert japanese.fields["body"] == " 会議 議室 室  “meeting”\n"  # CJK pre-split, the rest left to FTS5
     marked = build_document(str(path), str(root), "x\u0301y z\n".encode(), 1, unsplit_body=True)
     assert marked.fields["body"] == "x y z"  # a combining mark left after folding: split in Python
@@ -104,7 +99,7 @@ def test_an_ascii_body_given_unsplit_is_tokenized_like_the_python_split(tmp_path
     try:
         library.refresh()
         for query in ("foo ", "bar ", "mail ", "bold ", "code ", "link ", "x1y2 ", "x1"):
-            assert [item.record.title for item in library.search(query).items] == ["Mixed_Case"], query
+            assert titles(library.search(query)) == ["Mixed_Case"], query
     finally:
         library.close()
 
@@ -166,7 +161,7 @@ def test_the_first_build_skips_fsync_and_normal_durability_returns(tmp_path: Pat
         write_note(root, "n00.md", "# Note 0\n\nchanged\n")
         library.refresh()
         assert seen[-1] == 1 and library.count() == 25
-        assert [item.record.title for item in library.search("changed ").items] == ["Note 0"]
+        assert titles(library.search("changed ")) == ["Note 0"]
     finally:
         library.close()
 

@@ -8,7 +8,7 @@ from typing import List
 import pytest
 from notes_search.library import NotesLibrary
 from notes_search.settings import Settings
-from notes_search_helpers import add_filler, write_note
+from notes_search_helpers import add_filler, titles, write_broad_notes, write_note
 
 pytest.importorskip("whoosh")
 
@@ -20,16 +20,13 @@ def _library(tmp_path: Path, root: Path, engine: str = "whoosh") -> NotesLibrary
 
 
 def _titles(library: NotesLibrary, text: str, limit: int = 20) -> List[str]:
-    return [item.record.title for item in library.search(text, limit=limit).items]
+    return titles(library.search(text, limit=limit))
 
 
 @pytest.fixture
 def broad_root(tmp_path: Path) -> Path:
     root = tmp_path / "notes"
-    write_note(root, "a-old.md", "# Planning old\n\nplanning in the title of the oldest note\n", mtime=1000)
-    write_note(root, "a-older.md", "# Old body\n\nan old note that only plans in its body\n", mtime=900)
-    for index in range(30):
-        write_note(root, f"b-{index:02d}.md", f"# Body {index}\n\nsome plans and a plan {index}\n", mtime=2000 + index)
+    write_broad_notes(root)
     return root
 
 

@@ -20,7 +20,8 @@ from .snippets import PreparedText, make_snippet
 
 DEFAULT_LIMIT = 20  # results drawn per query: a screenful, and fewer excerpts to build per keystroke
 # Prepared note bodies kept for excerpts: reading and folding a note is most of an excerpt's cost,
-# and typing a word mostly reshuffles the same few hundred notes. ~5 KB each for ASCII notes.
+# and typing a word mostly reshuffles the same few hundred notes. Each holds the note's text twice
+# (as written and folded) plus, for non-ASCII notes, a 4-byte offset per character.
 _BODY_CACHE_SIZE = 400
 
 

@@ -2,7 +2,7 @@
 
 import json
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, TagFilter
@@ -12,6 +12,13 @@ from ..query import ParsedQuery, TagFilter
 # form counts twice, so it ranks above them.)
 FIELD_WEIGHTS: Dict[str, float] = {"title": 8.0, "aliases": 5.0, "tags": 4.0, "body": 1.0}
 RAW_FIELDS = ("title", "aliases", "tags", "body")
+# Both engines rank a broad query among its most recently indexed matches only; a note whose title,
+# alias or tag matches is ranked however old, up to HEADING_CAP of them (a prefix like "no" can still
+# match hundreds of titles).
+HEADING_FIELDS = ("title", "aliases", "tags")
+HEADING_CAP = 200
+TIE_MARGIN = 10  # extra notes ranked, so notes tied at the cut are still ordered newest first
+MAX_FORMS = 24  # other forms of a word searched with it (the most frequent ones)
 
 
 class FileState(NamedTuple):
@@ -79,6 +86,24 @@ class SearchEngine:
 
     def close(self) -> None:
         raise NotImplementedError
+
+
+def word_forms(stem: str, words_starting_with: Callable[[str], Iterable[Tuple[str, int]]]) -> List[str]:
+    """Indexed words with this light stem ("run" -> run, runs, running), most frequent first.
+
+    `words_starting_with(start)` gives indexed words and their document counts; a word may come
+    more than once (once per field), its highest count is used.
+    """
+    from ..text import light_stem
+
+    # Every form starts with the stem, except "-ies" words whose stem ends in "y" (study, studies).
+    start = stem[:-1] if stem.endswith("y") and len(stem) > 3 else stem
+    counts: Dict[str, int] = {}
+    for word, count in words_starting_with(start):
+        if light_stem(word) == stem:
+            counts[word] = max(counts.get(word, 0), count)
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [word for word, _ in ranked[:MAX_FORMS]]
 
 
 def tag_keys(tags: Iterable[str]) -> List[str]:

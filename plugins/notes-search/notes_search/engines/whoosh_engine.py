@@ -32,7 +32,10 @@ from ..query import ParsedQuery, Term
 from ..text import is_cjk, light_stem
 from .base import (
     FIELD_WEIGHTS,
+    HEADING_CAP,
+    HEADING_FIELDS,
     RAW_FIELDS,
+    TIE_MARGIN,
     EngineHit,
     FileState,
     IndexBusy,
@@ -41,6 +44,7 @@ from .base import (
     record_from_json,
     record_to_json,
     tag_keys,
+    word_forms,
 )
 
 SCHEMA_VERSION = "5"
@@ -48,14 +52,10 @@ SCHEMA_VERSION = "5"
 # only: reading a posting list costs ~2 µs per note in whoosh, so a two-letter prefix or a word in
 # nearly every note would otherwise read and score all 10,000 notes on each keystroke.
 BROAD_CAP = 400
-HEADING_FIELDS = ("title", "aliases", "tags")  # matches ranked outside the window,
-HEADING_CAP = 200  # ...up to this many of them (the most recently indexed)
 _PREFIX_WORDS = 16  # words a prefix stands for, per field: the most frequent ones
 _PHRASE_PREFIX_WORDS = 8  # the same for the last word of a phrase still being typed
-_MAX_FORMS = 24  # other forms of a word searched with it (the most frequent ones), as in FTS5
 # Narrower queries look their other terms up at these notes instead of reading their posting lists.
 _PROBE_LIMIT = 400
-_TIE_MARGIN = 10  # extra notes ranked, so notes tied at the cut are still ordered newest first
 _K1, _B = 1.2, 0.75  # FTS5's bm25() constants
 _CACHED_POSTINGS = 300_000  # postings kept between keystrokes (a few tens of MB at most)
 
@@ -207,19 +207,11 @@ class _View:
             # mean reading every word starting with those letters on each keystroke.
             return []
         cached = self._forms.get(stem)
-        if cached is not None:
-            return cached
-        # Every form starts with the stem, except "-ies" words whose stem ends in "y" (study, studies).
-        start = stem[:-1] if stem.endswith("y") and len(stem) > 3 else stem
-        counts: Dict[str, int] = {}
-        for field in ("title", "body"):
-            for word, count in self.words(field, start):
-                if light_stem(word) == stem:
-                    counts[word] = max(counts.get(word, 0), count)
-        ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-        found = [word for word, _ in ranked[:_MAX_FORMS]]
-        self._forms[stem] = found
-        return found
+        if cached is None:
+            cached = self._forms[stem] = word_forms(
+                stem, lambda start: [*self.words("title", start), *self.words("body", start)]
+            )
+        return cached
 
     def frequency(self, key: Key) -> int:
         """Documents containing a word (for a phrase, its rarest word: an upper bound)."""
@@ -408,7 +400,7 @@ class _View:
         allowed = self.allowed(query, filter_query)
         if min(sizes) == 0 or (allowed is not None and not allowed):
             return []
-        cap = max(broad_cap, limit + _TIE_MARGIN)
+        cap = max(broad_cap, limit + TIE_MARGIN)
         for units in terms:
             for unit in units:
                 unit.idf = self.idf(unit) * unit.multiplier
@@ -446,7 +438,7 @@ class _View:
                 )
                 matches.update(heapq.nlargest(HEADING_CAP, heading))
         scores = self._score(terms, matches, floor, min(floor, heading_low), probed)
-        best = heapq.nlargest(limit + _TIE_MARGIN, scores.items(), key=lambda item: (item[1], item[0]))
+        best = heapq.nlargest(limit + TIE_MARGIN, scores.items(), key=lambda item: (item[1], item[0]))
         hits = [EngineHit(self.record(docnum), score) for docnum, score in best]
         hits.sort(key=lambda hit: (-hit.score, -hit.record.mtime_ns))  # ties: newest first
         return hits[:limit]
