@@ -124,6 +124,9 @@ def test_stdout_stays_utf8_json_under_an_ascii_locale(tmp_path):
 
 
 def test_stray_print_goes_to_stderr_never_stdout(host):
+    # stdout and stderr are read by separate threads: the panel drawn after the print may be read
+    # first, so the stderr line is waited for rather than expected at once.
+    host.wait_for(lambda: "a stray print that must land in stderr" in host.stderr_text(), 5)
     assert host.stdout_junk == []
     assert "a stray print that must land in stderr" in host.stderr_text()
     assert not any("stdout" in v for v in host.violations)
