@@ -49,6 +49,7 @@ def test_url_paths_route_to_their_handler_then_the_fallback(host):
 def test_handler_error_is_logged_with_traceback_notified_and_the_plugin_keeps_running(host):
     host.run_command("probe.fail")
     host.wait_for(lambda: ("the probe failed on purpose", "error") in host.notifications, 5)
+    host.wait_for(lambda: "RuntimeError" in host.stderr_text(), 5)  # stderr is read on its own thread
     assert "Traceback" in host.stderr_text() and "RuntimeError" in host.stderr_text()
     host.run_command("probe.hello", "again")
     host.wait_for_text("hello again")
