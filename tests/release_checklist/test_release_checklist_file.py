@@ -4,7 +4,7 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from release_checklist.checklist_file import (
     ChecklistParseError,
@@ -129,6 +129,7 @@ def _steps(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(_steps(), min_size=1, max_size=6))
+@example([Step("", "A", StepKind.CHECK, "0 ")])  # found once in a fresh clone (issue 17): read back as '0'
 def test_written_checklists_read_back_the_same(steps):
     text = format_checklist(ChecklistSpec(tuple(steps), "Release", "v{version}", "main"))
     parsed = parse_checklist(text)
@@ -137,6 +138,14 @@ def test_written_checklists_read_back_the_same(steps):
         assert (read.title, read.kind, read.command, read.irreversible, read.timeout, read.press_enter) == (
             written.title, written.kind, written.command or None, written.irreversible, written.timeout,
             written.press_enter)
+
+
+def test_a_command_with_surrounding_spaces_reads_back_as_written():
+    for command in ("0 ", " make test", "  x  "):
+        text = format_checklist(ChecklistSpec((Step("", "Step", StepKind.TERMINAL, command),)))
+        assert parse_checklist(text).steps[0].command == command
+    assert parse_checklist("- [ ] Tests: `make test`\n").steps[0].command == "make test"
+    assert parse_checklist("- [ ] Tests: ` make test `\n").steps[0].command == "make test"
 
 
 @settings(max_examples=200, deadline=None)

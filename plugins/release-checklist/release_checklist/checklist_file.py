@@ -226,7 +226,9 @@ def _parse_item(body: str, offset: int, number: int, report: _LineProblems,
     title_text = core
     if spans and spans[-1][1] == len(core) and core[:spans[-1][0]].rstrip().endswith(":"):
         start, _end, content = spans[-1]
-        command = content.strip()
+        # The span's content as CommonMark reads it (one padding space each side already removed):
+        # stripping more would lose a space the writer kept, so `0 ` would read back as `0`.
+        command = content if content.strip() else ""
         command_offset = offset + start + 1
         title_text = core[:start].rstrip()[:-1]
     title = title_text.strip().replace("\\#", "#").replace("\\`", "`")
