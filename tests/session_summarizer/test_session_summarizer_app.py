@@ -4,6 +4,7 @@ import threading
 
 import pytest
 from agentty_plugin import AgenttyError, Context
+from agentty_plugin.errors import INTERNAL_ERROR, INVALID_PARAMS, PERMISSION_DENIED, TIMED_OUT, UNAVAILABLE
 from session_summarizer.app import SummarizerApp
 
 
@@ -40,10 +41,11 @@ class _Host:
 
 
 @pytest.mark.parametrize(("code", "expected"), [
-    (-32001, "did not allow reading this session"),
-    (-32002, "no session yet"),
-    (-32602, "The pane closed before its session could be read."),
-    (-32603, "Agentty could not return the session: boom"),
+    (PERMISSION_DENIED, "did not allow reading this session"),
+    (UNAVAILABLE, "no session yet"),
+    (INVALID_PARAMS, "That pane is gone"),
+    (TIMED_OUT, "did not send the session in time"),
+    (INTERNAL_ERROR, "Agentty could not return the session: boom"),
 ])
 def test_session_errors_become_clear_messages(tmp_path, code, expected):
     host = _Host(error=AgenttyError("boom", code))

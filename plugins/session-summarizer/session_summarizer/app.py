@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from agentty_plugin import AgenttyError, JsonFile, Pane, Plugin, pane_is_busy
+from agentty_plugin.errors import INVALID_PARAMS, PERMISSION_DENIED, TIMED_OUT, UNAVAILABLE
 
 from . import llm_settings as settings_module
 from .handoff import handoff_prompt
@@ -180,14 +181,7 @@ class SummarizerApp:
         try:
             raw = self.plugin.get_session(pane_id=pane.id, max_turns=MAX_TURNS)
         except AgenttyError as error:
-            if error.code == -32001:
-                self.say("error.permission", "error")
-            elif error.code == -32002:
-                self.say("error.noSession", "warning")
-            elif error.code == -32602:
-                self.say("error.paneGone", "warning")
-            else:
-                self.say("error.host", "error", message=str(error))
+            self._say_session_error(error)
             return None
         session = parse_session(raw)
         if not session.cwd and pane.cwd:
@@ -198,6 +192,21 @@ class SummarizerApp:
             self.say("error.empty", "warning")
             return None
         return session
+
+    def _say_session_error(self, error: AgenttyError) -> None:
+        """Each way `session/get` fails, told with what the user can do about it."""
+        if error.code == PERMISSION_DENIED:
+            self.say("error.permission", "error", notify=True)
+        elif error.code == UNAVAILABLE and "window" in error.message.lower():
+            self.say("error.noWindow", "warning")
+        elif error.code == UNAVAILABLE:
+            self.say("error.noSession", "warning")
+        elif error.code == INVALID_PARAMS:
+            self.say("error.paneGone", "warning")
+        elif error.code == TIMED_OUT:
+            self.say("error.timedOut", "warning")
+        else:
+            self.say("error.host", "error", message=error.message or str(error.code))
 
     def _run_llm(self, session: Session, local: LocalSummary) -> None:
         from .llm_client import Cancellation
@@ -309,7 +318,8 @@ class SummarizerApp:
         try:
             path = save_note(str(self.settings.get("notes_folder") or ""), shown.markdown, info)
         except NoteSaveError as error:
-            key = "save." + error.kind if error.kind in ("empty", "not_a_folder", "unwritable") else "save.failed"
+            known = ("empty", "relative", "not_a_folder", "unwritable")
+            key = "save." + error.kind if error.kind in known else "save.failed"
             self.say(key, "error", notify=True, path=error.path, detail=error.detail)
             self.redraw()
             return

@@ -16,7 +16,7 @@ _SLUG_DROP = re.compile(r"[^\w\-]+", re.UNICODE)
 
 
 class NoteSaveError(Exception):
-    """Why a note could not be saved; `kind` is one of: empty, not_a_folder, unwritable, failed."""
+    """Why a note could not be saved; `kind` is one of: empty, relative, not_a_folder, unwritable, failed."""
 
     def __init__(self, kind: str, path: str, detail: str = "") -> None:
         super().__init__(kind + ": " + path + (" (" + detail + ")" if detail else ""))
@@ -36,12 +36,35 @@ class NoteInfo:
     incomplete: bool = False
 
 
+def home_folder() -> str:
+    return os.path.expanduser("~")
+
+
 def resolve_folder(text: str) -> str:
-    """The absolute folder for `text` (with ~ expanded); NoteSaveError("empty") when blank."""
+    """The absolute folder for `text`: ~ expanded, a relative path taken from the home folder.
+
+    Never from the process's working directory: Agentty starts plugins in their own folder, which it
+    deletes on uninstall or update, and the notes would go with it. NoteSaveError("empty") when blank,
+    ("relative") when there is no home folder to resolve against.
+    """
     text = (text or "").strip()
     if not text:
         raise NoteSaveError("empty", "")
-    return os.path.abspath(os.path.expanduser(text))
+    expanded = os.path.expanduser(text)
+    if expanded.startswith("~"):  # "~someone" with no such user: guessing would put notes somewhere odd
+        raise NoteSaveError("relative", text)
+    if not os.path.isabs(expanded):
+        home = home_folder()
+        if not os.path.isabs(home):
+            raise NoteSaveError("relative", text)
+        expanded = os.path.join(home, expanded)
+    return os.path.normpath(expanded)
+
+
+def is_relative(text: str) -> bool:
+    """True when `text` is a path the user typed without a root (resolved against the home folder)."""
+    text = (text or "").strip()
+    return bool(text) and not os.path.isabs(os.path.expanduser(text))
 
 
 def slug(title: str, limit: int = 48) -> str:

@@ -32,9 +32,13 @@ EN = {
     "summary.none": "Press Summarize for an offline summary of the focused agent pane. Nothing is sent anywhere "
                     "unless you choose the LLM.",
     "summary.cut": "[… shortened for the panel; the saved note has everything]",
-    "error.permission": "Agentty did not allow reading this session (permission missing). Update the plugin.",
+    "error.permission": "Agentty did not allow reading this session (the session.read permission is missing). "
+                        "Update or reinstall the plugin in Plugins and accept its permissions.",
     "error.noSession": "This pane has no session yet. Talk to the agent first, then summarize.",
-    "error.paneGone": "The pane closed before its session could be read.",
+    "error.noWindow": "No Agentty window is open, so the session cannot be read. Open a window and press "
+                      "Summarize again.",
+    "error.paneGone": "That pane is gone (closed or replaced). Focus the agent pane again and press Summarize.",
+    "error.timedOut": "Agentty did not send the session in time. Press Summarize again.",
     "error.host": "Agentty could not return the session: {message}",
     "error.empty": "This session has no turns yet: nothing to summarize.",
     "error.failed": "Summarizing failed: {message}. Nothing was lost; try again.",
@@ -57,6 +61,9 @@ EN = {
                    "`make bundle`.",
     "save.ok": "Saved to {path}",
     "save.empty": "Enter a notes folder first.",
+    "save.resolved": "Notes go to {path}",
+    "save.relative": "{path} cannot be resolved (no home folder or no such user). Enter a full path, e.g. "
+                     "/Users/me/notes.",
     "save.not_a_folder": "{path} is not a folder. Choose another one.",
     "save.unwritable": "Cannot write to {path} ({detail}). Choose another folder.",
     "save.failed": "Could not save the note: {detail}",
@@ -124,10 +131,14 @@ JA = {
     "summary.none": "「要約」を押すと、フォーカス中のエージェントペインをオフラインで要約します。"
                     "LLM を選ばない限り何も送信されません。",
     "summary.cut": "[… パネル用に短縮しました。保存したノートには全文があります]",
-    "error.permission": "Agentty がこのセッションの読み取りを許可しませんでした (権限不足)。"
+    "error.permission": "Agentty がこのセッションの読み取りを許可しませんでした (session.read 権限がありません)。"
                         "プラグインを更新してください。",
     "error.noSession": "このペインにはまだセッションがありません。先にエージェントと会話してください。",
-    "error.paneGone": "セッションを読み込む前にペインが閉じられました。",
+    "error.paneGone": "そのペインはもうありません (閉じたか置き換えられました)。"
+                      "エージェントのペインにもう一度フォーカスして「要約」を押してください。",
+    "error.noWindow": "Agentty のウィンドウが開いていないため、セッションを読めません。"
+                      "ウィンドウを開いてもう一度「要約」を押してください。",
+    "error.timedOut": "Agentty からセッションが時間内に届きませんでした。もう一度「要約」を押してください。",
     "error.host": "Agentty がセッションを返せませんでした: {message}",
     "error.empty": "このセッションにはまだターンがありません。要約するものがありません。",
     "error.failed": "要約に失敗しました: {message}。何も失われていません。もう一度お試しください。",
@@ -151,6 +162,9 @@ JA = {
                    "`make bundle` で作ったものをインストールしてください。",
     "save.ok": "{path} に保存しました",
     "save.empty": "先にノートのフォルダを入力してください。",
+    "save.resolved": "ノートの保存先: {path}",
+    "save.relative": "{path} を解決できません (ホームフォルダまたはユーザーがありません)。/Users/me/notes "
+                     "のような完全なパスを入力してください。",
     "save.not_a_folder": "{path} はフォルダではありません。別のフォルダを選んでください。",
     "save.unwritable": "{path} に書き込めません ({detail})。別のフォルダを選んでください。",
     "save.failed": "ノートを保存できませんでした: {detail}",
@@ -217,9 +231,12 @@ KO = {
     "summary.none": "요약을 누르면 포커스된 에이전트 패널을 오프라인으로 요약합니다. "
                     "LLM을 선택하지 않으면 아무것도 전송되지 않습니다.",
     "summary.cut": "[… 패널용으로 줄였습니다. 저장된 노트에는 전체가 있습니다]",
-    "error.permission": "Agentty가 이 세션 읽기를 허용하지 않았습니다(권한 없음). 플러그인을 업데이트하세요.",
+    "error.permission": "Agentty가 이 세션 읽기를 허용하지 않았습니다(session.read 권한 없음). "
+                        "Plugins에서 플러그인을 업데이트하거나 다시 설치하고 권한을 허용하세요.",
     "error.noSession": "이 패널에는 아직 세션이 없습니다. 먼저 에이전트와 대화하세요.",
-    "error.paneGone": "세션을 읽기 전에 패널이 닫혔습니다.",
+    "error.paneGone": "그 패널이 더 이상 없습니다(닫히거나 바뀜). 에이전트 패널에 다시 포커스하고 요약을 누르세요.",
+    "error.noWindow": "Agentty 창이 열려 있지 않아 세션을 읽을 수 없습니다. 창을 열고 요약을 다시 누르세요.",
+    "error.timedOut": "Agentty가 제시간에 세션을 보내지 않았습니다. 요약을 다시 누르세요.",
     "error.host": "Agentty가 세션을 반환하지 못했습니다: {message}",
     "error.empty": "이 세션에는 아직 턴이 없어 요약할 내용이 없습니다.",
     "error.failed": "요약에 실패했습니다: {message}. 잃은 것은 없습니다. 다시 시도하세요.",
@@ -241,6 +258,9 @@ KO = {
     "llm.missing": "이 플러그인에는 HTTP 클라이언트(httpx)가 없습니다. `make bundle`로 만든 것을 설치하세요.",
     "save.ok": "{path}에 저장했습니다",
     "save.empty": "먼저 노트 폴더를 입력하세요.",
+    "save.resolved": "노트 저장 위치: {path}",
+    "save.relative": "{path} 경로를 확인할 수 없습니다(홈 폴더나 해당 사용자가 없음). /Users/me/notes 같은 전체 경로를 "
+                     "입력하세요.",
     "save.not_a_folder": "{path}는 폴더가 아닙니다. 다른 폴더를 고르세요.",
     "save.unwritable": "{path}에 쓸 수 없습니다({detail}). 다른 폴더를 고르세요.",
     "save.failed": "노트를 저장하지 못했습니다: {detail}",
@@ -306,9 +326,12 @@ ZH = {
     "meta.history": "来自历史 · {when}",
     "summary.none": "点击“摘要”即可离线摘要当前聚焦的智能体窗格。除非选择 LLM，否则不会发送任何内容。",
     "summary.cut": "[… 面板中已缩短；保存的笔记包含全部内容]",
-    "error.permission": "Agentty 不允许读取此会话（缺少权限）。请更新插件。",
+    "error.permission": "Agentty 不允许读取此会话（缺少 session.read 权限）。请在 Plugins "
+                        "中更新或重新安装插件并接受其权限。",
     "error.noSession": "此窗格还没有会话。请先与智能体对话。",
-    "error.paneGone": "在读取会话之前窗格已关闭。",
+    "error.paneGone": "该窗格已不存在（已关闭或被替换）。请重新聚焦智能体窗格并点击“摘要”。",
+    "error.noWindow": "没有打开的 Agentty 窗口，无法读取会话。请打开一个窗口后再次点击“摘要”。",
+    "error.timedOut": "Agentty 未能及时返回会话。请再次点击“摘要”。",
     "error.host": "Agentty 无法返回会话：{message}",
     "error.empty": "此会话还没有任何轮次，无可摘要。",
     "error.failed": "摘要失败：{message}。没有丢失任何内容，请重试。",
@@ -330,6 +353,8 @@ ZH = {
     "llm.missing": "此插件缺少 HTTP 客户端（httpx）。请安装 `make bundle` 生成的版本。",
     "save.ok": "已保存到 {path}",
     "save.empty": "请先输入笔记文件夹。",
+    "save.resolved": "笔记将保存到 {path}",
+    "save.relative": "无法解析 {path}（没有主文件夹或该用户不存在）。请输入完整路径，例如 /Users/me/notes。",
     "save.not_a_folder": "{path} 不是文件夹。请选择其他文件夹。",
     "save.unwritable": "无法写入 {path}（{detail}）。请选择其他文件夹。",
     "save.failed": "无法保存笔记：{detail}",

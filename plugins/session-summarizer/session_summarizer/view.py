@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from agentty_plugin import pane_is_busy, relative_time, ui
 
 from .llm_settings import ANTHROPIC, OPENAI, LLMSettings
+from .notes import NoteSaveError, is_relative, resolve_folder
 from .panel_text import TEXT
 
 if TYPE_CHECKING:
@@ -139,11 +140,23 @@ def _summary_section(app: "SummarizerApp", t: Translate) -> Dict[str, Any]:
     ])
 
 
+def _folder_hint(typed: str, t: Translate) -> Optional[Dict[str, Any]]:
+    """A relative folder is taken from the home folder: say where the notes will really go."""
+    if not is_relative(typed) and not typed.strip().startswith("~"):
+        return None
+    try:
+        return ui.text(t("save.resolved", path=resolve_folder(typed)), "muted")
+    except NoteSaveError:
+        return ui.text(t("save.relative", path=typed.strip()), "error")
+
+
 def _use_section(app: "SummarizerApp", t: Translate) -> Dict[str, Any]:
     last = app.state.last_saved
+    typed = str(app.settings.get("notes_folder") or "")
     return ui.section(t("section.use"), [
         ui.text(t("save.folder"), "small"),
-        ui.input("notes.folder", t("save.placeholder"), str(app.settings.get("notes_folder") or "")),
+        ui.input("notes.folder", t("save.placeholder"), typed),
+        _folder_hint(typed, t),
         ui.row([
             ui.button("summary.save", t("button.save"), icon="save", variant="primary"),
             ui.button("summary.handoff", t("button.handoff"), icon="square-plus"),
