@@ -1,12 +1,15 @@
 """Secret redaction: planted secrets of every supported kind disappear; ordinary code and prose survive."""
 
 import string
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from session_summarizer.local_summary import summarize
+from session_summarizer.notes import NoteInfo, save_note
 from session_summarizer.redaction import looks_random, redact, redact_text
 from session_summarizer.session import parse_session
+from session_summarizer.worktree import check_files
 from session_summarizer_fixtures import PLANTED, secrets_session
 
 
@@ -51,9 +54,14 @@ def test_command_line_secrets():
     assert "github.com/x/y.git" in redact_text("git clone https://bob:s3cret@github.com/x/y.git")
 
 
-def test_unterminated_private_key_is_redacted_to_the_end():
-    text = "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nmore"
-    assert redact_text(text) == "key:\n[REDACTED:private-key]"
+def test_a_cut_private_key_is_replaced_and_the_text_after_it_stays():
+    body = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"
+    text = "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\n" + body + "\n" + body[:40] + "\nmore text after it"
+    assert redact_text(text) == "key:\n[REDACTED:private-key]\nmore text after it"
+    one_line = "pasted -----BEGIN RSA PRIVATE KEY----- " + body + " " + body + " and then it failed"
+    assert redact_text(one_line) == "pasted [REDACTED:private-key] and then it failed"
+    headers = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0F3A\n\n" + body
+    assert redact_text(headers + "\n-----END RSA PRIVATE KEY-----\nok") == "[REDACTED:private-key]\nok"
 
 
 def test_ordinary_text_is_left_alone():
@@ -103,3 +111,42 @@ def test_random_tokens_with_mixed_classes_are_flagged(token):
         c.isupper() for c in token)
     if not has_all:
         assert not looks_random(token)
+
+
+KEY_BODY = ("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+            "QyNTUxOQAAACDq8Xk2Lm3Nq4Pr5St6Uv7Wx8Yz9Ab0Cd1Ef2Gh3Ij4KwAAAJgZx2Vt")
+
+
+def _cut_key_session():
+    """Six turns; the first ask quotes the start of a key block and not its end (the paste was cut)."""
+    return parse_session({"agent": "claude", "turns": [
+        {"role": "user", "text": "The deploy job fails on the SSH step with this key: -----BEGIN OPENSSH PRIVATE "
+                                 "KEY----- " + KEY_BODY.replace("\n", " ")},
+        {"role": "user", "text": "Here is the log:\n> Loading key from secrets\n"
+                                 "> Error: Load key \"/tmp/id\": invalid format"},
+        {"role": "assistant", "text": "The root cause is that the secret was stored without its trailing newline, "
+                                      "so ssh rejects the key.\n```bash\ngit diff .github/workflows/deploy.yml\n```"},
+        {"role": "assistant", "text": "Fixed the key step in .github/workflows/deploy.yml to add the newline."},
+        {"role": "user", "text": "ok"},
+        {"role": "assistant", "text": "Next steps:\n- Rotate the deploy key, it was pasted here\n\n"
+                                      "Should I also pin the ssh-agent action version?"},
+    ]})
+
+
+def test_a_six_turn_session_with_a_cut_key_keeps_every_section(tmp_path):
+    summary = summarize(_cut_key_session(), file_checker=lambda paths, cwd: check_files(paths, ""))
+    markdown = summary.markdown
+    for heading in ("## Goal", "## What was done", "## Files touched", "## Commands run",
+                    "## Decisions and findings", "## Errors hit", "## Open questions", "## Next steps"):
+        assert heading in markdown
+    assert "The deploy job fails on the SSH step with this key: [REDACTED:private-key]" in markdown
+    assert "Fixed the key step in .github/workflows/deploy.yml to add the newline." in markdown
+    assert "`git diff .github/workflows/deploy.yml`" in markdown
+    assert "Rotate the deploy key, it was pasted here" in markdown
+    assert "Should I also pin the ssh-agent action version?" in markdown
+    for piece in KEY_BODY.split("\n"):
+        assert piece[:20] not in markdown
+    # The note is redacted once more as a whole; a cut key must not take the sections with it there either.
+    note = Path(save_note(str(tmp_path / "notes"), markdown, NoteInfo(title=summary.title))).read_text("utf-8")
+    assert "## Next steps" in note and "Should I also pin the ssh-agent action version?" in note
+    assert KEY_BODY[:20] not in note

@@ -80,10 +80,18 @@ class _Collector:
         kept = raw[-self.limit:] if self.keep_newest else raw[: self.limit]
         if newest_first:
             kept.reverse()
-        cleaned = list(dict.fromkeys(item for item in (ex.clean_item(text) for text in kept) if len(item) >= 3))
+        # Each item is redacted on its own, before it is cut or joined: a secret cut short (a key block
+        # without its END line) can then only take itself away, never the items after it.
+        cleaned = list(dict.fromkeys(item for item in (ex.clean_item(redact_text(text)) for text in kept)
+                                     if len(item) >= 3))
         # A full collector stopped reading: there is more, but it was not counted (-1).
         overflow = -1 if self.full and not self.keep_newest else max(0, len(raw) - self.limit)
         return Section(items=cleaned, overflow=overflow)
+
+
+def _opening(text: str, limit_chars: int = 300) -> str:
+    """The opening of an ask, redacted before it is cut to a sentence or two."""
+    return ex.first_sentences(redact_text(text), limit_chars)
 
 
 def _error_lines(text: str) -> Iterable[str]:
@@ -111,12 +119,12 @@ def summarize(session: Session, language: Optional[str] = None,
     language = language or detect_language(turn.text for turn in user_turns or turns)
 
     asks = [turn for turn in user_turns if not ex.is_acknowledgement(turn.text)]
-    goal = ex.first_sentences(asks[0].text) if asks else ""
+    goal = _opening(asks[0].text) if asks else ""
     # Later requests: the newest few that differ from the goal, read from the end (no need to read all).
     later = _Collector(LIMITS["later_asks"], keep_newest=True)
     goal_key = " ".join(goal.lower().split())
     for turn in reversed(asks[1:]):
-        opening = ex.first_sentences(turn.text)
+        opening = _opening(turn.text)
         if " ".join(opening.lower().split()) != goal_key:
             later.items.setdefault(" ".join(opening.lower().split()), opening)
         if len(later.items) >= LIMITS["later_asks"]:
@@ -236,7 +244,7 @@ def _collect_ending(turns: Sequence[Turn], language: str, questions: _Collector,
                 elif ex.is_next_step(sentence) and not ex.is_action(sentence):
                     next_steps.add(sentence)
     if turns and turns[-1].role == "user" and turns[-1].text.strip():
-        questions.add(phrase(language, "reply_pending", text=ex.first_sentences(turns[-1].text, 200)))
+        questions.add(phrase(language, "reply_pending", text=_opening(turns[-1].text, 200)))
 
 
 def _bullets(section: Section, language: str, code: bool = False) -> List[str]:
@@ -269,7 +277,7 @@ def render_markdown(summary: LocalSummary) -> str:
     if summary.files:
         for check in summary.files:
             mark = "✓ " if check.verified else ""
-            lines.append("- " + mark + "`" + check.path + "` — " + phrase(language, "file." + check.state))
+            lines.append("- " + mark + "`" + redact_text(check.path) + "` — " + phrase(language, "file." + check.state))
         if summary.files_overflow:
             lines.append("- " + phrase(language, "more", count=summary.files_overflow))
     else:
@@ -280,5 +288,6 @@ def render_markdown(summary: LocalSummary) -> str:
     lines += [heading("errors"), "", *_bullets(summary.errors, language), ""]
     lines += [heading("questions"), "", *_bullets(summary.questions, language), ""]
     lines += [heading("next"), "", *_bullets(summary.next_steps, language)]
-    # Redacting the finished text covers every section at once: each item is a quote from a turn.
-    return redact_text("\n".join(lines).rstrip() + "\n")
+    # Every item was redacted on its own (see _Collector.section and _opening): nothing here is redacted
+    # again as a whole, where one cut secret could swallow the sections after it.
+    return "\n".join(lines).rstrip() + "\n"

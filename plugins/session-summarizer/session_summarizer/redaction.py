@@ -19,11 +19,15 @@ class Redaction(NamedTuple):
 
 
 # Private key blocks go first: their base64 body would otherwise be cut into many entropy hits.
-# An unterminated block (a paste cut short) is redacted to the end of the text, because what
-# follows the BEGIN line is key material until proven otherwise.
+# The block is the BEGIN line, then only what looks like key material (base64 runs, PEM headers such
+# as "Proc-Type:"), then the END line if there is one. A paste cut short loses its END line, and the
+# text after it (the rest of the ask, the next sections) is not key material, so it stays.
+_KEY_LABEL = r"(?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?"
 _PRIVATE_KEY = re.compile(
-    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-    r"(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*\Z)"
+    r"-----BEGIN " + _KEY_LABEL + r"-----"
+    r"(?:[ \t]*(?:\r?\n[ \t>]*){0,2}(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9+/]{1,15}={1,2}"
+    r"|(?:Proc-Type|DEK-Info|Comment):[^\n]*))*"
+    r"(?:\s*-----END " + _KEY_LABEL + r"-----)?"
 )
 
 # Well-known provider formats. Each is specific enough that a match is a secret whatever surrounds it.
