@@ -35,7 +35,7 @@ def test_release_with_permission_granted_on_the_default_checklist(tmp_path: Path
             titles = [call.title for call in client.permissions]
             assert titles[0].startswith("Tests pass") and titles[0].endswith(": is it done?")
             assert titles[1:] == ["Create the tag v1.4.0 (cannot be undone)",
-                                  "Push the tag to origin (cannot be undone)"]
+                                  "Push main and v1.4.0 to origin together (cannot be undone)"]
             request = next(message for direction, message in agent.frames
                            if message.get("method") == "session/request_permission")
             assert [(option["optionId"], option["kind"]) for option in request["params"]["options"]] == [
@@ -63,11 +63,12 @@ def test_release_with_permission_granted_on_the_default_checklist(tmp_path: Path
             client.permissions.clear()
             client.answers = ["done", "allow-once"]
             (repo / "CHANGELOG.md").write_text("# Changelog\n\n## 1.5.0\n- More.\n", encoding="utf-8")
-            git(repo, "commit", "-qam", "1.5.0")
-            git(repo, "push", "-q")
+            git(repo, "commit", "-qam", "1.5.0")  # not pushed: the release push carries it with the tag
             assert (await agent.prompt(session, "release 1.5.0")).stop_reason == "end_turn"
             assert [call.title for call in client.permissions][1:] == ["Create the tag v1.5.0 (cannot be undone)"]
-            assert "refs/tags/v1.5.0" in origin_tags(repo)
+            head = git(repo, "rev-parse", "HEAD").strip()
+            assert git(repo, "ls-remote", "origin", "refs/heads/main").split()[0] == head
+            assert git(repo, "ls-remote", "origin", "refs/tags/v1.5.0^{}").split()[0] == head
 
     run(scenario())
 

@@ -53,8 +53,8 @@ def test_default_checklist_on_a_ready_repository(make_repo, with_remote, data_di
     assert kinds["tests-pass"] == "manual" and kinds["create-the-tag"] == "terminal"
     assert session.progress() == (6, 9)
     titles = [session.title_of(step) for step in session.steps]
-    assert "Create the tag v1.1.0" in titles and "Push the tag to origin" in titles
-    assert session.command_of(session.step("push-the-tag-to")) == "git push origin v1.1.0"
+    assert "Create the tag v1.1.0" in titles and "Push main and v1.1.0 to origin together" in titles
+    assert session.command_of(session.step("push-and-to-together")) == "git push --atomic origin main v1.1.0"
 
 
 def test_problems_of_a_fresh_repository(make_repo, data_dir):

@@ -14,12 +14,13 @@ from agentty_plugin import AgenttyError, Plugin
 from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistParseError
 from .default_checklist import write_default_checklist
-from .handoff import AGENT_KINDS, SHELL_KINDS, choose_pane
+from .handoff import AGENT_KINDS, SHELL_KINDS, busy_agents, choose_pane, pane_name
 from .panel import PanelView, badge_text, continue_prompt, fix_prompt, render
 from .panel_text import TRANSLATOR
+from .push_preview import preview_push
 from .redraw_throttle import RedrawThrottle
 from .release_session import NotARepository, ReleaseSession, SessionBusy
-from .steps import StepState
+from .steps import Step, StepState
 from .versions import is_version
 
 Delivery = Callable[[ReleaseSession], Optional[str]]  # returns the panel_text key to notify with
@@ -238,9 +239,12 @@ class ReleasePanel:
         if session is None:
             return
         step = session.step(step_id)
-        if action in ("run", "retry", "type", "hand") and step.irreversible and not confirmed:
+        if action in ("run", "retry", "type", "hand") and step.irreversible and self._agent_is_busy(session, step):
+            pass  # refused, with the pane named: a tag or push now would publish an agent's half-done work
+        elif action in ("run", "retry", "type", "hand") and step.irreversible and not confirmed:
             with self.lock:  # asked in the panel itself, with the exact command shown
-                self.view.confirm = {"step": step_id, "action": "run" if action == "retry" else action}
+                self.view.confirm = {"step": step_id, "action": "run" if action == "retry" else action,
+                                     "preview": self._push_preview(session, step_id)}
         elif action in ("run", "retry"):
             self.run_one(step_id, confirmed)
         elif action == "type":
@@ -259,6 +263,36 @@ class ReleasePanel:
         elif action == "output":
             self.select(step_id)
         self.draw()
+
+    def _agent_is_busy(self, session: ReleaseSession, step: Step) -> bool:
+        try:
+            busy = busy_agents(session.repo, self.host.list_workspaces())
+        except AgenttyError:
+            busy = []  # the host could not list panes: nothing known to be busy (the confirmation still asks)
+        if not busy:
+            return False
+        pane = busy[0]
+        self.host.notify(self.t("agent-busy", pane=pane_name(pane), status=self.t("pane-" + pane.status),
+                                title=session.title_of(step)), "warning")
+        with self.lock:
+            self.view.confirm = None
+        return True
+
+    def _push_preview(self, session: ReleaseSession, step_id: str) -> str:
+        """What a push step sends, in words, shown next to the exact command before it runs."""
+        try:
+            preview = preview_push(session.repo, session.argv_of(session.step(step_id)))
+        except ValueError:  # unreadable quotes: the command itself is shown, that is all we can say
+            return ""
+        if preview is None:
+            return ""
+        values = {"remote": preview.remote, "url": preview.url, "branch": ", ".join(preview.branches),
+                  "tag": ", ".join(preview.tags), "commits": preview.commits}
+        if not preview.branches:
+            return self.t("push-tag-only", **values)
+        key = "push-preview-new" if preview.commits is None else "push-preview"
+        text = self.t(key, **values)
+        return text if preview.atomic or not preview.tags else text + " " + self.t("push-not-atomic")
 
     def confirm(self, yes: bool) -> None:
         with self.lock:

@@ -36,8 +36,9 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
         Step("", "Tag {tag} is not taken yet", StepKind.CHECK, "release-check tag-free {tag}"),
         Step("", "Create the tag {tag}", StepKind.TERMINAL,
              'git tag -a {tag} -m "Release {version}"', irreversible=True),
-        Step("", "Push the tag to {remote}", StepKind.TERMINAL, "git push {remote} {tag}",
-             irreversible=True),
+        # Branch and tag in one atomic push: never a tag on the remote whose commit its branch lacks.
+        Step("", "Push {branch} and {tag} to {remote} together", StepKind.TERMINAL,
+             "git push --atomic {remote} {branch} {tag}", irreversible=True),
     ]
     tags = git_repo.tags(repo)
     tag_format = guess_tag_format(tags) if tags else None

@@ -39,3 +39,22 @@ def choose_pane(kinds: Sequence[str], repo: str, focused: Optional[Pane],
         if pane.kind in kinds and not pane.is_busy and (pane is not focused or _inside(pane.cwd, repo) or not pane.cwd):
             return pane
     return None
+
+
+def busy_agents(repo: str, workspaces: Iterable[Workspace]) -> List[Pane]:
+    """Agent panes working in this repository (working, thinking, waiting for a permission or an answer).
+
+    While one of them edits the tree, a tag or a push would publish a half-done change.
+    """
+    found: List[Pane] = []
+    for workspace in workspaces:
+        for pane in workspace.panes:
+            if pane.kind in AGENT_KINDS and pane.is_busy and _inside(pane.cwd or workspace.cwd, repo):
+                found.append(pane)
+    return found
+
+
+def pane_name(pane: Pane) -> str:
+    """How the user knows a pane: its title, else its kind and number."""
+    title = (pane.title or "").strip()
+    return f"{title} (pane {pane.id})" if title and title != pane.kind else f"{pane.kind} (pane {pane.id})"

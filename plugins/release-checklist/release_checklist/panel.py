@@ -184,6 +184,7 @@ def _confirmation(view: PanelView, session: ReleaseSession, t: Translate) -> Opt
         return ui.section(t("confirm-title"), [
             ui.text(t("confirm-" + view.confirm["action"], title=session.title_of(step)), "error"),
             ui.text(session.command_of(step) or "", "code"),
+            bool(view.confirm.get("preview")) and ui.text(view.confirm.get("preview", ""), "small"),
             ui.row([ui.button("confirm.yes", t("confirm-yes"), icon="zap", variant="danger"),
                     ui.button("confirm.no", t("cancel"), variant="ghost")], gap="small"),
         ])

@@ -85,6 +85,26 @@ EN: Dict[str, str] = {
     "all-passed": "Every check passed.",
     "checks-failed": "{count} check(s) failed.",
     "nothing-to-run": "Every check has already passed or been skipped.",
+    "push-preview": (
+        "Sends {commits} commit(s) on {branch} and the tag {tag} to "
+        "{remote} ({url}) in one atomic push: both arrive or neither "
+        "does."
+    ),
+    "push-preview-new": (
+        "Sends {branch} (not on {remote} yet) and the tag {tag} to "
+        "{remote} ({url}) in one atomic push."
+    ),
+    "push-tag-only": (
+        "Sends only the tag {tag} to {remote} ({url}); no branch is "
+        "pushed, so the tag's commit may be missing from {remote}'s "
+        "branch."
+    ),
+    "push-not-atomic": "Without --atomic, the tag may arrive without the branch.",
+    "agent-busy": "{pane} is {status} in this repository. \"{title}\" waits until it is idle.",
+    "pane-working": "working",
+    "pane-thinking": "thinking",
+    "pane-permission": "waiting for a permission",
+    "pane-question": "waiting for an answer",
     "sent-terminal": "Typed into the terminal. Run it there, then tick the step.",
     "sent-agent": "Handed to the agent.",
     "asked-agent": "No idle agent pane: choose where to send it.",
@@ -205,6 +225,24 @@ JA: Dict[str, str] = {
     "all-passed": "すべてのチェックに成功しました。",
     "checks-failed": "{count} 件のチェックが失敗しました。",
     "nothing-to-run": "すべてのチェックは成功済みかスキップ済みです。",
+    "push-preview": (
+        "{branch} の {commits} 件のコミットとタグ {tag} を {remote}（{url}）へ 1 "
+        "回のアトミックなプッシュで送ります。両方届くか、どちらも届かないかです。"
+    ),
+    "push-preview-new": (
+        "{branch}（{remote} にはまだありません）とタグ {tag} を {remote}（{url}）"
+        "へ 1 回のアトミックなプッシュで送ります。"
+    ),
+    "push-tag-only": (
+        "タグ {tag} だけを {remote}（{url}）へ送ります。ブランチはプッシュされないため、"
+        "タグのコミットが {remote} のブランチにない場合があります。"
+    ),
+    "push-not-atomic": "--atomic がないと、ブランチなしでタグだけが届くことがあります。",
+    "agent-busy": "{pane} がこのリポジトリで{status}です。「{title}」はアイドルになるまで待ちます。",
+    "pane-working": "作業中",
+    "pane-thinking": "思考中",
+    "pane-permission": "許可待ち",
+    "pane-question": "回答待ち",
     "sent-terminal": "ターミナルに入力しました。そこで実行してから、ステップをチェックしてください。",
     "sent-agent": "エージェントに渡しました。",
     "asked-agent": "空いているエージェントのペインがありません。送り先を選んでください。",
@@ -322,6 +360,24 @@ KO: Dict[str, str] = {
     "all-passed": "모든 검사를 통과했습니다.",
     "checks-failed": "검사 {count}개가 실패했습니다.",
     "nothing-to-run": "모든 검사가 이미 통과했거나 건너뛰었습니다.",
+    "push-preview": (
+        "{branch}의 커밋 {commits}개와 태그 {tag}를 {remote}({url})에 한 번의 원자적 "
+        "푸시로 보냅니다. 둘 다 도착하거나 둘 다 도착하지 않습니다."
+    ),
+    "push-preview-new": (
+        "{branch}({remote}에 아직 없음)와 태그 {tag}를 {remote}({url})에 한 번의 "
+        "원자적 푸시로 보냅니다."
+    ),
+    "push-tag-only": (
+        "태그 {tag}만 {remote}({url})에 보냅니다. 브랜치는 푸시되지 않으므로 태그의 "
+        "커밋이 {remote} 브랜치에 없을 수 있습니다."
+    ),
+    "push-not-atomic": "--atomic이 없으면 브랜치 없이 태그만 도착할 수 있습니다.",
+    "agent-busy": "{pane}이(가) 이 저장소에서 {status} 상태입니다. \"{title}\"은(는) 유휴 상태가 될 때까지 기다립니다.",
+    "pane-working": "작업 중",
+    "pane-thinking": "생각 중",
+    "pane-permission": "권한 대기 중",
+    "pane-question": "답변 대기 중",
     "sent-terminal": "터미널에 입력했습니다. 거기서 실행한 뒤 단계를 체크하세요.",
     "sent-agent": "에이전트에게 넘겼습니다.",
     "asked-agent": "쉬고 있는 에이전트 창이 없습니다. 보낼 곳을 고르세요.",
@@ -439,6 +495,21 @@ ZH: Dict[str, str] = {
     "all-passed": "所有检查均已通过。",
     "checks-failed": "{count} 项检查失败。",
     "nothing-to-run": "所有检查都已通过或已跳过。",
+    "push-preview": (
+        "以一次原子推送将 {branch} 上的 {commits} 个提交和标签 {tag} 发送到 {remote}（{url}）"
+        "：要么都到达，要么都不到达。"
+    ),
+    "push-preview-new": "以一次原子推送将 {branch}（{remote} 上尚无）和标签 {tag} 发送到 {remote}（{url}）。",
+    "push-tag-only": (
+        "只将标签 {tag} 发送到 {remote}（{url}）；不推送分支，因此 {remote} 的分支上可能没有该标签的"
+        "提交。"
+    ),
+    "push-not-atomic": "没有 --atomic 时，标签可能在没有分支的情况下到达。",
+    "agent-busy": "{pane} 正在此仓库中{status}。“{title}”将等到它空闲后再进行。",
+    "pane-working": "工作",
+    "pane-thinking": "思考",
+    "pane-permission": "等待授权",
+    "pane-question": "等待回答",
     "sent-terminal": "已输入到终端。请在那里运行，然后勾选该步骤。",
     "sent-agent": "已交给智能体。",
     "asked-agent": "没有空闲的智能体窗格，请选择发送位置。",
