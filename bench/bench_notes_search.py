@@ -3,6 +3,7 @@ with the panel answering meanwhile, 10 changed notes, keystroke -> panel latency
 process for 200 queries typed character by character, engine-only search time, plugin RSS; against a
 plain Python scan (and ripgrep, when installed) of the same folder in the same run. Data: bench/.data/."""
 
+import heapq
 import json
 import os
 import random
@@ -12,7 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -423,8 +424,246 @@ def build_whoosh() -> None:
     print(f"whoosh: {NOTES} notes indexed in {seconds:.0f} s, peak RSS {peak:.0f} MB")
 
 
+# -- known-item evaluation on a real vault -----------------------------------------------------------
+
+VAULT_ENV = "NOTES_BENCH_VAULT"  # a folder of Markdown notes, e.g. a checkout of github.com/obsidianmd/obsidian-help
+EVAL_PER_KIND = 80
+EVAL_LIMIT = 20  # results the panel shows: a note ranked lower counts as not found
+EVAL_KINDS = ("alias", "name", "title", "heading", "phrase", "typo", "cjk")
+
+
+class VaultNote:
+    """What the evaluation knows of one note: its fields as written (derived without the plugin's index)."""
+
+    def __init__(self, path: str, rel: str, text: str) -> None:
+        from notes_search.frontmatter import read_meta, split_front_matter
+        from notes_search.markdown import headings, link_targets, reader_text
+
+        front, body = split_front_matter(text)
+        self.path, self.rel = path, rel
+        self.name = os.path.splitext(os.path.basename(rel))[0]
+        meta = read_meta(front, body, self.name)
+        self.title, self.aliases, self.tags = meta.title, list(meta.aliases), list(meta.tags)
+        self.folder = os.path.dirname(rel)
+        self.headings = [text for _level, text in headings(body)]
+        self.links = link_targets(body)
+        self.body = reader_text(body)
+
+
+def load_vault(root: str) -> List[VaultNote]:
+    notes = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".md"):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    notes.append(VaultNote(path, os.path.relpath(path, root), handle.read()))
+    return notes
+
+
+def _fold_key(text: str) -> str:
+    from notes_search.text import fold, tokens
+
+    return " ".join(tokens(fold(text)))
+
+
+def _transpose(word: str, rng: random.Random) -> str:
+    at = rng.randrange(1, len(word) - 2)  # never the first letter: typos rarely start a word
+    return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+
+
+def known_item_queries(notes: Sequence[VaultNote]) -> List[Tuple[str, str, Set[str]]]:
+    """(kind, query, paths that count as the note meant): aliases, file names, titles, headings,
+    quoted body phrases, typos (two letters swapped in a title or alias) and CJK titles. A query whose
+    text is also the name, title or an alias of other notes (translations sharing an English alias)
+    counts any of them as found."""
+    from notes_search.text import fold, is_cjk, tokens
+
+    rng = random.Random(SEED + 7)
+    owners: Dict[str, Set[str]] = {}
+    for note in notes:
+        for value in (note.name, note.title, *note.aliases):
+            owners.setdefault(_fold_key(value), set()).add(note.path)
+    heading_owners: Dict[str, Set[str]] = {}
+    for note in notes:
+        for value in note.headings:
+            heading_owners.setdefault(_fold_key(value), set()).add(note.path)
+
+    def wanted(text: str) -> Set[str]:
+        return owners.get(_fold_key(text), set())
+
+    pools: Dict[str, List[Tuple[str, Set[str]]]] = {kind: [] for kind in EVAL_KINDS}
+    for note in notes:
+        latin_title = not any(is_cjk(t) for t in tokens(fold(note.title)))
+        for alias in note.aliases:
+            if "/" not in alias and len(alias) > 2:
+                pools["alias"].append((alias, wanted(alias)))
+        if len(note.name) > 2:
+            pools["name"].append((note.name, wanted(note.name)))
+        if note.title != note.name and len(note.title) > 2:
+            pools["title" if latin_title else "cjk"].append((note.title, wanted(note.title)))
+        elif not latin_title:
+            pools["cjk"].append((note.title, wanted(note.title)))
+        for heading in note.headings[1:4]:
+            key = _fold_key(heading)
+            if len(heading_owners.get(key, ())) == 1 and key not in owners and len(key) > 4:
+                pools["heading"].append((heading, {note.path}))
+        candidates = [w for w in (note.title, *note.aliases) if "/" not in w]
+        words = [w for w in candidates[0].split() if len(w) >= 6 and w.isalpha()] if candidates else []
+        if words and latin_title:
+            longest = max(words, key=len)
+            pools["typo"].append((candidates[0].replace(longest, _transpose(longest, rng), 1), wanted(candidates[0])))
+    # Quoted phrases: three words of a body line, kept when they occur in exactly one note.
+    folded_bodies = [(note.path, " ".join(tokens(fold(note.body)))) for note in notes]
+    for note in rng.sample(list(notes), min(len(notes), EVAL_PER_KIND * 4)):
+        lines = [line for line in note.body.split("\n") if len(line.split()) >= 6]
+        if not lines:
+            continue
+        words = rng.choice(lines).split()
+        start = rng.randrange(0, len(words) - 3)
+        phrase = " ".join(words[start : start + 3])
+        key = " ".join(tokens(fold(phrase)))
+        if len(key) < 12 or any(is_cjk(t) for t in key.split()):
+            continue
+        found = {path for path, body in folded_bodies if f" {key} " in f" {body} "}
+        if found == {note.path}:
+            pools["phrase"].append((f'"{phrase}"', found))
+    out: List[Tuple[str, str, Set[str]]] = []
+    for kind in EVAL_KINDS:
+        pool = [(text, paths) for text, paths in pools[kind] if paths]
+        unique = list({text: (text, paths) for text, paths in pool}.values())
+        for text, paths in rng.sample(unique, min(len(unique), EVAL_PER_KIND)):
+            out.append((kind, text, paths))
+    return out
+
+
+class Bm25fBaseline:
+    """The baseline: BM25F (k1 1.2, b 0.75) over the same fields, every field weight 1, with the plugin's
+    own folding and tokens, the last word a prefix, OR of the words (as most search boxes do)."""
+
+    FIELDS = ("name", "aliases", "title", "folder", "headings", "tags", "links", "body")
+
+    def __init__(self, notes: Sequence[VaultNote]) -> None:
+        from notes_search.text import fold, tokens
+
+        self.paths = [note.path for note in notes]
+        self.postings: Dict[str, Dict[int, List[int]]] = {}
+        self.lengths: List[List[int]] = []
+        for number, note in enumerate(notes):
+            values = {
+                "name": note.name, "aliases": " ".join(note.aliases), "title": note.title, "folder": note.folder,
+                "headings": " ".join(note.headings), "tags": " ".join(note.tags), "links": " ".join(note.links),
+                "body": note.body,
+            }
+            lengths = []
+            for field_number, name in enumerate(self.FIELDS):
+                words = tokens(fold(values[name]))
+                lengths.append(len(words))
+                for word in words:
+                    counts = self.postings.setdefault(word, {}).setdefault(number, [0] * len(self.FIELDS))
+                    counts[field_number] += 1
+            self.lengths.append(lengths)
+        self.average = [
+            max(1.0, sum(lengths[i] for lengths in self.lengths) / len(notes)) for i in range(len(self.FIELDS))
+        ]
+        self.vocabulary = sorted(self.postings)
+
+    def search(self, text: str, limit: int) -> List[str]:
+        import bisect
+        import math
+
+        from notes_search.text import fold, tokens
+
+        words = tokens(fold(text.replace('"', " ")), for_query=True)
+        if not words:
+            return []
+        expanded: List[List[str]] = [[w] for w in words[:-1]]
+        last = words[-1]
+        start = bisect.bisect_left(self.vocabulary, last)
+        prefixed = []
+        while start < len(self.vocabulary) and self.vocabulary[start].startswith(last) and len(prefixed) < 50:
+            prefixed.append(self.vocabulary[start])
+            start += 1
+        expanded.append(prefixed or [last])
+        scores: Dict[int, float] = {}
+        total = len(self.paths)
+        for forms in expanded:
+            for word in forms:
+                postings = self.postings.get(word, {})
+                idf = math.log(1 + (total - len(postings) + 0.5) / (len(postings) + 0.5))
+                for doc, counts in postings.items():
+                    lengths = self.lengths[doc]
+                    tf = sum(c / (1 - 0.75 + 0.75 * lengths[i] / self.average[i]) for i, c in enumerate(counts) if c)
+                    scores[doc] = scores.get(doc, 0.0) + idf * tf / (1.2 + tf)
+        best = heapq.nlargest(limit, scores, key=lambda d: (scores[d], -d))
+        return [self.paths[d] for d in best]
+
+
+def _metrics(ranks: Sequence[int]) -> Tuple[float, float, float]:
+    if not ranks:
+        return (float("nan"),) * 3  # type: ignore[return-value]
+    count = len(ranks)
+    return (
+        sum(1 for r in ranks if r == 1) / count,
+        sum(1 for r in ranks if 0 < r <= 5) / count,
+        sum(1 / r for r in ranks if r > 0) / count,
+    )
+
+
+def _rank_of(found: Sequence[str], wanted: Set[str]) -> int:
+    return next((position + 1 for position, path in enumerate(found) if path in wanted), 0)
+
+
+def evaluate_vault(engines: Sequence[str] = ("sqlite",), show_misses: bool = False) -> None:
+    """success@1 / success@5 / MRR per query kind on a real vault, the plugin beside the BM25F baseline."""
+    root = os.environ.get(VAULT_ENV, "")
+    if not root or not os.path.isdir(root):
+        print(f"Real-vault ranking table skipped: set {VAULT_ENV} to a folder of Markdown notes (e.g. a checkout "
+              "of github.com/obsidianmd/obsidian-help) to run it.")
+        return
+    notes = load_vault(root)
+    queries = known_item_queries(notes)
+    baseline = Bm25fBaseline(notes)
+    results: Dict[str, Dict[str, List[int]]] = {"BM25F baseline": {}}
+    for kind, text, wanted in queries:
+        results["BM25F baseline"].setdefault(kind, []).append(_rank_of(baseline.search(text, EVAL_LIMIT), wanted))
+    for engine in engines:
+        data = DATA / f"vault-{engine}"
+        library = NotesLibrary(str(data), Settings(roots=(root,), engine=engine))
+        library.refresh()
+        label = f"notes-search ({'FTS5' if engine == 'sqlite' else engine})"
+        results[label] = {}
+        for kind, text, wanted in queries:
+            found = [item.record.path for item in library.search(text, EVAL_LIMIT).items]
+            rank = _rank_of(found, wanted)
+            results[label].setdefault(kind, []).append(rank)
+            if show_misses and rank != 1:
+                top = os.path.relpath(found[0], root) if found else "-"
+                want = os.path.relpath(sorted(wanted)[0], root)
+                print(f"  miss {kind:<8} rank {rank:>2}  {text!r}  want {want}  got {top}")
+        library.close()
+    languages = len({note.rel.split(os.sep)[0] for note in notes if os.sep in note.rel})
+    print(f"\nKnown-item queries on {root}: {len(notes):,} notes in {languages} top folders, {len(queries)} queries "
+          f"(up to {EVAL_PER_KIND} per kind, seed {SEED + 7}); found = ranked within the first {EVAL_LIMIT}.")
+    print(f"{'kind':<10}{'queries':>8}" + "".join(f"{label[:27]:>30}" for label in results))
+    print(f"{'':<18}" + "".join(f"{'s@1   s@5   MRR':>30}" for _ in results))
+    for kind in (*EVAL_KINDS, "all"):
+        cells = []
+        for label in results:
+            by_kind = results[label]
+            ranks = [r for rs in by_kind.values() for r in rs] if kind == "all" else by_kind.get(kind, [])
+            s1, s5, mrr = _metrics(ranks)
+            cells.append(f"{s1:>18.2f}{s5:>6.2f}{mrr:>6.2f}")
+        count = sum(len(v) for v in results["BM25F baseline"].values()) if kind == "all" else len(
+            results["BM25F baseline"].get(kind, []))
+        print(f"{kind:<10}{count:>8}" + "".join(cells))
+
+
 if __name__ == "__main__":
     if "--build-whoosh" in sys.argv:
         build_whoosh()
+    elif "--eval" in sys.argv:
+        evaluate_vault(("sqlite", "whoosh") if "--whoosh" in sys.argv else ("sqlite",), "--misses" in sys.argv)
     else:
         main()

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Dict, Optional, Tuple
 
 from .frontmatter import NoteMeta, read_meta, split_front_matter
+from .markdown import headings, index_text, link_targets
 from .text import fold, tokens, unsplit_for_fts5
 
 # Files with a NUL byte in their first 8 KB are treated as binary and never indexed.
@@ -35,6 +36,13 @@ class NoteRecord:
     size: int
     content_hash: str
     locked: bool
+    headings: Tuple[Tuple[int, str], ...] = ()  # (level, text) of H1-H3 headings, for ranking
+    context: Tuple[str, ...] = ()  # front matter cwd/project: where the note's work happened
+
+    @property
+    def name(self) -> str:
+        """The file name without its extension."""
+        return os.path.splitext(self.rel_path.rsplit("/", 1)[-1])[0]
 
     @property
     def folder(self) -> str:
@@ -95,6 +103,13 @@ def _joined(text: str) -> str:
     return " ".join(tokens(fold(text)))
 
 
+def _context(meta: NoteMeta) -> Tuple[str, ...]:
+    values = [meta.cwd or ""]
+    project = meta.fields.get("project")
+    values.extend(project if isinstance(project, list) else [project or ""])
+    return tuple(v.strip() for v in values if v and v.strip())[:4]
+
+
 def build_document(
     path: str,
     root: str,
@@ -124,15 +139,20 @@ def build_document(
         size=len(raw),
         content_hash=content_hash(raw),
         locked=meta.locked,
+        headings=() if meta.locked else headings(body),
+        context=_context(meta),
     )
-    title_tokens = tokens(fold(meta.title))
-    # A locked (encrypted/private) note is findable by title only: its text never enters the index.
-    folded_body = "" if meta.locked else fold(body)
+    # A locked (encrypted/private) note is findable by title and name only: its text never enters the index.
+    folded_body = "" if meta.locked else fold(index_text(body))
     unsplit = unsplit_for_fts5(folded_body) if unsplit_body else None
     fields = {
-        "title": " ".join(title_tokens),
+        "name": _joined(record.name),
         "aliases": " ".join(_joined(a) for a in meta.aliases),
+        "title": _joined(meta.title),
+        "folder": _joined(record.folder),
+        "headings": " ".join(_joined(text) for _, text in record.headings),
         "tags": " ".join(_joined(t) for t in meta.tags),
+        "links": "" if meta.locked else " ".join(_joined(t) for t in link_targets(body)),
         "body": unsplit if unsplit is not None else " ".join(tokens(folded_body)),
     }
     return IndexDocument(record=record, fields=fields)

@@ -28,6 +28,7 @@ class Term:
     kind: str
     tokens: Tuple[str, ...]
     prefix_last: bool = False
+    corrected: bool = False  # a typo correction: ranked as typed, at FUZZY weight (ranking.py)
 
     def describe(self) -> str:
         inner = " ".join(self.tokens) + ("*" if self.kind == "prefix" or self.prefix_last else "")

@@ -8,7 +8,7 @@ import re
 import unicodedata
 from array import array
 from functools import lru_cache
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 # Letters and digits of any script; "_" and punctuation separate tokens (as in FTS5's unicode61).
 _WORD = re.compile(r"[^\W_]+")
@@ -59,14 +59,52 @@ def _fold_cluster(cluster: str) -> str:
     return fold(cluster)
 
 
+# Per-character folds for str.translate(), learnt as characters are met; and the characters whose
+# fold is not one character long (ß -> ss), which need offsets of their own.
+_FOLD_TABLE: Dict[int, str] = {}
+_IRREGULAR: Set[str] = set()
+# Text whose whole-text NFKC could differ from folding character by character: combining marks and
+# conjoining Hangul jamo compose with their neighbours.
+_COMPOSING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a\u1100-\u11ff]")
+
+
+def _fold_by_character(text: str) -> Optional[Tuple[str, Sequence[int]]]:
+    """fold_with_offsets() done in C (str.translate) for text without composing characters."""
+    if _COMPOSING.search(text) is not None:
+        return None
+    characters = set(text)
+    for character in characters:
+        if ord(character) not in _FOLD_TABLE:
+            folded = fold(character)
+            _FOLD_TABLE[ord(character)] = folded
+            if len(folded) != 1:
+                _IRREGULAR.add(character)
+    folded_text = text.translate(_FOLD_TABLE)
+    irregular = characters & _IRREGULAR
+    if not irregular:
+        return folded_text, range(len(text) + 1)
+    offsets = array("I")
+    position = 0
+    for match in re.finditer("[" + re.escape("".join(sorted(irregular))) + "]", text):
+        offsets.extend(range(position, match.start()))
+        offsets.extend([match.start()] * len(_FOLD_TABLE[ord(match.group())]))
+        position = match.end()
+    offsets.extend(range(position, len(text) + 1))
+    return folded_text, offsets
+
+
 def fold_with_offsets(text: str) -> Tuple[str, Sequence[int]]:
     """Fold like fold() and also return, for each folded character, its index in the original text.
 
-    Folding works per ASCII stretch or per base character plus its combining marks, which keeps the
-    mapping exact for snippets; offsets has one extra entry (len(text)) so spans map back as [start, end).
+    Folding works per character (in C) or, where characters compose, per ASCII stretch or base
+    character plus its combining marks, which keeps the mapping exact for snippets; offsets has one
+    extra entry (len(text)) so spans map back as [start, end).
     """
     if text.isascii():
         return text.lower(), range(len(text) + 1)  # identity mapping, without a list of ints to keep
+    fast = _fold_by_character(text)
+    if fast is not None:
+        return fast
     pieces: List[str] = []
     offsets: List[int] = []
     for match in _ASCII_OR_CLUSTER.finditer(text):

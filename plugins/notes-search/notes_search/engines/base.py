@@ -7,16 +7,27 @@ from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequenc
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, TagFilter
 
-# Field weights shared by both engines so rankings agree: a title hit beats an alias, a tag, a body
-# hit. (Other forms of a word are found in each engine's vocabulary at query time, and the typed
-# form counts twice, so it ranks above them.)
-FIELD_WEIGHTS: Dict[str, float] = {"title": 8.0, "aliases": 5.0, "tags": 4.0, "body": 1.0}
-RAW_FIELDS = ("title", "aliases", "tags", "body")
-# Both engines rank a broad query among its most recently indexed matches only; a note whose title,
-# alias or tag matches is ranked however old, up to HEADING_CAP of them (a prefix like "no" can still
-# match hundreds of titles).
-HEADING_FIELDS = ("title", "aliases", "tags")
+# Field weights of the engines' BM25, which picks the candidates that ranking.rank() then orders (it
+# uses the same order of fields; see the README). Other forms of a word are found in each engine's
+# vocabulary at query time, and the typed form counts twice, so it ranks above them.
+FIELD_WEIGHTS: Dict[str, float] = {
+    "name": 10.0,
+    "aliases": 10.0,
+    "title": 8.0,
+    "folder": 6.0,
+    "headings": 4.0,
+    "tags": 3.0,
+    "links": 1.5,
+    "body": 1.0,
+}
+RAW_FIELDS = ("name", "aliases", "title", "folder", "headings", "tags", "links", "body")
+# Both engines rank a broad query among its most recently indexed matches only; a note whose name,
+# alias, title, folder, heading or tag matches is a candidate however old, up to HEADING_CAP of them
+# (a prefix like "no" can still match hundreds of titles).
+HEADING_FIELDS = ("name", "aliases", "title", "folder", "headings", "tags")
 HEADING_CAP = 200
+BODY_CANDIDATES = 40  # best body (BM25) matches handed to ranking.rank() besides the heading matches
+HEADING_CANDIDATES = 60  # best heading-table matches handed over
 TIE_MARGIN = 10  # extra notes ranked, so notes tied at the cut are still ordered newest first
 MAX_FORMS = 24  # other forms of a word searched with it (the most frequent ones)
 
@@ -138,6 +149,8 @@ def record_to_json(record: NoteRecord) -> str:
             "size": record.size,
             "content_hash": record.content_hash,
             "locked": record.locked,
+            "headings": [list(h) for h in record.headings],
+            "context": list(record.context),
         },
         ensure_ascii=False,
     )
@@ -156,4 +169,6 @@ def record_from_json(text: str) -> NoteRecord:
         size=int(data["size"]),
         content_hash=data["content_hash"],
         locked=bool(data["locked"]),
+        headings=tuple((int(level), str(text)) for level, text in data.get("headings", ())),
+        context=tuple(data.get("context", ())),
     )

@@ -9,9 +9,12 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, Term
+from ..ranking import rank
 from ..text import is_cjk, light_stem
 from .base import (
+    BODY_CANDIDATES,
     FIELD_WEIGHTS,
+    HEADING_CANDIDATES,
     HEADING_CAP,
     HEADING_FIELDS,
     RAW_FIELDS,
@@ -27,7 +30,7 @@ from .base import (
     word_forms,
 )
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9  # 9: name, folder, headings and links columns; headings in the record
 # No *_stems columns: other forms of a word are looked up in the index's vocabulary at query time
 # (inflections()), which halves the text FTS5 indexes and so the time of a first index.
 _COLUMNS = RAW_FIELDS
@@ -65,10 +68,13 @@ def _quote(token: str) -> str:
 Inflections = Callable[[str], List[str]]
 
 
-def _term_expression(term: Term, inflections: Inflections) -> str:
+def _term_expression(term: Term, inflections: Inflections, boost_exact: bool = False) -> str:
     # Every column of the table is searched, so no column filter: FTS5 parses position lists to apply
     # one, which made bm25()'s per-phrase statistics cost ~2 ms per phrase instead of ~0.9 ms.
     if term.kind == "prefix":
+        if boost_exact:
+            # The whole word counts twice, so "säkerhet" is among the candidates before "säkerhetskopiera".
+            return "({0} OR {0}*)".format(_quote(term.tokens[0]))
         return f"{_quote(term.tokens[0])}*"
     if term.kind == "word":
         token = term.tokens[0]
@@ -86,9 +92,11 @@ def _term_expression(term: Term, inflections: Inflections) -> str:
     return "({})".format(" + ".join(parts))
 
 
-def match_expression(query: ParsedQuery, inflections: Inflections = lambda stem: []) -> str:
+def match_expression(
+    query: ParsedQuery, inflections: Inflections = lambda stem: [], boost_exact: bool = False
+) -> str:
     """The FTS5 MATCH string for a parsed query (every term must match)."""
-    return " AND ".join(_term_expression(term, inflections) for term in query.terms)
+    return " AND ".join(_term_expression(term, inflections, boost_exact) for term in query.terms)
 
 
 def _like_escape(value: str) -> str:
@@ -334,38 +342,47 @@ class SqliteEngine(SearchEngine):
         return {path: FileState(mtime, size, digest) for path, mtime, size, digest in rows}
 
     def search(self, query: ParsedQuery, limit: int) -> List[EngineHit]:
+        """Candidates by BM25 (best body matches, best name/heading matches), ordered by ranking.rank()."""
         if query.is_empty:
             return []
         where, params = _filters(query)
         expression = match_expression(query, self.inflections)
-        if where:
-            sql = (
-                f"SELECT n.record, bm25(notes_fts, {_WEIGHTS}) AS rank"
-                " FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid"
-                f" WHERE notes_fts MATCH ?{where} ORDER BY rank, n.mtime_ns DESC LIMIT ?"
-            )
-            with self._read_lock:
-                rows = self._reader.execute(sql, (expression, *params, limit)).fetchall()
-            # bm25() is lower-is-better; flip it so every engine reports higher-is-better.
-            return [EngineHit(record_from_json(record), -rank) for record, rank in rows]
-        # Without filters, rank inside FTS5 alone and read the metadata of the best rows only: joining
-        # every match (thousands for a two-letter prefix) to its metadata cost more than the ranking.
-        window = max(self.broad_cap, limit + TIE_MARGIN)
+        heading_expression = match_expression(query, self.inflections, boost_exact=True)
+        body_count = max(BODY_CANDIDATES, limit + TIE_MARGIN)
         with self._read_lock:
-            scored = self._newest_scored(expression, window)
-            best = dict(scored)  # rowid -> bm25(), lower is better
-            if len(scored) == window:
-                # The window holds recent notes only; a note whose title, alias or tag matches must still
-                # be found however old it is, so those (far fewer) matches are ranked as well.
-                for rowid, rank in self._newest_scored(expression, HEADING_CAP, "notes_head", _HEADING_WEIGHTS):
-                    if rowid not in best or rank < best[rowid]:
-                        best[rowid] = rank
-            top = heapq.nsmallest(limit + TIE_MARGIN, best, key=best.__getitem__)
-            records = self._records(top)
+            if where:
+                best = dict(self._filtered(expression, where, params, "notes_fts", _WEIGHTS, body_count))
+                heading = self._filtered(
+                    heading_expression, where, params, "notes_head", _HEADING_WEIGHTS, HEADING_CANDIDATES
+                )
+            else:
+                # Without filters, rank inside FTS5 alone and read the metadata of the chosen rows only:
+                # joining every match (thousands for a two-letter prefix) to its metadata cost more than
+                # the ranking. A broad query is ranked among its most recent matches (see BROAD_CAP).
+                window = max(self.broad_cap, limit + TIE_MARGIN)
+                scored = self._newest_scored(expression, window)
+                best = {rowid: scored_rank for rowid, scored_rank in scored}
+                best = {rowid: best[rowid] for rowid in heapq.nsmallest(body_count, best, key=best.__getitem__)}
+                # Name, alias, title, folder, heading and tag matches are candidates however old.
+                heading_scored = self._newest_scored(heading_expression, HEADING_CAP, "notes_head", _HEADING_WEIGHTS)
+                heading = heapq.nsmallest(HEADING_CANDIDATES, heading_scored, key=lambda pair: pair[1])
+            chosen = list(best) + [rowid for rowid, _ in heading if rowid not in best]
+            records = self._records(chosen)
+        floor = max(best.values(), default=0.0)  # the weakest body score among the candidates
         # bm25() is lower-is-better; flip it so every engine reports higher-is-better.
-        hits = [EngineHit(records[rowid], -best[rowid]) for rowid in top if rowid in records]
-        hits.sort(key=lambda hit: (-hit.score, -hit.record.mtime_ns))  # ties: newest first
-        return hits[:limit]
+        candidates = [(records[rowid], -best.get(rowid, floor)) for rowid in chosen if rowid in records]
+        return [EngineHit(record, score) for record, score in rank(query, candidates, limit)]
+
+    def _filtered(
+        self, expression: str, where: str, params: Sequence[str], table: str, weights: str, count: int
+    ) -> List[Tuple[int, float]]:
+        """(rowid, bm25) of the best `count` matches passing the tag and folder filters."""
+        sql = (
+            f"SELECT {table}.rowid, bm25({table}, {weights}) AS rank"
+            f" FROM {table} JOIN notes n ON n.id = {table}.rowid"
+            f" WHERE {table} MATCH ?{where} ORDER BY rank, n.mtime_ns DESC LIMIT ?"
+        )
+        return self._reader.execute(sql, (expression, *params, count)).fetchall()
 
     def _newest_scored(
         self, expression: str, cap: int, table: str = "notes_fts", weights: str = _WEIGHTS
@@ -425,8 +442,8 @@ class SqliteEngine(SearchEngine):
         upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
         with self._read_lock:
             rows = self._reader.execute(
-                "SELECT term, max(doc) FROM notes_vocab WHERE term >= ? AND term < ? AND col IN ('title', 'body')"
-                " GROUP BY term LIMIT ?",
+                "SELECT term, max(doc) FROM notes_vocab WHERE term >= ? AND term < ?"
+                " AND col IN ('name', 'title', 'headings', 'body') GROUP BY term LIMIT ?",
                 (prefix, upper, limit),
             ).fetchall()
         return [(term, int(docs)) for term, docs in rows]

@@ -29,9 +29,12 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Un
 
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, Term
+from ..ranking import rank
 from ..text import is_cjk, light_stem
 from .base import (
+    BODY_CANDIDATES,
     FIELD_WEIGHTS,
+    HEADING_CANDIDATES,
     HEADING_CAP,
     HEADING_FIELDS,
     RAW_FIELDS,
@@ -47,7 +50,7 @@ from .base import (
     word_forms,
 )
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"  # 6: name, folder, headings and links fields; headings in the record
 # A query matching more notes than this is ranked among its most recently indexed BROAD_CAP matches
 # only: reading a posting list costs ~2 µs per note in whoosh, so a two-letter prefix or a word in
 # nearly every note would otherwise read and score all 10,000 notes on each keystroke.
@@ -57,6 +60,7 @@ _PHRASE_PREFIX_WORDS = 8  # the same for the last word of a phrase still being t
 # Narrower queries look their other terms up at these notes instead of reading their posting lists.
 _PROBE_LIMIT = 400
 _K1, _B = 1.2, 0.75  # FTS5's bm25() constants
+_WORD_FIELDS = ("name", "title", "headings", "body")  # where other forms of a word and typo fixes are looked up
 _CACHED_POSTINGS = 300_000  # postings kept between keystrokes (a few tens of MB at most)
 
 # A word (str) or a phrase (tuple of words) in a whoosh field,
@@ -87,9 +91,13 @@ def _schema() -> Any:
 
     return fields.Schema(
         path=fields.ID(stored=True, unique=True),
-        title=text(),
+        name=text(),
         aliases=text(),
+        title=text(),
+        folder=text(),
+        headings=text(),
         tags=text(),
+        links=text(),
         body=text(),
         # The first two letters of every word, marked with its field's number in RAW_FIELDS: "3pl" for
         # a body word starting with "pl". A two-letter prefix is then one list of notes and hit counts
@@ -101,7 +109,7 @@ def _schema() -> Any:
         folder_keys=fields.KEYWORD(analyzer=lines),
         # Columns only: a NUMERIC field would also index 16 trie terms per note.
         mtime=fields.COLUMN(columns.NumericColumn("q")),
-        length=fields.COLUMN(columns.NumericColumn("I")),  # words in all four text fields
+        length=fields.COLUMN(columns.NumericColumn("I")),  # words in all the text fields
         record=fields.STORED(),
     )
 
@@ -209,7 +217,7 @@ class _View:
         cached = self._forms.get(stem)
         if cached is None:
             cached = self._forms[stem] = word_forms(
-                stem, lambda start: [*self.words("title", start), *self.words("body", start)]
+                stem, lambda start: [w for name in _WORD_FIELDS for w in self.words(name, start)]
             )
         return cached
 
@@ -437,11 +445,15 @@ class _View:
                     terms, allowed, HEADING_CAP, min(heading_sizes), HEADING_FIELDS
                 )
                 matches.update(heapq.nlargest(HEADING_CAP, heading))
-        scores = self._score(terms, matches, floor, min(floor, heading_low), probed)
-        best = heapq.nlargest(limit + TIE_MARGIN, scores.items(), key=lambda item: (item[1], item[0]))
-        hits = [EngineHit(self.record(docnum), score) for docnum, score in best]
-        hits.sort(key=lambda hit: (-hit.score, -hit.record.mtime_ns))  # ties: newest first
-        return hits[:limit]
+        scores, heading_scores = self._score(terms, matches, floor, min(floor, heading_low), probed)
+        # The candidates ranking.rank() orders, as in the FTS5 engine: the best matches overall, and
+        # the best of those matching every term in a name, alias, title, folder, heading or tag.
+        best = heapq.nlargest(max(BODY_CANDIDATES, limit + TIE_MARGIN), scores, key=lambda d: (scores[d], d))
+        chosen = set(best)
+        chosen.update(heapq.nlargest(HEADING_CANDIDATES, heading_scores, key=lambda d: (heading_scores[d], d)))
+        body_scores = {d: (scores[d] if d in best or d >= floor else 0.0) for d in chosen}
+        candidates = [(self.record(docnum), body_scores[docnum]) for docnum in chosen]
+        return [EngineHit(record, score) for record, score in rank(query, candidates, limit)]
 
     def _probe_terms(self, terms: List[List[_Unit]], candidates: Set[int], probed: Dict[Key, Postings]) -> Set[int]:
         """The candidates every term matches; body postings looked up at the candidates only."""
@@ -495,20 +507,26 @@ class _View:
         floor: int,
         heading_floor: int,
         probed: Dict[Key, Postings],
-    ) -> Dict[int, float]:
+    ) -> Tuple[Dict[int, float], Dict[int, float]]:
         """BM25 the way FTS5's bm25() computes it: per query phrase, hits weighted by field and
         summed, document length over all fields. Below `floor` (outside the window of recent
-        matches) only title, alias and tag hits count, as in the FTS5 engine's separate heading
-        query; those are read down to `heading_floor`, below which no candidate is.
+        matches) only heading-field hits count, as in the FTS5 engine's separate heading query;
+        those are read down to `heading_floor`, below which no candidate is. Also returns the
+        heading-field part of the score of the notes matching every term in heading fields.
         """
         scores: Dict[int, float] = dict.fromkeys(candidates, 0.0)
+        heading_scores: Dict[int, float] = dict.fromkeys(candidates, 0.0)
+        heading_matches: Optional[Set[int]] = None
         average = self.average_length
         norm = {docnum: _K1 * (1 - _B + _B * self.length(docnum) / average) for docnum in candidates}
         for units in terms:
+            term_heading: Set[int] = set()
             for unit in units:
                 hits: Dict[int, float] = {}
+                heading_hits: Dict[int, float] = {}
                 for field, key in unit.leaves:
                     weight = FIELD_WEIGHTS[field]
+                    in_heading = field in HEADING_FIELDS
                     low = heading_floor if field in HEADING_FIELDS else floor
                     postings = probed[key] if key in probed else self.postings(key, low)
                     if len(postings) < len(scores):
@@ -519,10 +537,17 @@ class _View:
                         pairs = ((d, postings[d]) for d in scores if d >= low and d in postings)
                     for docnum, count in pairs:
                         hits[docnum] = hits.get(docnum, 0.0) + weight * count
+                        if in_heading:
+                            heading_hits[docnum] = heading_hits.get(docnum, 0.0) + weight * count
                 idf = unit.idf
                 for docnum, freq in hits.items():
                     scores[docnum] += idf * freq * (_K1 + 1) / (freq + norm[docnum])
-        return scores
+                for docnum, freq in heading_hits.items():
+                    heading_scores[docnum] += idf * freq * (_K1 + 1) / (freq + norm[docnum])
+                term_heading.update(heading_hits)
+            heading_matches = term_heading if heading_matches is None else heading_matches & term_heading
+        kept = heading_matches or set()
+        return scores, {docnum: heading_scores[docnum] for docnum in kept}
 
 
 class WhooshEngine(SearchEngine):
@@ -576,10 +601,7 @@ class WhooshEngine(SearchEngine):
         fields = document.fields
         writer.update_document(
             path=record.path,
-            title=fields["title"],
-            aliases=fields["aliases"],
-            tags=fields["tags"],
-            body=fields["body"],
+            **{name: fields[name] for name in RAW_FIELDS},
             starts=_starts(fields),
             tag_keys="\n".join(tag_keys(record.tags)),
             folder_keys="\n".join(record.folder_keys),
@@ -680,7 +702,7 @@ class WhooshEngine(SearchEngine):
         found: Dict[str, int] = {}
         with self._lock:
             view = self._current()
-            for name in ("title", "body"):
+            for name in _WORD_FIELDS:
                 for word, count in view.first_words(name, prefix, limit):
                     found[word] = max(found.get(word, 0), count)
         return sorted(found.items())[:limit]

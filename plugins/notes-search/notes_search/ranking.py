@@ -1,0 +1,205 @@
+"""Orders the candidates an engine found, the same way for both engines: which field matched, and how.
+
+The engines' BM25 finds the candidates (the best body matches plus the notes whose name, aliases,
+title, folder, headings or tags match); this module ranks them by what a person typing the name of a
+note expects: file name and aliases first, then title, folder, headings (H1 > H2 > H3), tags, body;
+within a field an exact word beats a prefix of a longer word, which beats a corrected typo, and a
+query that is the whole field (an alias, the file name) beats every partial match. BM25 (mostly the
+body) only orders notes whose names and headings match alike. Weights and reasons: README, "Ranking".
+"""
+
+from collections import OrderedDict
+from threading import Lock
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from .notes import NoteRecord
+from .query import ParsedQuery, Term
+from .text import fold, light_stem, tokens
+
+# Per matched field, for one query term. A second field matching the same term adds OTHER_FIELDS of
+# its weight (a title and a folder both saying "sync" is a better sign than the title alone).
+WEIGHTS: Dict[str, float] = {
+    "name": 10.0,
+    "aliases": 10.0,
+    "title": 8.0,
+    "folder": 6.0,
+    "h1": 5.0,
+    "h2": 4.0,
+    "h3": 3.0,
+    "tags": 2.5,
+}
+OTHER_FIELDS = 0.2
+EXACT = 1.0  # the typed word is a word of the field
+STEM = 0.85  # another form of it ("plans" for "plan")
+PREFIX_LOW, PREFIX_HIGH = 0.5, 0.8  # a longer word starting with it: more of the word typed, nearer 0.8
+FUZZY = 0.5  # a corrected word counts half, in every field alike
+WHOLE_FIELD = 1.0  # the query is the whole field (its weight once more); a still-typed last word: half
+BODY = 2.0  # the engine's BM25, scaled to 0..1 over the candidates
+_CACHE_SIZE = 4096
+
+Tokens = Tuple[str, ...]
+# Field name -> (its values as token lists, every token of them): the set answers most terms at once.
+Fields = Dict[str, Tuple[Tuple[Tokens, ...], FrozenSet[str]]]
+
+
+def _tokens(text: str) -> Tokens:
+    return tuple(tokens(fold(text), for_query=False))
+
+
+def note_fields(record: NoteRecord) -> Fields:
+    """The ranked fields of a note as folded token lists, one per value (each alias, each heading)."""
+    fields: Dict[str, List[Tokens]] = {"h1": [], "h2": [], "h3": []}
+    for level, text in record.headings:
+        if 1 <= level <= 3:
+            fields["h" + str(level)].append(_tokens(text))
+    fields["name"] = [_tokens(record.name)]
+    fields["aliases"] = [_tokens(alias) for alias in record.aliases]
+    fields["title"] = [_tokens(record.title)]
+    fields["folder"] = [_tokens(part) for part in record.folder.split("/") if part]
+    fields["tags"] = [_tokens(tag.replace("/", " ")) for tag in record.tags]
+    return {
+        name: (tuple(values), frozenset(token for value in values for token in value))
+        for name, values in fields.items()
+        if any(values)
+    }
+
+
+class _FieldCache:
+    """Token lists of recently ranked notes: typing a word ranks the same notes keystroke after keystroke."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[Tuple[str, int, int], Fields] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, record: NoteRecord) -> Fields:
+        key = (record.path, record.mtime_ns, record.size)
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                return found
+        found = note_fields(record)
+        with self._lock:
+            self._items[key] = found
+            while len(self._items) > _CACHE_SIZE:
+                self._items.popitem(last=False)
+        return found
+
+
+_CACHE = _FieldCache()
+
+
+def _prefix_quality(typed: str, word: str) -> float:
+    return PREFIX_LOW + (PREFIX_HIGH - PREFIX_LOW) * len(typed) / max(len(word), 1)
+
+
+def _single(term: Term, value: Tokens) -> float:
+    token = term.tokens[0]
+    if token in value:
+        return EXACT
+    best = 0.0
+    if term.kind == "prefix":
+        for word in value:
+            if word.startswith(token):
+                best = max(best, _prefix_quality(token, word))
+    else:
+        stem = light_stem(token)
+        if any(light_stem(word) == stem for word in value):
+            best = STEM
+    return best
+
+
+def _phrase(term: Term, value: Tokens) -> float:
+    wanted = term.tokens
+    size = len(wanted)
+    best = 0.0
+    for start in range(len(value) - size + 1):
+        if value[start : start + size - 1] != wanted[:-1]:
+            continue
+        last = value[start + size - 1]
+        if last == wanted[-1]:
+            return EXACT
+        if term.prefix_last and last.startswith(wanted[-1]):
+            best = max(best, _prefix_quality(wanted[-1], last))
+    return best
+
+
+def term_match(term: Term, value: Tokens) -> float:
+    """How well one query term matches one field value: EXACT, STEM, a prefix quality or 0."""
+    if not value:
+        return 0.0
+    quality = _phrase(term, value) if term.kind == "phrase" else _single(term, value)
+    return quality * (FUZZY if term.corrected else 1.0)
+
+
+def _whole_field(query_tokens: Tokens, last_is_prefix: bool, value: Tokens) -> float:
+    if value == query_tokens:
+        return WHOLE_FIELD
+    same_start = len(value) == len(query_tokens) and value[:-1] == query_tokens[:-1]
+    if last_is_prefix and same_start and value[-1].startswith(query_tokens[-1]):
+        return WHOLE_FIELD / 2
+    return 0.0
+
+
+def _field_match(term: Term, values: Tuple[Tokens, ...], words: FrozenSet[str]) -> float:
+    if term.kind != "phrase":
+        # One word: the field's set of words answers it without looking at each value.
+        token = term.tokens[0]
+        if token in words:
+            quality = EXACT
+        elif term.kind == "prefix":
+            quality = max((_prefix_quality(token, w) for w in words if w.startswith(token)), default=0.0)
+        else:
+            stem = light_stem(token)
+            quality = STEM if any(light_stem(w) == stem for w in words) else 0.0
+        return quality * (FUZZY if term.corrected else 1.0)
+    if term.tokens[0] not in words:
+        return 0.0
+    return max(term_match(term, value) for value in values)
+
+
+def field_score(query: ParsedQuery, fields: Fields) -> float:
+    """The note's score from its name, aliases, title, folder, headings and tags (no body)."""
+    total = 0.0
+    for term in query.terms:
+        matched = []
+        for name, (values, words) in fields.items():
+            quality = _field_match(term, values, words)
+            if quality > 0:
+                matched.append(WEIGHTS[name] * quality)
+        if matched:
+            best = max(matched)
+            total += best + OTHER_FIELDS * (sum(matched) - best)
+    query_tokens = tuple(token for term in query.terms for token in term.tokens)
+    if query_tokens and not any(term.corrected for term in query.terms):
+        last = query.terms[-1]
+        last_is_prefix = last.kind == "prefix" or last.prefix_last
+        whole = [
+            WEIGHTS[name] * max(_whole_field(query_tokens, last_is_prefix, v) for v in values)
+            for name, (values, words) in fields.items()
+            if query_tokens[0] in words
+        ]
+        total += max(whole, default=0.0)
+    return total
+
+
+def rank(
+    query: ParsedQuery, candidates: Sequence[Tuple[NoteRecord, float]], limit: int
+) -> List[Tuple[NoteRecord, float]]:
+    """The best `limit` candidates (record, engine score higher-is-better), best first; ties newest first."""
+    unique: Dict[str, Tuple[NoteRecord, float]] = {}
+    for record, score in candidates:
+        known: Optional[Tuple[NoteRecord, float]] = unique.get(record.path)
+        if known is None or score > known[1]:
+            unique[record.path] = (record, score)
+    if not unique:
+        return []
+    top = max(score for _, score in unique.values())
+    low = min(score for _, score in unique.values())
+    spread = (top - low) or 1.0
+    scored = []
+    for record, score in unique.values():
+        body = BODY * ((score - low) / spread if top != low else 1.0)
+        scored.append((field_score(query, _CACHE.get(record)) + body, record))
+    scored.sort(key=lambda item: (-item[0], -item[1].mtime_ns, item[1].path))
+    return [(record, score) for score, record in scored[:limit]]
