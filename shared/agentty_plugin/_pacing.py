@@ -2,6 +2,7 @@
 
 The host redraws at most every 50 ms, drops notifications closer than 700 ms (answering them anyway),
 and stops a plugin that sends more than 240 lines a second on stdout and stderr together.
+Every decision reads an injected clock (`agentty_plugin.clock`), so tests move time instead of waiting.
 """
 
 from __future__ import annotations
@@ -10,12 +11,16 @@ import collections
 import threading
 import time
 
+from .clock import system_clock
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Deque, Optional, Tuple
 
 PANEL_INTERVAL = 0.052      # a little over the host's 50 ms so that no second ever holds 21 panels
-NOTIFY_INTERVAL = 0.75      # the host drops notifications closer than 700 ms; keep a margin
+# The host drops notifications closer than 700 ms, timed when it reads them; 100 ms of margin absorbs a
+# late read of the earlier one on a loaded machine.
+NOTIFY_INTERVAL = 0.8
 MESSAGES_PER_SECOND = 200   # protocol lines may use this much of the host's 240/s
 LOG_LINES_PER_SECOND = 120  # log lines are dropped (and counted) above this share of the budget
 
@@ -23,9 +28,17 @@ LOG_LINES_PER_SECOND = 120  # log lines are dropped (and counted) above this sha
 class RateBudget:
     """A one-second sliding window over every line we write, protocol and log alike."""
 
-    def __init__(self, protocol_limit: int = MESSAGES_PER_SECOND, log_limit: int = LOG_LINES_PER_SECOND) -> None:
+    def __init__(
+        self,
+        protocol_limit: int = MESSAGES_PER_SECOND,
+        log_limit: int = LOG_LINES_PER_SECOND,
+        clock: Callable[[], float] = system_clock,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.protocol_limit = protocol_limit
         self.log_limit = log_limit
+        self._clock = clock
+        self._sleep = sleep
         self._sent: Deque[float] = collections.deque()
         self._lock = threading.Lock()
         self.dropped_logs = 0
@@ -38,18 +51,18 @@ class RateBudget:
         """Block until one more protocol line fits in the window (protocol lines are never dropped)."""
         while True:
             with self._lock:
-                now = time.monotonic()
+                now = self._clock()
                 self._trim(now)
                 if len(self._sent) < self.protocol_limit:
                     self._sent.append(now)
                     return
                 wait = 1.0 - (now - self._sent[0]) + 0.001
-            time.sleep(max(wait, 0.001))
+            self._sleep(max(wait, 0.001))
 
     def try_log(self, lines: int = 1) -> bool:
         """Admit `lines` log lines if they fit under the log share; otherwise count them as dropped."""
         with self._lock:
-            now = time.monotonic()
+            now = self._clock()
             self._trim(now)
             if len(self._sent) + lines <= self.log_limit:
                 self._sent.extend([now] * lines)
@@ -63,40 +76,82 @@ class RateBudget:
             return dropped
 
 
+class PaceSchedule:
+    """When the newest panel and the pending notification may go out. Pure: every method is told the time."""
+
+    def __init__(self) -> None:
+        self.panel: Optional[bytes] = None
+        self.notification: Optional[Tuple[str, str]] = None
+        self.last_panel = float("-inf")
+        self.last_notification = float("-inf")
+
+    def offer_panel(self, panel: bytes, now: float) -> bool:
+        """True: send `panel` now (its turn is taken). False: it waits, replacing any panel already waiting."""
+        if self.panel is None and now >= self.last_panel + PANEL_INTERVAL:
+            self.last_panel = now
+            return True
+        self.panel = panel  # the latest tree wins; older pending ones are never drawn
+        return False
+
+    def offer_notification(self, message: str, kind: str) -> Optional[str]:
+        """Queue a notification; returns the message of the one it replaced, if one was waiting."""
+        replaced = self.notification[0] if self.notification is not None else None
+        self.notification = (message, kind)
+        return replaced
+
+    def take_due(self, now: float) -> Tuple[Optional[bytes], Optional[Tuple[str, str]], Optional[float]]:
+        """What may go out at `now`, and how long until the next waiting item is due (None: nothing waits)."""
+        panel: Optional[bytes] = None
+        notification: Optional[Tuple[str, str]] = None
+        waits = []
+        if self.panel is not None:
+            due = self.last_panel + PANEL_INTERVAL
+            if now >= due:
+                panel, self.panel, self.last_panel = self.panel, None, now
+            else:
+                waits.append(due - now)
+        if self.notification is not None:
+            due = self.last_notification + NOTIFY_INTERVAL
+            if now >= due:
+                notification, self.notification, self.last_notification = self.notification, None, now
+            else:
+                waits.append(due - now)
+        return panel, notification, (min(waits) if waits else None)
+
+
 class Pacer:
-    """A background thread that sends the newest panel and the pending notification when allowed."""
+    """A background thread that sends the newest panel and the pending notification when the schedule allows."""
 
     def __init__(
         self,
         send_panel: Callable[[bytes], None],
         send_notification: Callable[[str, str], None],
         on_superseded: Callable[[str], None],
+        clock: Callable[[], float] = system_clock,
     ) -> None:
         self._send_panel = send_panel
         self._send_notification = send_notification
         self._on_superseded = on_superseded
+        self._clock = clock
+        self._schedule = PaceSchedule()
         self._condition = threading.Condition()
         # Held from the moment a panel's turn is given until it is written, so panels go out in the
         # order their turns were given even when two threads send (the pacer and a caller).
         self._send_lock = threading.Lock()
-        self._panel: Optional[bytes] = None
-        self._notification: Optional[Tuple[str, str]] = None
-        self._last_panel = float("-inf")
-        self._last_notification = float("-inf")
         self._stopped = False
+        on_advance = getattr(clock, "on_advance", None)
+        if on_advance is not None:
+            on_advance(self.wake)  # a manual clock moved: look at the schedule again instead of waiting
         self._thread = threading.Thread(target=self._run, name="agentty-pacer", daemon=True)
         self._thread.start()
 
     def submit_panel(self, encoded_params: bytes) -> None:
         with self._condition:
-            now = time.monotonic()
-            if self._stopped or self._panel is not None or now < self._last_panel + PANEL_INTERVAL:
-                self._panel = encoded_params  # the latest tree wins; older pending ones are never drawn
+            if self._stopped or not self._schedule.offer_panel(encoded_params, self._clock()):
                 self._condition.notify()
                 return
             # Due now and nothing waiting: send from the caller's thread, rather than waking the
             # pacer thread, which must then win the GIL from whatever else is running.
-            self._last_panel = now
             self._send_lock.acquire()
         try:
             self._send_panel(encoded_params)
@@ -105,9 +160,13 @@ class Pacer:
 
     def submit_notification(self, message: str, kind: str) -> None:
         with self._condition:
-            if self._notification is not None:
-                self._on_superseded(self._notification[0])
-            self._notification = (message, kind)
+            replaced = self._schedule.offer_notification(message, kind)
+            self._condition.notify()
+        if replaced is not None:
+            self._on_superseded(replaced)
+
+    def wake(self) -> None:
+        with self._condition:
             self._condition.notify()
 
     def stop(self) -> None:
@@ -117,31 +176,16 @@ class Pacer:
 
     def _run(self) -> None:
         while True:
-            panel: Optional[bytes] = None
-            notification: Optional[Tuple[str, str]] = None
             with self._condition:
                 while True:
                     if self._stopped:
                         return
-                    now = time.monotonic()
-                    waits = []
-                    if self._panel is not None:
-                        due = self._last_panel + PANEL_INTERVAL
-                        if now >= due:
-                            panel, self._panel = self._panel, None
-                            self._last_panel = now
-                        else:
-                            waits.append(due - now)
-                    if self._notification is not None:
-                        due = self._last_notification + NOTIFY_INTERVAL
-                        if now >= due:
-                            notification, self._notification = self._notification, None
-                            self._last_notification = now
-                        else:
-                            waits.append(due - now)
+                    panel, notification, wait = self._schedule.take_due(self._clock())
                     if panel is not None or notification is not None:
                         break
-                    self._condition.wait(min(waits) if waits else None)
+                    # A wait that a manual clock cuts short by calling wake(); with the system clock it
+                    # simply ends when the next item is due.
+                    self._condition.wait(wait)
                 if panel is not None:
                     self._send_lock.acquire()  # taken before the condition is let go: see __init__
             if panel is not None:

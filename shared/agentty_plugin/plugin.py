@@ -9,13 +9,14 @@ import queue
 import signal
 import sys
 import threading
-import time
 from collections.abc import Mapping
 
 from . import _transport, ui
 from ._pacing import Pacer, RateBudget
 from ._record import Record
+from ._repeats import RepeatFolder
 from ._workers import CallTimeout, Reply, WorkerPool
+from .clock import system_clock
 from .context import Context, Workspace, normalize_language, workspaces_from_wire
 from .errors import INTERNAL_ERROR, METHOD_NOT_FOUND, TIMED_OUT, AgenttyError
 
@@ -23,6 +24,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import asyncio
     from typing import Any, BinaryIO, Callable, Dict, List, Optional, TypeVar
+
+    from ._dependency import MissingDependency
 
     Handler = Callable[..., Any]
     F = TypeVar("F", bound=Callable[..., Any])
@@ -41,6 +44,7 @@ CALL_TIMEOUT = 60.0       # the Node SDK waits forever; we give up and raise ins
 SHUTDOWN_BUDGET = 1.0     # the host sends SIGTERM 1.5 s after `shutdown`; leave room to exit on our own
 NOTIFY_KINDS = ("info", "success", "warning", "error")
 BADGE_MAX = 8
+MISSING_BADGE = "!"
 
 
 
@@ -291,7 +295,8 @@ def _session_params(pane_id: Any, max_turns: Optional[int]) -> Dict[str, Any]:
 class Plugin:
     """An Agentty plugin: register handlers (decorators or plain calls), then `run()`."""
 
-    def __init__(self, *, max_workers: int = 16, call_timeout: float = CALL_TIMEOUT) -> None:
+    def __init__(self, *, max_workers: int = 16, call_timeout: float = CALL_TIMEOUT,
+                 clock: Callable[[], float] = system_clock) -> None:
         self.info: Optional[ActivateInfo] = None
         self.context: Context = Context(language=normalize_language(os.environ.get("AGENTTY_LANGUAGE")))
         self.api_version = 1
@@ -323,10 +328,16 @@ class Plugin:
         self._loop_lock = threading.Lock()
         self._writer: Optional[_transport.LineWriter] = None
         self._stderr: Any = None
-        self._budget = RateBudget()
+        # Every pacing decision reads this clock; tests pass an agentty_plugin.clock.ManualClock.
+        self._clock = clock
+        self._budget = RateBudget(clock=clock)
         self._pacer: Optional[Pacer] = None
         self._superseded_notifications = 0
-        self._last_drop_report = 0.0
+        self._last_drop_report = float("-inf")
+        self._log_repeats = RepeatFolder(clock=clock)
+        self._toast_repeats = RepeatFolder(clock=clock)
+        self._missing: Optional[MissingDependency] = None
+        self._missing_lock = threading.Lock()
 
     # ------------------------------------------------------------------ handler registration
 
@@ -416,6 +427,9 @@ class Plugin:
 
     def set_panel(self, tree: Mapping[str, Any]) -> None:
         """Replace the panel. Checked now (UITreeError names the bad node); sent at most every 50 ms."""
+        missing = self._missing
+        if missing is not None:
+            tree = missing.panel(self.language)  # nothing else can work until the package is there
         prepared = ui.prepare(tree)
         encoded = _transport.encode_message({"tree": prepared})  # size check happens here, in the caller
         self._ensure_pacer().submit_panel(encoded[:-1])
@@ -434,7 +448,36 @@ class Plugin:
         value = "" if text is None else str(text)
         if len(value) > BADGE_MAX:
             raise ValueError(f"badge text {value!r} is longer than {BADGE_MAX} characters")
+        if self._missing is not None:
+            value = MISSING_BADGE
         self._fire("ui/setBadge", {"text": value})
+
+    def report_missing_dependency(self, error: ImportError) -> None:
+        """A package the plugin needs failed to import: show what is missing and how to fix it, once.
+
+        The runtime calls this itself when a handler or thread raises ImportError; call it from your
+        own `except ImportError` where you catch the error before the runtime sees it. From then on
+        every panel is the explanation, and the badge says "!", until the plugin is restarted.
+        """
+        from ._dependency import MissingDependency
+
+        with self._missing_lock:
+            first = self._missing is None
+            if first:
+                info = self.info.plugin if self.info is not None else None
+                self._missing = MissingDependency(
+                    error,
+                    plugin_id=info.id if info else os.environ.get("AGENTTY_PLUGIN_ID", ""),
+                    plugin_name=info.name if info else "",
+                    plugin_dir=info.dir if info else os.environ.get("AGENTTY_PLUGIN_DIR", os.getcwd()),
+                )
+            missing = self._missing
+        assert missing is not None
+        if not first:
+            return
+        self.notify(missing.notification(self.language), "error")
+        self.set_badge(MISSING_BADGE)
+        self.set_panel(ui.column([]))  # replaced by the explanation in set_panel
 
     def log(self, *parts: Any) -> None:
         """Write to the plugin log (stderr). Lines over the rate budget are dropped and counted."""
@@ -539,7 +582,8 @@ class Plugin:
 
     def _ensure_pacer(self) -> Pacer:
         if self._pacer is None:
-            self._pacer = Pacer(self._send_panel_now, self._send_notification_now, self._notification_superseded)
+            self._pacer = Pacer(self._send_panel_now, self._send_notification_now, self._notification_superseded,
+                                clock=self._clock)
         return self._pacer
 
     def _write(self, message: Dict[str, Any]) -> bool:
@@ -608,18 +652,24 @@ class Plugin:
         self._emit_log(f"agentty-plugin: notification replaced by a newer one before it could show: {message[:200]}")
 
     def _emit_log(self, text: str) -> None:
-        stream = self._stderr if self._stderr is not None else sys.__stderr__
-        if stream is None:
-            return
-        lines = text.split("\n")
+        admitted = self._log_repeats.admit(text)
+        if not admitted:
+            return  # the same text was written moments ago: counted, and reported once its window closes
+        lines = "\n".join(admitted).split("\n")
         if not self._budget.try_log(len(lines)):
             return
-        now = time.monotonic()
+        now = self._clock()
         if now - self._last_drop_report > 1.0:
             dropped = self._budget.take_dropped()
             if dropped:
                 self._last_drop_report = now
                 lines.insert(0, f"agentty-plugin: {dropped} log lines dropped to stay under Agentty's rate limit")
+        self._write_log_lines(lines)
+
+    def _write_log_lines(self, lines: List[str]) -> None:
+        stream = self._stderr if self._stderr is not None else sys.__stderr__
+        if stream is None:
+            return
         try:
             stream.write("\n".join(lines) + "\n")
             stream.flush()
@@ -828,7 +878,12 @@ class Plugin:
             self._emit_log(f"agentty-plugin: handler {getattr(handler, '__name__', handler)!s} failed\n"
                            + traceback.format_exc().rstrip())
             try:
-                self.notify(str(error) or error.__class__.__name__, "error")
+                if isinstance(error, ImportError):
+                    self.report_missing_dependency(error)
+                    return
+                message = str(error) or error.__class__.__name__
+                if message in self._toast_repeats.admit(message):  # the same failure again: no new toast
+                    self.notify(message, "error")
             except Exception:
                 pass
 
@@ -851,6 +906,8 @@ class Plugin:
 
         self._emit_log("agentty-plugin: uncaught exception in a thread\n"
                        + "".join(traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback)))
+        if isinstance(args.exc_value, ImportError):
+            self.report_missing_dependency(args.exc_value)
 
     # ------------------------------------------------------------------ internals: stopping
 
@@ -874,6 +931,9 @@ class Plugin:
     def _finish(self, exit_process: bool) -> None:
         if self._pacer is not None:
             self._pacer.stop()
+        repeats = self._log_repeats.flush()
+        if repeats:
+            self._write_log_lines(repeats)
         with self._pending_lock:
             pending = list(self._pending.values())
         for future in pending:

@@ -28,8 +28,11 @@ def render(note=""):
 @plugin.on_activate
 def activate(info):
     seen.append(["activate", info.plugin.id, info.language, info.api_version])
-    if os.environ.get("PROBE_SLOW_ACTIVATE"):
-        time.sleep(float(os.environ["PROBE_SLOW_ACTIVATE"]))
+    gate = os.environ.get("PROBE_ACTIVATE_GATE")
+    if gate:
+        # Activation lasts until the test creates this file: "slow" without guessing how slow.
+        while not os.path.exists(gate):
+            time.sleep(0.01)
         seen.append(["activated-late"])
 
 
@@ -103,7 +106,8 @@ def burst(call):
         render(f"burst {n}")
     for n in range(int(call.args.get("notes", 0))):
         plugin.notify(f"note {n}")
-    for n in range(int(call.args.get("logs", 0))):
+    first = int(call.args.get("first", 0))
+    for n in range(first, first + int(call.args.get("logs", 0))):
         plugin.log(f"log line {n}")
 
 
@@ -116,6 +120,13 @@ def slow(call):
 @plugin.command("probe.fail")
 def fail(call):
     raise RuntimeError("the probe failed on purpose")
+
+
+@plugin.command("probe.needs")
+def needs(call):
+    """Stands for any plugin code path that imports a third-party package the install lacks."""
+    render("loading")
+    import probe_missing_package  # type: ignore[import-not-found]  # noqa: F401
 
 
 @plugin.on_shutdown
