@@ -131,7 +131,7 @@ def test_hanging_command_second_prompt_and_mode_switch_mid_turn(tmp_path: Path,
             failed = [update for update in client.of_kind("tool_call_update") if update.status == "failed"]
             assert "timed out after 1 s" in failed[0].content[0].content.text
             assert failed[0].raw_output["outcome"] == "timeout"
-            assert "Failed: Hangs (timed out after 1 s)." in client.message_text()
+            assert "Couldn't check: Hangs (timed out after 1 s)." in client.message_text()  # never "passed"
             assert "The Mode option changed to Check only, so I stopped before “Publish”." in client.message_text()
             assert client.permissions == []
             assert "published" not in str(client.updates)

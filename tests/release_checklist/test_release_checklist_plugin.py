@@ -280,3 +280,17 @@ def test_focus_moves_to_another_repository_after_the_running_step(make_repo, tmp
         host.click("release.stop")
         host.wait_for_panel(lambda t: "Release 3.0.0" in host.texts(t))
         assert host.violations == []
+
+
+def test_run_all_counts_what_could_not_be_checked(make_repo, open_host):
+    repo = make_repo()
+    write_checklist(repo, f"- [ ] Builds: `{PASS}`", f"- [ ] Lints: `{FAIL}`", "- [ ] Docs: `no-such-tool-xyz build`")
+    host = open_host(repo)
+    host.click("release.run-all")
+    tree = wait_step(host, "docs", lambda item: item["tone"] == "warning")
+    assert step_item(host, tree, "docs")["subtitle"].startswith(
+        "Couldn't check · no-such-tool-xyz is not installed: install it, or set this step's command in "
+        "RELEASE_CHECKLIST.md")
+    host.wait_for(lambda: ("Checks: 1 passed, 1 failed, 1 couldn't check (the reason is on each step).", "error")
+                  in host.notifications, what="the count of checks that could not run")
+    assert host.badge == "1/3"

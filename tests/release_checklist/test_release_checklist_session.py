@@ -103,7 +103,27 @@ def test_missing_command_and_timeout_from_the_file(make_repo, data_dir):
     session = ReleaseSession(str(repo), data_dir)
     results = session.run_checks()
     assert results["lint"].outcome == Outcome.NOT_FOUND and "no-such-linter-xyz" in results["lint"].message
-    assert results["slow"].outcome == Outcome.TIMEOUT and results["slow"].state == StepState.FAILED
+    # Neither ran to an answer: "couldn't check", never failed-or-passed by accident.
+    assert results["lint"].state == StepState.UNKNOWN
+    assert results["slow"].outcome == Outcome.TIMEOUT and results["slow"].state == StepState.UNKNOWN
+
+
+def test_an_unreachable_remote_is_couldnt_check_never_passed(make_repo, data_dir):
+    repo = make_repo(changelog="# Changelog\n\n## 1.1.0\n- x\n", tags=())
+    # Nothing listens on port 1: refused at once, no network needed. A credential prompt would hang.
+    repo.git("remote", "add", "origin", "http://127.0.0.1:1/demo.git")
+    repo.git("config", "branch.main.remote", "origin")
+    repo.git("config", "branch.main.merge", "refs/heads/main")
+    repo.git("update-ref", "refs/remotes/origin/main", "HEAD")
+    session = ReleaseSession(str(repo), data_dir)
+    results = session.run_checks()
+    states = {step_id: record.state for step_id, record in results.items()}
+    assert states["in-sync-with-upstream"] == StepState.UNKNOWN
+    assert states["tag-is-not-taken-yet"] == StepState.UNKNOWN
+    assert results["in-sync-with-upstream"].message.startswith("Could not reach origin: ")
+    assert results["tag-is-not-taken-yet"].message.startswith("Tag v1.1.0 is free here; could not ask origin: ")
+    assert results["tag-is-not-taken-yet"].outcome == Outcome.UNKNOWN
+    assert session.progress()[0] == sum(state == StepState.PASSED for state in states.values())
 
 
 def test_irreversible_steps_need_confirmation(make_repo, data_dir):

@@ -13,6 +13,7 @@ from .session_options import MODE_CHECK
 _ICONS = {
     StepState.PASSED: "✓", StepState.DONE: "✓", StepState.SKIPPED: "–", StepState.FAILED: "✗",
     StepState.INTERRUPTED: "✗", StepState.RUNNING: "…", StepState.SENT: "→", StepState.PENDING: "○",
+    StepState.UNKNOWN: "?",
 }
 MAX_FAILURES_LISTED = 5
 
@@ -30,7 +31,7 @@ def why(language: str, record: StepRecord) -> str:
 
 def state_line(language: str, view: StepView, record: StepRecord) -> str:
     word = say(language, f"state_{record.state}")
-    failed = record.state in (StepState.FAILED, StepState.INTERRUPTED)
+    failed = record.state in (StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)
     reason = why(language, record)
     detail = f" ({reason})" if failed and reason else ""
     return f"- {_ICONS.get(record.state, '○')} {view.title} — {word}{detail}"
@@ -75,6 +76,7 @@ def run_summary(language: str, report: RunReport) -> str:
     checks = [(view, record) for view, record in report.ran if view.read_only]
     passed = sum(record.state == StepState.PASSED for _view, record in checks)
     failures = [(view, record) for view, record in report.ran if record.state == StepState.FAILED]
+    unknown = [(view, record) for view, record in report.ran if record.state == StepState.UNKNOWN]
     if report.stopped is None and report.releasing and report.complete_steps == report.total_steps:
         return say(language, "release_done", version=report.version, tag=report.tag, total=report.total_steps)
     lines: List[str] = []
@@ -85,13 +87,17 @@ def run_summary(language: str, report: RunReport) -> str:
         items = [f"{view.title} ({why(language, record)})" if why(language, record) else view.title
                  for view, record in failures[:MAX_FAILURES_LISTED]]
         lines.append(say(language, "failed_list", items="; ".join(items)))
+    if unknown:  # could not run (offline, missing tool, timeout): listed apart, never among the passed
+        items = [f"{view.title} ({record.message})" if record.message else view.title
+                 for view, record in unknown[:MAX_FAILURES_LISTED]]
+        lines.append(say(language, "unknown_list", items="; ".join(items)))
     if report.stopped is not None:
         key, title = report.stopped
         lines.append(say(language, key, step=title))
     elif report.asked_release and not report.releasing and report.not_in_mode:
         titles = ", ".join(view.title for view in report.not_in_mode)
         lines.append(say(language, "check_mode_skipped", count=len(report.not_in_mode), titles=titles))
-    elif not report.releasing and checks and not failures:
+    elif not report.releasing and checks and not failures and not unknown:
         key = "next_switch_mode" if report.mode == MODE_CHECK else "next_release"
         lines.append(say(language, key, version=report.version))
     return "\n".join(lines)

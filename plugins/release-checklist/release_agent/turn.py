@@ -202,7 +202,8 @@ class Turn:
             state = records[view.id].state
             status: PlanEntryStatus = ("completed" if state in StepState.COMPLETE
                                        else "in_progress" if state == StepState.RUNNING else "pending")
-            note = say(self.language, "plan_failed") if state in (StepState.FAILED, StepState.INTERRUPTED) else ""
+            note = say(self.language, "plan_failed") if state in (StepState.FAILED, StepState.INTERRUPTED,
+                                                                    StepState.UNKNOWN) else ""
             self.plan[view.id] = (status, note)
         await self._send_plan()
         version, tag = self.release.version, self.release.tag

@@ -14,7 +14,7 @@ from . import git_repo
 from .project_files import changelog_mentions, find_changelog
 from .versions import highest_tagged_version, version_key
 
-PASS, FAIL, USAGE = 0, 1, 2
+PASS, FAIL, USAGE, UNKNOWN = 0, 1, 2, 3  # UNKNOWN: could not find out (shown as "couldn't check")
 BUILTIN_COMMAND = "release-check"
 
 
@@ -24,11 +24,17 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
+def _last_line(error: str) -> str:
+    """git's own last words ("fatal: unable to access …"), which name the cause."""
+    lines = [line.strip() for line in (error or "").splitlines() if line.strip()]
+    return lines[-1] if lines else "no answer"
+
+
 def clean_tree(repo: str, args: List[str]) -> int:
     paths = git_repo.dirty_paths(repo)
     if paths is None:
         say("Could not read the working tree (is this a git repository?).")
-        return FAIL
+        return UNKNOWN
     if not paths:
         say("The working tree is clean.")
         return PASS
@@ -67,12 +73,12 @@ def in_sync(repo: str, args: List[str]) -> int:
     if remote and "--no-fetch" not in args:
         fetched = git_repo.run_git(repo, "fetch", "--quiet", "--no-tags", remote, timeout=60)
         if not fetched.ok:
-            say(f"Could not fetch {remote}: {fetched.err or 'unknown error'}")
-            return FAIL
+            say(f"Could not reach {remote}: {_last_line(fetched.err)}")
+            return UNKNOWN
     counts = git_repo.ahead_behind(repo, upstream)
     if counts is None:
         say(f"Could not compare {branch} with {upstream}.")
-        return FAIL
+        return UNKNOWN
     ahead, behind = counts
     if behind:
         say(f"{branch} is {behind} commit(s) behind {upstream}; pull first.")
@@ -144,8 +150,8 @@ def tag_free(repo: str, args: List[str]) -> int:
             say(f"Tag {tag} already exists on {remote}.")
             return FAIL
         if not remote_tags.ok:
-            say(f"Tag {tag} is free here; could not ask {remote} ({remote_tags.err or 'no answer'}).")
-            return PASS
+            say(f"Tag {tag} is free here; could not ask {remote}: {_last_line(remote_tags.err)}")
+            return UNKNOWN
         say(f"Tag {tag} is free here and on {remote}.")
         return PASS
     say(f"Tag {tag} is free.")

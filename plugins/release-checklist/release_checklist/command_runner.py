@@ -45,6 +45,7 @@ _KEPT_VARIABLES = frozenset(name.upper() for name in (
 ))
 _FORCED_VARIABLES = {
     "GIT_TERMINAL_PROMPT": "0",  # nobody can type a password into a check's pipe
+    "GIT_SSH_COMMAND": "ssh -o BatchMode=yes",  # nor an ssh passphrase: fail at once instead of waiting
     "NO_COLOR": "1",
     "TERM": "dumb",
     "PYTHONUNBUFFERED": "1",  # stream Python tools' output live instead of at exit
@@ -58,6 +59,7 @@ class Outcome:
     TIMEOUT = "timeout"
     STOPPED = "stopped"
     NOT_FOUND = "not-found"
+    UNKNOWN = "unknown"  # a built-in check could not find out (exit code 3): no network, unreadable repository
     ERROR = "error"  # could not be started or parsed
 
 

@@ -161,10 +161,15 @@ class ReleasePanel:
         def work() -> None:
             results = session.run_checks(on_line=self._on_line, on_step=lambda step: self.select(step.id))
             failed_ids = [step_id for step_id, record in results.items() if record.state == StepState.FAILED]
-            failed = len(failed_ids)
-            if failed_ids:  # show the first failure's output, with Retry and "Ask the agent to fix it"
-                self.select(failed_ids[0])
-            if failed:
+            unknown_ids = [step_id for step_id, record in results.items() if record.state == StepState.UNKNOWN]
+            failed, unknown = len(failed_ids), len(unknown_ids)
+            if failed_ids or unknown_ids:  # the first problem's output, with Retry and "Ask the agent to fix it"
+                self.select((failed_ids or unknown_ids)[0])
+            if unknown:  # never folded into "passed": the count says how many answers are missing
+                passed = sum(record.state == StepState.PASSED for record in results.values())
+                self.host.notify(self.t("checks-unknown", passed=passed, failed=failed, unknown=unknown),
+                                 "error" if failed else "warning")
+            elif failed:
                 self.host.notify(self.t("checks-failed", count=failed), "error")
             elif results and all(record.state == StepState.PASSED for record in results.values()):
                 self.host.notify(self.t("all-passed"), "success")

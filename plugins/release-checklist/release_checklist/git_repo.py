@@ -26,6 +26,7 @@ def git_env(base: Optional[Dict[str, str]] = None) -> Dict[str, str]:
     # Never wait for a password on a pipe nobody reads; never take index.lock just to look.
     env["GIT_TERMINAL_PROMPT"] = "0"
     env["GIT_OPTIONAL_LOCKS"] = "0"
+    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")  # an ssh passphrase prompt would hang as well
     # English, stable messages: we show git's own words but match none of them.
     env["LC_ALL"] = "C"
     env.pop("GIT_DIR", None)

@@ -9,7 +9,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional
 
 from agentty_plugin import relative_time, ui
 
-from .checklist_file import ChecklistProblem
+from .checklist_file import CHECKLIST_FILE_NAME, ChecklistProblem
 from .command_runner import Outcome
 from .release_session import ReleaseSession
 from .run_store import ReleaseSummary, StepRecord
@@ -36,7 +36,11 @@ STATE_LOOK = {  # state -> (icon, tone)
     StepState.SKIPPED: ("minus", "warning"),
     StepState.SENT: ("send", "info"),
     StepState.INTERRUPTED: ("shield-alert", "warning"),
+    StepState.UNKNOWN: ("circle-help", "warning"),
 }
+
+
+SHOWS_OUTPUT = (StepState.PASSED, StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)
 
 
 @dataclasses.dataclass
@@ -90,7 +94,9 @@ def result_text(record: StepRecord, t: Translate) -> str:
     if record.outcome == Outcome.STOPPED:
         return t("outcome-stopped")
     if record.outcome == Outcome.NOT_FOUND:
-        return t("outcome-not-found", program=record.message.rsplit(": ", 1)[-1])
+        return t("outcome-not-installed", program=record.message.rsplit(": ", 1)[-1], file=CHECKLIST_FILE_NAME)
+    if record.outcome == Outcome.UNKNOWN:
+        return record.message  # the built-in check's own sentence ("Could not reach origin: …")
     if record.outcome == Outcome.ERROR:
         return t("outcome-error", message=record.message)
     return ""
@@ -103,9 +109,9 @@ def state_text(record: StepRecord, t: Translate) -> str:
     if state == StepState.SKIPPED:
         return t("state-skipped", reason=record.reason) if record.reason else t("state-skipped-no-reason")
     text = t("state-" + state)
-    if state == StepState.FAILED and record.outcome:
+    if state in (StepState.FAILED, StepState.UNKNOWN) and record.outcome:
         text += " · " + result_text(record, t)
-    if state in (StepState.PASSED, StepState.FAILED) and record.started_at and record.finished_at:
+    if state in (StepState.PASSED, StepState.FAILED, StepState.UNKNOWN) and record.started_at and record.finished_at:
         text += " · " + t("took", seconds=f"{max(0.0, record.finished_at - record.started_at):.1f}")
     return text
 
@@ -119,10 +125,10 @@ def step_actions(step: Step, record: StepRecord, running: bool, t: Translate) ->
     if state in StepState.COMPLETE:
         return [ui.action("undo", icon="undo-2", tooltip=t("action-undo"))]
     if step.kind == StepKind.CHECK and not running:
-        failed = state in (StepState.FAILED, StepState.INTERRUPTED)
+        failed = state in (StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)
         actions.append(ui.action("retry" if failed else "run", icon="rotate-cw" if failed else "play",
                                  tooltip=t("action-retry" if failed else "action-run")))
-        if state == StepState.FAILED:
+        if state in (StepState.FAILED, StepState.UNKNOWN):
             actions.append(ui.action("fix", icon="bot", tooltip=t("action-fix")))
     elif step.kind == StepKind.TERMINAL and state != StepState.SENT:
         actions.append(ui.action("type", icon="square-terminal", tooltip=t("action-type")))
@@ -159,7 +165,7 @@ def _output_block(view: PanelView, session: ReleaseSession, t: Translate) -> Opt
     except KeyError:
         return None
     record = session.status(step.id)
-    if record.state not in (StepState.PASSED, StepState.FAILED, StepState.INTERRUPTED) or step.kind != StepKind.CHECK:
+    if record.state not in SHOWS_OUTPUT or step.kind != StepKind.CHECK:
         return None
     body = _output_text(record.tail[-TAIL_LINES:], t)
     children: List[Any] = [ui.text(t("output-of", title=session.title_of(step)), "small"), ui.text(body, "code")]

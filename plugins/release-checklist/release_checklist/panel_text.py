@@ -85,6 +85,12 @@ EN: Dict[str, str] = {
     "all-passed": "Every check passed.",
     "checks-failed": "{count} check(s) failed.",
     "nothing-to-run": "Every check has already passed or been skipped.",
+    "state-unknown": "Couldn't check",
+    "checks-unknown": (
+        "Checks: {passed} passed, {failed} failed, {unknown} couldn't check (the "
+        "reason is on each step)."
+    ),
+    "outcome-not-installed": "{program} is not installed: install it, or set this step's command in {file}",
     "push-preview": (
         "Sends {commits} commit(s) on {branch} and the tag {tag} to "
         "{remote} ({url}) in one atomic push: both arrive or neither "
@@ -225,6 +231,12 @@ JA: Dict[str, str] = {
     "all-passed": "すべてのチェックに成功しました。",
     "checks-failed": "{count} 件のチェックが失敗しました。",
     "nothing-to-run": "すべてのチェックは成功済みかスキップ済みです。",
+    "state-unknown": "確認できませんでした",
+    "checks-unknown": "チェック: 成功 {passed}、失敗 {failed}、確認できず {unknown}（理由は各ステップに表示）。",
+    "outcome-not-installed": (
+        "{program} がインストールされていません。インストールするか、{file} でこのステップのコマンド"
+        "を設定してください"
+    ),
     "push-preview": (
         "{branch} の {commits} 件のコミットとタグ {tag} を {remote}（{url}）へ 1 "
         "回のアトミックなプッシュで送ります。両方届くか、どちらも届かないかです。"
@@ -360,6 +372,12 @@ KO: Dict[str, str] = {
     "all-passed": "모든 검사를 통과했습니다.",
     "checks-failed": "검사 {count}개가 실패했습니다.",
     "nothing-to-run": "모든 검사가 이미 통과했거나 건너뛰었습니다.",
+    "state-unknown": "확인할 수 없음",
+    "checks-unknown": "검사: 통과 {passed}, 실패 {failed}, 확인 불가 {unknown}(이유는 각 단계에 표시).",
+    "outcome-not-installed": (
+        "{program}이(가) 설치되어 있지 않습니다. 설치하거나 {file}에서 이 단계의 "
+        "명령을 지정하세요"
+    ),
     "push-preview": (
         "{branch}의 커밋 {commits}개와 태그 {tag}를 {remote}({url})에 한 번의 원자적 "
         "푸시로 보냅니다. 둘 다 도착하거나 둘 다 도착하지 않습니다."
@@ -495,6 +513,9 @@ ZH: Dict[str, str] = {
     "all-passed": "所有检查均已通过。",
     "checks-failed": "{count} 项检查失败。",
     "nothing-to-run": "所有检查都已通过或已跳过。",
+    "state-unknown": "无法检查",
+    "checks-unknown": "检查：{passed} 项通过，{failed} 项失败，{unknown} 项无法检查（原因见各步骤）。",
+    "outcome-not-installed": "未安装 {program}：请安装它，或在 {file} 中设置此步骤的命令",
     "push-preview": (
         "以一次原子推送将 {branch} 上的 {commits} 个提交和标签 {tag} 发送到 {remote}（{url}）"
         "：要么都到达，要么都不到达。"

@@ -9,7 +9,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, fill_placeholders, parse_checklist
-from .command_runner import CommandResult, Outcome, RunningCommand, clean_env, split_command
+from .command_runner import BUILTIN_COMMAND, CommandResult, Outcome, RunningCommand, clean_env, split_command
 from .default_checklist import default_spec
 from .project_files import ProjectInfo, detect_project
 from .run_store import RUN_TOKEN, ReleaseRecord, ReleaseSummary, RunStore, StepRecord
@@ -19,6 +19,10 @@ from .versions import guess_tag_format, highest_tagged_version, next_patch, tag_
 CHECKLIST_LOCATIONS = (CHECKLIST_FILE_NAME, os.path.join(".github", CHECKLIST_FILE_NAME),
                        os.path.join("docs", CHECKLIST_FILE_NAME))
 MAX_CHECKLIST_BYTES = 1_000_000
+
+# Outcomes that say nothing about the release itself: the check could not find out.
+UNKNOWN_OUTCOMES = (Outcome.UNKNOWN, Outcome.TIMEOUT, Outcome.NOT_FOUND)
+COULDNT_CHECK_EXIT = 3  # what a built-in check exits with when it could not find out
 
 LineListener = Callable[[str, str], None]  # (step id, output line)
 ChangeListener = Callable[[str, StepRecord], None]  # (step id, copy of its new record)
@@ -76,6 +80,15 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None) -> LoadedCh
     with open(path, encoding="utf-8", errors="replace") as handle:
         text = handle.read(MAX_CHECKLIST_BYTES)
     return LoadedChecklist(parse_checklist(text, path), "file", path, stamp)
+
+
+def couldnt_check(step: Step, result: CommandResult) -> CommandResult:
+    """A built-in check that exited 3 could not find out; its last output line says why."""
+    builtin = (step.command or "").lstrip().startswith(BUILTIN_COMMAND + " ")
+    if builtin and result.outcome == Outcome.FAILED and result.exit_code == COULDNT_CHECK_EXIT:
+        reason = result.lines[-1].strip() if result.lines else "no answer"
+        return dataclasses.replace(result, outcome=Outcome.UNKNOWN, message=reason)
+    return result
 
 
 class ReleaseSession:
@@ -336,7 +349,9 @@ class ReleaseSession:
         return self._finish(step, result)
 
     def _finish(self, step: Step, result: CommandResult) -> StepRecord:
-        state = StepState.PASSED if result.passed else StepState.FAILED
+        result = couldnt_check(step, result)
+        state = (StepState.PASSED if result.passed else StepState.UNKNOWN if result.outcome in UNKNOWN_OUTCOMES
+                 else StepState.FAILED)
         return self._update(step.id, state=state, message=result.message, outcome=result.outcome,
                             exit_code=result.exit_code, tail=result.lines[-80:], finished_at=time.time(), owner=None)
 

@@ -27,8 +27,10 @@ class StepState:
     SENT = "sent"  # typed into a terminal or handed to an agent; waits for the user's tick
     DONE = "done"  # ticked off by the user
     INTERRUPTED = "interrupted"  # was running when the process died (crash, kill -9)
+    # A check that could not run: no network, a missing tool, a timeout. Never counted as passed.
+    UNKNOWN = "unknown"
 
-    ALL: Tuple[str, ...] = (PENDING, RUNNING, PASSED, FAILED, SKIPPED, SENT, DONE, INTERRUPTED)
+    ALL: Tuple[str, ...] = (PENDING, RUNNING, PASSED, FAILED, SKIPPED, SENT, DONE, INTERRUPTED, UNKNOWN)
     # States that count as "this step is behind us" for progress and for "release complete".
     COMPLETE: Tuple[str, ...] = (PASSED, SKIPPED, DONE)
 
