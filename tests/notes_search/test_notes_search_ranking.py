@@ -92,3 +92,9 @@ def test_headings_by_level_then_tags_then_body(library):
         "deploy/four.md",
         "deploy/five.md",
     ]
+def test_typo_correction_keeps_the_prefix_of_the_last_word(library):
+    typed_right = library.search("code block")
+    corrected = library.search("code bolck")
+    assert corrected.corrections == [("bolck", "block")]
+    assert paths(typed_right) == ["md/Code block.md", "md/Code blockquotes.md"]
+    assert paths(corrected) == paths(typed_right)

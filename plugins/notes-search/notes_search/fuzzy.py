@@ -1,6 +1,6 @@
 """Typo tolerance: when a query finds nothing, replace unknown words with the nearest indexed word."""
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from .engines.base import SearchEngine
 from .query import ParsedQuery, Term
@@ -47,27 +47,72 @@ def _known(engine: SearchEngine, term: Term) -> bool:
     return bool(found) and found[0][0] == token
 
 
+def _trimmed(a: str, b: str) -> Tuple[str, str]:
+    """a and b without their common start and end (where edits cannot be)."""
+    start = 0
+    shortest = min(len(a), len(b))
+    while start < shortest and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < shortest - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    return a[start : len(a) - end], b[start : len(b) - end]
+
+
+def within(a: str, b: str, limit: int) -> int:
+    """edit_distance(a, b, limit), computed on what differs only: one edit is recognised at once."""
+    a, b = _trimmed(a, b)
+    if len(a) <= 1 and len(b) <= 1:
+        return max(len(a), len(b))
+    if len(a) == len(b) == 2 and a == b[::-1]:
+        return 1  # two letters swapped
+    if limit <= 1:
+        return limit + 1
+    return edit_distance(a, b, limit)
+
+
+def _candidates(engine: SearchEngine, starts: Iterable[str], word: str, limit: int) -> Dict[str, int]:
+    found: Dict[str, int] = {}
+    for start in starts:
+        for term, docs in engine.terms_starting_with(start, _CANDIDATES_PER_START):
+            if abs(len(term) - len(word)) <= limit and term != word:
+                found[term] = max(docs, found.get(term, 0))
+    return found
+
+
+def _best(word: str, candidates: Dict[str, int], limit: int) -> Optional[Tuple[int, int, str]]:
+    """The nearest candidate as (edits, -notes, word). One edit is looked for first, which needs no
+    table of distances; only when no word is one edit away are two edits computed."""
+    for allowed in range(1, limit + 1):
+        best: Optional[Tuple[int, int, str]] = None
+        for term, docs in candidates.items():
+            if not term.isalpha():
+                continue
+            distance = within(word, term, allowed)
+            if distance > allowed:
+                continue
+            key = (distance, -docs, term)
+            if best is None or key < best:
+                best = key
+        if best is not None:
+            return best
+    return None
+
+
 def nearest_word(engine: SearchEngine, word: str) -> Optional[str]:
-    """The closest indexed word (fewest edits, then most notes, then alphabetical), or None."""
+    """The closest indexed word (fewest edits, then most notes, then alphabetical), or None.
+
+    Most typos are past the second letter, or swap the second and third ("bolck"): words starting
+    with the typed first two letters, or with the first and third, are looked at first (a few hundred
+    words). Only when none is one edit away are all words sharing the first letter, or starting with
+    the second, compared (a wrong or missing first or second letter)."""
     limit = allowed_distance(word)
     if limit == 0 or not word.isalpha():
         return None
-    candidates: Dict[str, int] = {}
-    # Words sharing the first letter, or starting with the second (covers a wrong first letter
-    # pair such as "teh" -> "the" and a missing first letter).
-    for start in {word[0], word[1]}:
-        for term, docs in engine.terms_starting_with(start, _CANDIDATES_PER_START):
-            candidates[term] = max(docs, candidates.get(term, 0))
-    best: Optional[Tuple[int, int, str]] = None
-    for term, docs in candidates.items():
-        if term == word or not term.isalpha():
-            continue
-        distance = edit_distance(word, term, limit)
-        if distance > limit:
-            continue
-        key = (distance, -docs, term)
-        if best is None or key < best:
-            best = key
+    narrow = _best(word, _candidates(engine, {word[:2], word[0] + word[2]}, word, limit), limit)
+    if narrow is not None and narrow[0] == 1:
+        return narrow[2]
+    best = _best(word, _candidates(engine, {word[0], word[1]}, word, limit), limit)
     return best[2] if best else None
 
 
@@ -83,7 +128,8 @@ def correct_query(
             replacement = nearest_word(engine, term.tokens[0])
             if replacement:
                 changed.append((term.tokens[0], replacement))
-                terms.append(Term("word", (replacement,)))
+                # The last word keeps its prefix meaning: "code bolck" searches "code block*", as typed right.
+                terms.append(Term(term.kind, (replacement,), corrected=True))
                 continue
         terms.append(term)
     if not changed:

@@ -171,7 +171,7 @@ def field_score(query: ParsedQuery, fields: Fields) -> float:
             best = max(matched)
             total += best + OTHER_FIELDS * (sum(matched) - best)
     query_tokens = tuple(token for term in query.terms for token in term.tokens)
-    if query_tokens and not any(term.corrected for term in query.terms):
+    if query_tokens:
         last = query.terms[-1]
         last_is_prefix = last.kind == "prefix" or last.prefix_last
         whole = [
@@ -179,7 +179,8 @@ def field_score(query: ParsedQuery, fields: Fields) -> float:
             for name, (values, words) in fields.items()
             if query_tokens[0] in words
         ]
-        total += max(whole, default=0.0)
+        fuzzy = FUZZY if any(term.corrected for term in query.terms) else 1.0
+        total += fuzzy * max(whole, default=0.0)
     return total
 
 
