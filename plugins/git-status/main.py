@@ -19,16 +19,25 @@ from git_status.overview import OverviewReader  # noqa: E402
 from git_status.panel import GROUPS, TRANSLATOR, View, badge_text, render  # noqa: E402
 from git_status.poller import ChangePoller  # noqa: E402
 from git_status.runner import GitError, GitRunner  # noqa: E402
+from git_status.sessions import SessionReader  # noqa: E402
 from git_status.snapshot import RepoSnapshot, take_snapshot  # noqa: E402
+from git_status.team import TeamReport, read_team  # noqa: E402
+from git_status.worktrees import WorktreeReader  # noqa: E402
 
 plugin = Plugin()
 runner = GitRunner()  # GitPython itself is imported on the first git call, after the first panel
 overview_reader = OverviewReader(runner)
+worktree_reader = WorktreeReader(runner)
+session_reader = SessionReader(plugin)
 view = View()
 lock = threading.RLock()  # handlers run on several threads; the view changes under this lock
 handing_off = threading.Lock()  # one hand-off at a time
 session = Session()
 FOCUS_DEBOUNCE_SECONDS = 0.25
+# On reopen, the panel drawn at once would take the host's only redraw slot for the next 52 ms, and
+# the fresh status (14 ms on a small repository, bench_git_status "reopen" row) would wait for it.
+# So a reopen first waits this long for the fresh status, and draws the previous one only if git is slower.
+REOPEN_WAIT_SECONDS = 0.04
 
 
 def redraw() -> None:
@@ -42,8 +51,10 @@ def shown_location() -> Optional[RepoLocation]:
     return snapshot.location if snapshot is not None and snapshot.ok else None
 
 
-def refresh(context: Optional[Context] = None, debounce: float = 0.0) -> None:
-    """Reads the repository (blocking: we are on a handler or poller thread); only the newest read draws."""
+def refresh(context: Optional[Context] = None, debounce: float = 0.0,
+            drawn: Optional[threading.Event] = None) -> None:
+    """Reads the repository, then its worktrees and agents (blocking: we are on a handler or poller
+    thread); only the newest read draws. `drawn` is set once the status is drawn."""
     generation = plugin.latest("status")
     if debounce:
         time.sleep(debounce)
@@ -61,9 +72,42 @@ def refresh(context: Optional[Context] = None, debounce: float = 0.0) -> None:
         return
     with lock:
         view.snapshot, view.loading = snapshot, False
+        if view.team is not None and (snapshot.location is None or view.team.root != snapshot.location.root):
+            view.team = None  # another repository's worktrees
     poller.refreshed(snapshot.seconds, snapshot.location if snapshot.ok else None)
-    plugin.set_badge(badge_text(snapshot))
+    plugin.set_badge(badge_text(snapshot, team_collisions(snapshot)))
     redraw()
+    if drawn is not None:
+        drawn.set()
+    team = update_team(snapshot, generation)
+    if team is not None:
+        poller.add_cost(team.seconds)
+
+
+def team_collisions(snapshot: RepoSnapshot) -> int:
+    team = view.team
+    if team is None or snapshot.location is None:
+        return 0
+    shown = team.worktrees.worktree_for(snapshot.location.root)
+    return len(shown.collisions) if shown is not None else 0
+
+
+def update_team(snapshot: RepoSnapshot, generation: Any) -> Optional[TeamReport]:
+    """Worktrees, panes and agent tags for the repository just read (the status is drawn already)."""
+    if not snapshot.ok or snapshot.location is None:
+        return None
+    location = snapshot.location
+    with lock:
+        view.team_loading = True
+    team = read_team(location, worktree_reader, plugin.list_workspaces, session_reader.read,
+                     {location.root: snapshot.status})
+    if not generation.is_current:
+        return team
+    with lock:
+        view.team, view.team_loading = team, False
+    plugin.set_badge(badge_text(snapshot, team_collisions(snapshot)))
+    redraw()
+    return team
 
 
 def poll_refresh(reason: str) -> None:
@@ -137,22 +181,28 @@ def send_prompt(make: Callable[[RepoSnapshot, RepoLocation], handoff.HandOff]) -
         workspaces = plugin.list_workspaces()
     except AgenttyError:
         workspaces = []
-    # Never type into a busy agent: an idle agent pane in this repository, else the Send-to dialog.
+    # Never type into a busy agent: an idle agent pane in this worktree, else a new tab opened there.
+    team = view.team
+    worktrees = team.worktrees if team is not None and team.root == snapshot.location.root else None
     target = handoff.choose_target(plugin.context.pane if plugin.context else None, workspaces,
-                                   snapshot.location.root)
+                                   snapshot.location.root, worktrees)
     try:
         if target.target == "pane":
             result = plugin.inject_prompt(request.text, title=request.title, target="pane", pane_id=target.pane_id)
         else:
-            result = plugin.inject_prompt(request.text, title=request.title, target="ask")
+            result = plugin.inject_prompt(request.text, title=request.title, target="newTab", cwd=target.cwd,
+                                          agent=target.agent)
     except AgenttyError as error:
         notice("handoff.failed", "error", error=str(error))
         return
     session.sent(request.title)
-    if result.get("status") == "sent":
+    if result.get("status") != "sent":
+        notice("handoff.asked")  # Agentty chose to ask the user (e.g. long after the last click)
+    elif target.target == "pane":
         notice("handoff.sent", pane=result.get("paneId", target.pane_id))
     else:
-        notice({"busy": "handoff.busy", "no-agent": "handoff.no_agent"}.get(target.reason, "handoff.asked"))
+        name = snapshot.status.branch.head or snapshot.location.name
+        notice("handoff.new_tab_busy" if target.reason == "busy" else "handoff.new_tab", name=name)
 
 
 def reveal_file(path: str) -> None:
@@ -179,11 +229,22 @@ def activated(info: Any) -> None:
     timer.start()
 
 
+def draw_unless(drawn: threading.Event) -> None:
+    if not drawn.wait(REOPEN_WAIT_SECONDS):
+        redraw()  # git is slow today: show the previous read meanwhile
+
+
 @plugin.on_panel_open
 def panel_opened(context: Context) -> None:
     session.panel_open = True
-    redraw()  # at once, before any git call (and before GitPython is imported)
     poller.start()
+    shown = view.snapshot
+    if view.mode != "workspaces" and shown is not None and shown.folder == session.folder_for(context):
+        drawn = threading.Event()
+        threading.Thread(target=draw_unless, args=(drawn,), daemon=True).start()
+        refresh(context, drawn=drawn)
+        return
+    redraw()  # at once, before any git call (and before GitPython is imported)
     if view.mode == "workspaces":
         load_overview()
     refresh(context)
@@ -215,7 +276,7 @@ def refresh_clicked(event: Any, context: Context) -> None:
 @plugin.on_event("toolbar.view")
 def view_changed(event: Any, context: Context) -> None:
     with lock:
-        view.mode, view.notice = ("workspaces" if event.value == "workspaces" else "repo"), None
+        view.mode, view.notice = (event.value if event.value in ("workspaces", "worktrees") else "repo"), None
     redraw()
     load_overview() if view.mode == "workspaces" else refresh(context)
 
@@ -223,7 +284,19 @@ def view_changed(event: Any, context: Context) -> None:
 @plugin.on_event("toolbar.follow")
 def follow_focus(event: Any, context: Context) -> None:
     with lock:
-        session.pinned_folder, view.pinned_name = None, None
+        session.pinned_folder, view.pinned_name, view.pinned_kind = None, None, "workspace"
+    refresh(context)
+
+
+@plugin.on_event("worktrees.list")
+def worktree_selected(event: Any, context: Context) -> None:
+    team = view.team
+    chosen = next((w for w in (team.worktrees.worktrees if team else []) if w.path == event.item), None)
+    if chosen is None or chosen.state != "ok":
+        return  # a missing or bare worktree has no status to show; its row says why
+    with lock:
+        session.pinned_folder, view.pinned_name, view.pinned_kind = chosen.path, chosen.name, "worktree"
+        view.mode, view.notice = "repo", None
     refresh(context)
 
 
@@ -232,7 +305,7 @@ def workspace_selected(event: Any, context: Context) -> None:
     row = next((r for r in view.overview or [] if r.workspace_id == event.item), None)
     if row is not None:
         with lock:
-            session.pinned_folder, view.pinned_name = row.folder, row.name
+            session.pinned_folder, view.pinned_name, view.pinned_kind = row.folder, row.name, "workspace"
             view.mode, view.notice = "repo", None
         refresh(context)
 
@@ -241,6 +314,8 @@ def file_event(group: str) -> Callable[[Any, Context], None]:
     def handle(event: Any, context: Context) -> None:
         if event.event == "action" and event.action == "review" and event.item:
             hand_off(lambda s, where: handoff.review_file(s, where, runner, group, event.item, plugin.language))
+        elif event.event == "action" and event.action == "resolve" and event.item:
+            hand_off(lambda s, where: handoff.resolve_conflict(s, where, runner, event.item, plugin.language))
         elif event.event == "action" and event.action == "reveal" and event.item:
             reveal_file(event.item)
     return handle

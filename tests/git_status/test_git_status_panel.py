@@ -78,13 +78,15 @@ def test_hand_off_never_picks_a_busy_agent(busy: str) -> None:
     other_idle = pane(2)
     assert choose_target(focused, [Workspace(id=1, panes=[focused, other_idle])], "/repo").pane_id == 2
     target = choose_target(focused, [Workspace(id=1, panes=[focused])], "/repo")
-    assert (target.target, target.reason) == ("ask", "busy")
+    assert (target.target, target.reason, target.cwd) == ("newTab", "busy", "/repo")
+    codex = pane(3, busy, kind="codex")
+    assert choose_target(None, [Workspace(id=1, panes=[codex])], "/repo").agent == "codex"  # the same kind of agent
 
 
 def test_hand_off_skips_shells_exited_agents_and_other_repositories() -> None:
     panes = [pane(1, kind="shell"), pane(2, "exited"), pane(3, cwd="/elsewhere")]
     target = choose_target(None, [Workspace(id=1, panes=panes)], "/repo")
-    assert (target.target, target.reason) == ("ask", "no-agent")
+    assert (target.target, target.reason, target.cwd, target.agent) == ("newTab", "no-agent", "/repo", "claude")
     assert choose_target(None, [Workspace(id=1, panes=[pane(4, cwd="/repo/src")])], "/repo").pane_id == 4
 
 

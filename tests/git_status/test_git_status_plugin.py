@@ -114,9 +114,10 @@ def test_busy_agent_is_never_typed_into(dirty: Path, tmp_path: Path) -> None:
         host.wait_for_panel(lambda t: items(t, "files.staged") == ["src/app.py"])
         host.click("handoff.commit-message")
         call = host.wait_for_call("prompt/inject")
-        assert call.params["target"] == "ask" and "print('staged')" in call.params["text"]
-        assert "unstaged line" not in call.params["text"]
-        host.wait_for_text("The agent is busy")
+        # A new tab opened in this repository, with the same kind of agent as the busy one.
+        assert (call.params["target"], call.params["cwd"], call.params["agent"]) == ("newTab", str(dirty), "claude")
+        assert "print('staged')" in call.params["text"] and "unstaged line" not in call.params["text"]
+        host.wait_for_text("is busy, so it was not interrupted")
         assert host.world.pane(11).typed == [] and host.violations == []
 
 

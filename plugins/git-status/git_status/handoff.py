@@ -13,13 +13,16 @@ from .history import is_commit_id
 from .location import RepoLocation
 from .runner import GitRunner
 from .snapshot import RepoSnapshot
+from .worktrees import WorktreeReport
 
 
 @dataclass(frozen=True)
 class Target:
-    target: str  # "pane" or "ask"
+    target: str  # "pane" or "newTab"
     pane_id: Any = None
-    reason: str = ""  # for "ask": busy | no-agent
+    reason: str = ""  # for "newTab": busy | no-agent
+    cwd: Optional[str] = None  # for "newTab": the worktree to open it in
+    agent: str = "claude"
 
 
 def _inside(folder: Optional[str], root: Optional[str]) -> bool:
@@ -34,27 +37,37 @@ def _available(pane: Pane) -> bool:
     return pane.is_agent and not pane.is_busy and pane.status not in ("exited", "closed")
 
 
-def choose_target(focused: Optional[Pane], workspaces: Iterable[Workspace], repo_root: Optional[str]) -> Target:
+def choose_target(focused: Optional[Pane], workspaces: Iterable[Workspace], repo_root: str,
+                  worktrees: Optional[WorktreeReport] = None) -> Target:
     """Never a busy pane (working, thinking, waiting for a permission or an answer): typing into
     one would interrupt the agent or answer its question with our prompt.
 
-    Order: the focused agent pane if it is idle and in the repository; then any idle agent pane
-    working in the repository; otherwise ask the user (the host's Send-to dialog).
+    Order: the focused agent pane if it is idle and in this worktree; then any idle agent pane
+    working in this worktree; otherwise a new tab opened in the worktree. A pane in another
+    worktree nested inside this one's folder is not "in" this one (`worktrees` tells them apart).
     """
-    if focused is not None and _available(focused) and (
-        repo_root is None or focused.cwd is None or _inside(focused.cwd, repo_root)
-    ):
+    home = worktrees.worktree_for(repo_root) if worktrees is not None else None
+
+    def here(folder: Optional[str]) -> bool:
+        if home is not None and worktrees is not None:
+            return worktrees.worktree_for(folder) is home
+        return _inside(folder, repo_root)
+
+    if focused is not None and _available(focused) and here(focused.cwd):
         return Target("pane", focused.id)
-    saw_busy_agent = focused is not None and focused.is_agent and focused.is_busy
+    busy_kind: Optional[str] = None
+    if focused is not None and focused.is_agent and focused.is_busy and here(focused.cwd):
+        busy_kind = focused.kind
     for workspace in workspaces:
         for pane in workspace.panes:
-            if not pane.is_agent or not _inside(pane.cwd or workspace.cwd, repo_root):
+            if not pane.is_agent or not here(pane.cwd or workspace.cwd):
                 continue
             if pane.is_busy:
-                saw_busy_agent = True
+                busy_kind = busy_kind or pane.kind
             elif _available(pane):
                 return Target("pane", pane.id)
-    return Target("ask", reason="busy" if saw_busy_agent else "no-agent")
+    # The same kind of agent as the busy one here, so the user's choice of agent is kept.
+    return Target("newTab", reason="busy" if busy_kind else "no-agent", cwd=repo_root, agent=busy_kind or "claude")
 
 
 class NothingToSend(Exception):
@@ -80,6 +93,18 @@ def review_file(snapshot: RepoSnapshot, location: RepoLocation, runner: GitRunne
     diff = diffs.file_diff(location, runner, change)
     text = prompts.review_file_prompt(location.name, snapshot.status.branch.head, change, diff, language)
     return HandOff(f"Review {path}", text)
+
+
+def resolve_conflict(snapshot: RepoSnapshot, location: RepoLocation, runner: GitRunner, path: str,
+                     language: str) -> HandOff:
+    change = next((f for f in snapshot.status.conflicted if f.display == path), None)
+    if change is None:
+        raise NothingToSend("file.gone", path=path)
+    diff = diffs.file_diff(location, runner, change)
+    operation = snapshot.operation.kind if snapshot.operation else None
+    text = prompts.resolve_conflict_prompt(location.name, snapshot.status.branch.head, change, operation, diff,
+                                           language)
+    return HandOff(f"Resolve {path}", text)
 
 
 def commit_message(snapshot: RepoSnapshot, location: RepoLocation, runner: GitRunner, language: str) -> HandOff:

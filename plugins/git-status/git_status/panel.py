@@ -14,6 +14,16 @@ from .overview import WorkspaceRow
 from .porcelain import BranchInfo, FileChange
 from .snapshot import RepoSnapshot
 from .strings import CATALOGS
+from .team import TeamReport
+from .worktree_panel import (
+    attribution_hint,
+    collision_section,
+    file_notes,
+    home_relative,
+    shown_worktree,
+    worktrees_view,
+)
+from .worktrees import WorktreeState
 
 TRANSLATOR = Translator(CATALOGS)
 # Rows shown per group before "and N more": 4 groups x 60 rows x 3 elements stays far below the
@@ -30,10 +40,13 @@ Translate = Callable[..., str]
 class View:
     """Everything the panel shows; main.py owns one and redraws after each change."""
 
-    mode: str = "repo"  # repo | workspaces
+    mode: str = "repo"  # repo | worktrees | workspaces
     snapshot: Optional[RepoSnapshot] = None
     loading: bool = False
     pinned_name: Optional[str] = None  # workspace chosen in the overview instead of following focus
+    pinned_kind: str = "workspace"  # workspace | worktree: what was chosen
+    team: Optional[TeamReport] = None  # worktrees, panes and agent tags of the shown repository
+    team_loading: bool = False
     overview: Optional[List[WorkspaceRow]] = None
     overview_loading: bool = False
     overview_error: Optional[str] = None
@@ -41,17 +54,18 @@ class View:
     can_hand_off: bool = True
 
 
-def home_relative(path: str) -> str:
-    home = os.path.expanduser("~")
-    return "~" + path[len(home):] if home not in ("", "/") and path.startswith(home + os.sep) else path
-
-
-def badge_text(snapshot: Optional[RepoSnapshot]) -> str:
-    """The changed-file count, at most 8 characters; empty (cleared) when clean or not a repository."""
-    if snapshot is None or not snapshot.ok or snapshot.status.dirty_count == 0:
+def badge_text(snapshot: Optional[RepoSnapshot], collisions: int = 0) -> str:
+    """The changed-file count, then "⚠n" files shared with another worktree, at most 8 characters;
+    empty (cleared) when clean and collision-free, or not a repository."""
+    if snapshot is None or not snapshot.ok:
         return ""
     count = snapshot.status.dirty_count
-    return str(count) if count < 10_000_000 else "9999999+"
+    text = (str(count) if count < 10_000_000 else "9999999+") if count else ""
+    if collisions:
+        flag = f"⚠{collisions}" if collisions < 100_000 else "⚠99999+"
+        joined = f"{text} {flag}" if text else flag
+        text = joined if len(joined) <= 8 else flag
+    return text
 
 
 def group_files(snapshot: RepoSnapshot, group: str) -> List[FileChange]:
@@ -72,7 +86,7 @@ def _describe(change: FileChange, group: str, t: Translate) -> str:
     return words
 
 
-def _file_row(change: FileChange, group: str, t: Translate, can_hand_off: bool) -> Dict[str, Any]:
+def _file_row(change: FileChange, group: str, t: Translate, can_hand_off: bool, notes: List[str]) -> Dict[str, Any]:
     tone, icon = _GROUP_STYLE[group]
     letter = change.index if group == "staged" else change.worktree
     if change.submodule:
@@ -81,20 +95,26 @@ def _file_row(change: FileChange, group: str, t: Translate, can_hand_off: bool) 
         icon = "trash-2"
     title = f"{change.orig_display} → {change.display}" if change.orig_display and group == "staged" else change.display
     actions = [ui.action("review", t("action.review"), "sparkles") if can_hand_off else None,
+               ui.action("resolve", t("action.resolve"), "git-merge") if can_hand_off and group == "conflicted"
+               else None,
                ui.action("reveal", t("action.reveal"), "folder-open")]
+    if notes and tone != "error":
+        tone = "error" if any(n.startswith("⚠") for n in notes) else tone
     row: Dict[str, Any] = ui.item(
-        change.display, title, subtitle=_describe(change, group, t),
+        change.display, title, subtitle=" · ".join([_describe(change, group, t), *notes]),
         detail=(change.score or letter) if group == "staged" else (letter if letter not in ".?" else "?"),
         icon=icon, tone=tone, actions=[a for a in actions if a])
     return row
 
 
-def _file_group(snapshot: RepoSnapshot, group: str, t: Translate, view: View) -> Optional[Dict[str, Any]]:
+def _file_group(snapshot: RepoSnapshot, group: str, t: Translate, view: View,
+                worktree: Optional[WorktreeState]) -> Optional[Dict[str, Any]]:
     files = group_files(snapshot, group)
     if not files:
         return None
     shown = files[:MAX_ROWS_PER_GROUP]
-    children: List[Any] = [ui.list(f"files.{group}", [_file_row(f, group, t, view.can_hand_off) for f in shown])]
+    children: List[Any] = [ui.list(f"files.{group}", [
+        _file_row(f, group, t, view.can_hand_off, file_notes(view.team, worktree, f.path, t)) for f in shown])]
     if len(files) > len(shown):
         children.append(ui.text(t("more", count=len(files) - len(shown)), "muted"))
     if group == "staged" and view.can_hand_off:
@@ -158,10 +178,14 @@ def _repository(snapshot: RepoSnapshot, view: View, t: Translate, language: str)
         return body
     parts: List[Any] = [ui.row(_branch_header(snapshot.status.branch, t), gap="small", wrap=True),
                         ui.text(_where(snapshot, t), "muted"), _operation(snapshot, t)]
-    groups = [_file_group(snapshot, group, t, view) for group in GROUPS]
+    worktree = shown_worktree(view.team, snapshot.location.root if snapshot.location else None)
+    groups = [_file_group(snapshot, group, t, view, worktree) for group in GROUPS]
     parts.extend(groups)
     if not any(groups):
         parts.append(ui.text(t("clean"), "success"))
+    if view.team is not None:
+        parts.append(collision_section(view.team, worktree, t))
+        parts.append(attribution_hint(view.team, t))
     if snapshot.commits:
         now = time.time()
         rows = [ui.item(c.sha, c.subject or c.short, subtitle=t("commit.subtitle", sha=c.short, author=c.author,
@@ -208,18 +232,21 @@ def _overview(view: View, t: Translate) -> List[Any]:
 def render(view: View, language: str) -> Dict[str, Any]:
     t = TRANSLATOR.for_language(language)
     toolbar = ui.row([
-        ui.choice("toolbar.view", [ui.option("repo", t("view.repo")), ui.option("workspaces", t("view.workspaces"))],
-                  view.mode),
+        ui.choice("toolbar.view", [ui.option("repo", t("view.repo")), ui.option("worktrees", t("view.worktrees")),
+                                   ui.option("workspaces", t("view.workspaces"))], view.mode),
         ui.button("toolbar.refresh", t("refresh"), "refresh-cw", "ghost"),
     ], gap="small")
     children: List[Any] = [toolbar]
     if view.mode == "repo" and view.pinned_name is not None:
-        children.append(ui.row([ui.text(t("pinned", name=view.pinned_name), "muted"),
+        pinned = t("pinned.worktree" if view.pinned_kind == "worktree" else "pinned", name=view.pinned_name)
+        children.append(ui.row([ui.text(pinned, "muted"),
                                 ui.button("toolbar.follow", t("follow"), "arrow-left", "ghost")], gap="small"))
     if view.notice:
         children.append(ui.text(view.notice[0], view.notice[1]))
     if view.mode == "workspaces":
         children.extend(_overview(view, t))
+    elif view.mode == "worktrees":
+        children.extend(worktrees_view(view.team, view.team_loading, t))
     elif view.snapshot is None:
         children.append(ui.spinner(t("loading")))
     else:

@@ -27,13 +27,19 @@ class ChangePoller:
         self._thread: Optional[threading.Thread] = None
         self._last_full = time.monotonic()
         self._full_seconds = MIN_FULL_SECONDS
+        self._last_cost = 0.0
         self._seen: Optional[Fingerprint] = None
 
     def refreshed(self, seconds: float, location: Optional[RepoLocation]) -> None:
         """Called after every full refresh (from any cause), so the poller does not repeat it."""
         self._last_full = time.monotonic()
         self._full_seconds = max(MIN_FULL_SECONDS, FULL_COST_FACTOR * seconds)
+        self._last_cost = seconds
         self._seen = fingerprint(location) if location is not None else None
+
+    def add_cost(self, seconds: float) -> None:
+        """Counts the worktree read that followed the last refresh in the period (it runs as often)."""
+        self._full_seconds = max(self._full_seconds, FULL_COST_FACTOR * (self._last_cost + seconds))
 
     def start(self) -> None:
         """Starts a fresh watcher thread (with its own stop flag, so a quick close/open cannot race)."""

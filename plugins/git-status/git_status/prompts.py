@@ -55,6 +55,18 @@ def review_file_prompt(
     )
 
 
+def resolve_conflict_prompt(repo: str, branch: Optional[str], change: FileChange, operation: Optional[str],
+                            diff: DiffText, language: str = "en") -> str:
+    where = f" on branch {branch}" if branch else ""
+    during = f" (a {operation} is in progress)" if operation else ""
+    kind = f" Git calls it: {change.conflict}." if change.conflict else ""
+    return (
+        f"Resolve the merge conflict in `{change.display}` in the repository {repo}{where}{during}.{kind} Read both "
+        "sides, keep what each side meant, remove every conflict marker, and tell me what you chose and why. Do "
+        "not stage, commit or continue the operation unless I ask.\n\n" + _diff_section(diff) + _reply_in(language)
+    )
+
+
 def commit_message_prompt(repo: str, branch: Optional[str], diff: DiffText, language: str = "en") -> str:
     where = f" on branch {branch}" if branch else ""
     return (

@@ -401,4 +401,217 @@ ZH: Dict[str, str] = {
     "behind": "↓{count}",
 }
 
+
+# Worktrees, collisions, agent tags and hand-offs to a new tab.
+EN.update({
+    "view.worktrees": "Worktrees",
+    "loading.worktrees": "Reading every worktree…",
+    "pinned.worktree": "Showing worktree {name}",
+    "action.resolve": "Resolve",
+    "collision.also": "⚠ also changed in {names}",
+    "collision.in": "changed in {names}",
+    "collision.title": "Changed in other worktrees too ({count})",
+    "collision.hint": (
+        "Uncommitted here or committed on the branch since it left the base branch: a merge will "
+        "meet both edits."
+    ),
+    "attribution.tag": "edited by {agents}?",
+    "attribution.hint": (
+        "“edited by … ?” is a hint from what each agent's session says it edited; git shows what "
+        "changed."
+    ),
+    "attribution.refused": (
+        "Who changed what needs permission to read agent sessions (session.read); without it, no "
+        "agent tags."
+    ),
+    "attribution.timeout": (
+        "Agentty did not hand over an agent's session in time: agent tags skipped for now."
+    ),
+    "attribution.error": "Could not read the agents' sessions: agent tags skipped.",
+    "pane.tag": "{agent} · pane {pane}",
+    "agent.claude": "Claude",
+    "agent.codex": "Codex",
+    "agent.shell": "Shell",
+    "status.idle": "idle",
+    "status.working": "working",
+    "status.thinking": "thinking",
+    "status.permission": "waiting for permission",
+    "status.question": "waiting for an answer",
+    "status.finished": "finished",
+    "status.interrupted": "interrupted",
+    "status.exited": "exited",
+    "wt.title": "Worktrees ({count})",
+    "wt.main": "main worktree",
+    "wt.locked": "locked: {reason}",
+    "wt.locked.plain": "locked",
+    "wt.missing": "folder missing (deleted by hand?): git worktree prune removes the entry",
+    "wt.missing.locked": "folder missing; locked ({reason}), so git keeps it",
+    "wt.no_reason": "no reason given",
+    "wt.bare": "bare repository: no working tree",
+    "wt.not_read": "not read (too many worktrees)",
+    "wt.base": "+{ahead} −{behind} vs {base}",
+    "wt.collisions": "⚠ {count} also changed elsewhere",
+    "wt.detached_title": "{name} (detached)",
+    "wt.failed": "Could not list the worktrees: {error}",
+    "wt.empty": "No worktrees.",
+    "wt.hint": "Select a worktree to show its status.",
+    "wt.no_panes": "Agentty did not list its panes, so panes per worktree are not shown.",
+    "handoff.new_tab": "No idle agent in {name}: opened a new tab there.",
+    "handoff.new_tab_busy": "The agent in {name} is busy, so it was not interrupted: opened a new tab there.",
+})
+JA.update({
+    "view.worktrees": "ワークツリー",
+    "loading.worktrees": "全ワークツリーを読み込み中…",
+    "pinned.worktree": "ワークツリー {name} を表示中",
+    "action.resolve": "解決",
+    "collision.also": "⚠ {names} でも変更",
+    "collision.in": "{names} で変更",
+    "collision.title": "他のワークツリーでも変更 ({count})",
+    "collision.hint": (
+        "ここで未コミット、またはベースブランチから分かれた後にブランチでコミット済み: マージ時に両方の編集が"
+        "ぶつかります。"
+    ),
+    "attribution.tag": "{agents} が編集?",
+    "attribution.hint": (
+        "「… が編集?」は各エージェントのセッションが編集したと述べている内容からの推測です。変更の事実は git "
+        "が示します。"
+    ),
+    "attribution.refused": (
+        "誰が何を変えたかの表示にはセッション読み取り権限 (session.read) が必要です。権限がないためエージェン"
+        "トタグはありません。"
+    ),
+    "attribution.timeout": (
+        "Agentty がエージェントのセッションを時間内に返しませんでした。今はエージェントタグを省略します。"
+    ),
+    "attribution.error": "エージェントのセッションを読めませんでした。エージェントタグを省略します。",
+    "pane.tag": "{agent} · ペイン {pane}",
+    "agent.claude": "Claude",
+    "agent.codex": "Codex",
+    "agent.shell": "シェル",
+    "status.idle": "待機中",
+    "status.working": "作業中",
+    "status.thinking": "思考中",
+    "status.permission": "許可待ち",
+    "status.question": "回答待ち",
+    "status.finished": "完了",
+    "status.interrupted": "中断",
+    "status.exited": "終了",
+    "wt.title": "ワークツリー ({count})",
+    "wt.main": "メインワークツリー",
+    "wt.locked": "ロック中: {reason}",
+    "wt.locked.plain": "ロック中",
+    "wt.missing": "フォルダがありません (手で削除?): git worktree prune で項目を消せます",
+    "wt.missing.locked": "フォルダがありません。ロック中 ({reason}) のため git は保持します",
+    "wt.no_reason": "理由なし",
+    "wt.bare": "ベアリポジトリ: 作業ツリーなし",
+    "wt.not_read": "未読み込み (ワークツリーが多すぎます)",
+    "wt.base": "{base} と比べて +{ahead} −{behind}",
+    "wt.collisions": "⚠ {count} 件が他でも変更",
+    "wt.detached_title": "{name} (切り離し)",
+    "wt.failed": "ワークツリーを一覧できませんでした: {error}",
+    "wt.empty": "ワークツリーはありません。",
+    "wt.hint": "ワークツリーを選ぶとその状態を表示します。",
+    "wt.no_panes": "Agentty がペインを返さなかったため、ワークツリーごとのペインは表示されません。",
+    "handoff.new_tab": "{name} に待機中のエージェントがいないため、そこで新しいタブを開きました。",
+    "handoff.new_tab_busy": "{name} のエージェントは作業中なので中断せず、そこで新しいタブを開きました。",
+})
+KO.update({
+    "view.worktrees": "워크트리",
+    "loading.worktrees": "모든 워크트리를 읽는 중…",
+    "pinned.worktree": "워크트리 {name} 표시 중",
+    "action.resolve": "해결",
+    "collision.also": "⚠ {names}에서도 변경됨",
+    "collision.in": "{names}에서 변경됨",
+    "collision.title": "다른 워크트리에서도 변경됨 ({count})",
+    "collision.hint": (
+        "여기서 커밋되지 않았거나, 기준 브랜치에서 갈라진 뒤 브랜치에 커밋됨: 병합 시 두 편집이 만납니다."
+    ),
+    "attribution.tag": "{agents}가 편집?",
+    "attribution.hint": (
+        "“…가 편집?”은 각 에이전트 세션이 편집했다고 말한 내용에서 나온 추정입니다. 실제 변경은 git이 보여 줍"
+        "니다."
+    ),
+    "attribution.refused": (
+        "누가 무엇을 바꿨는지 보려면 세션 읽기 권한(session.read)이 필요합니다. 권한이 없어 에이전트 태그가 "
+        "없습니다."
+    ),
+    "attribution.timeout": "Agentty가 에이전트 세션을 제때 넘기지 않았습니다. 지금은 에이전트 태그를 건너뜁니다.",
+    "attribution.error": "에이전트 세션을 읽을 수 없었습니다. 에이전트 태그를 건너뜁니다.",
+    "pane.tag": "{agent} · 창 {pane}",
+    "agent.claude": "Claude",
+    "agent.codex": "Codex",
+    "agent.shell": "셸",
+    "status.idle": "대기 중",
+    "status.working": "작업 중",
+    "status.thinking": "생각 중",
+    "status.permission": "권한 대기",
+    "status.question": "답변 대기",
+    "status.finished": "완료",
+    "status.interrupted": "중단됨",
+    "status.exited": "종료됨",
+    "wt.title": "워크트리 ({count})",
+    "wt.main": "메인 워크트리",
+    "wt.locked": "잠김: {reason}",
+    "wt.locked.plain": "잠김",
+    "wt.missing": "폴더 없음(직접 삭제?): git worktree prune으로 항목을 지울 수 있습니다",
+    "wt.missing.locked": "폴더 없음. 잠겨 있어({reason}) git이 유지합니다",
+    "wt.no_reason": "이유 없음",
+    "wt.bare": "베어 저장소: 작업 트리 없음",
+    "wt.not_read": "읽지 않음(워크트리가 너무 많음)",
+    "wt.base": "{base} 대비 +{ahead} −{behind}",
+    "wt.collisions": "⚠ {count}개가 다른 곳에서도 변경됨",
+    "wt.detached_title": "{name} (분리됨)",
+    "wt.failed": "워크트리 목록을 가져올 수 없었습니다: {error}",
+    "wt.empty": "워크트리가 없습니다.",
+    "wt.hint": "워크트리를 선택하면 상태를 표시합니다.",
+    "wt.no_panes": "Agentty가 창 목록을 주지 않아 워크트리별 창은 표시되지 않습니다.",
+    "handoff.new_tab": "{name}에 대기 중인 에이전트가 없어 그곳에 새 탭을 열었습니다.",
+    "handoff.new_tab_busy": "{name}의 에이전트가 작업 중이라 방해하지 않고 그곳에 새 탭을 열었습니다.",
+})
+ZH.update({
+    "view.worktrees": "工作树",
+    "loading.worktrees": "正在读取所有工作树…",
+    "pinned.worktree": "正在显示工作树 {name}",
+    "action.resolve": "解决",
+    "collision.also": "⚠ 在 {names} 中也有改动",
+    "collision.in": "在 {names} 中有改动",
+    "collision.title": "其他工作树中也有改动 ({count})",
+    "collision.hint": "在这里未提交，或在分支离开基础分支后已提交：合并时两处编辑会相遇。",
+    "attribution.tag": "{agents} 编辑？",
+    "attribution.hint": "“… 编辑？”是根据各智能体会话中所说的编辑内容得出的提示；实际改动以 git 为准。",
+    "attribution.refused": "显示谁改了什么需要读取会话的权限 (session.read)；没有该权限，不显示智能体标签。",
+    "attribution.timeout": "Agentty 未能及时提供智能体会话：暂时跳过智能体标签。",
+    "attribution.error": "无法读取智能体会话：已跳过智能体标签。",
+    "pane.tag": "{agent} · 窗格 {pane}",
+    "agent.claude": "Claude",
+    "agent.codex": "Codex",
+    "agent.shell": "终端",
+    "status.idle": "空闲",
+    "status.working": "工作中",
+    "status.thinking": "思考中",
+    "status.permission": "等待授权",
+    "status.question": "等待回答",
+    "status.finished": "已完成",
+    "status.interrupted": "已中断",
+    "status.exited": "已退出",
+    "wt.title": "工作树 ({count})",
+    "wt.main": "主工作树",
+    "wt.locked": "已锁定：{reason}",
+    "wt.locked.plain": "已锁定",
+    "wt.missing": "文件夹不存在（被手动删除？）：git worktree prune 可清除该条目",
+    "wt.missing.locked": "文件夹不存在；已锁定（{reason}），git 会保留它",
+    "wt.no_reason": "未说明原因",
+    "wt.bare": "裸仓库：没有工作树",
+    "wt.not_read": "未读取（工作树过多）",
+    "wt.base": "相对 {base} +{ahead} −{behind}",
+    "wt.collisions": "⚠ {count} 个文件在别处也有改动",
+    "wt.detached_title": "{name}（分离）",
+    "wt.failed": "无法列出工作树：{error}",
+    "wt.empty": "没有工作树。",
+    "wt.hint": "选择一个工作树以显示其状态。",
+    "wt.no_panes": "Agentty 未列出窗格，因此不显示每个工作树的窗格。",
+    "handoff.new_tab": "{name} 中没有空闲的智能体：已在那里打开新标签页。",
+    "handoff.new_tab_busy": "{name} 中的智能体正忙，未打断它：已在那里打开新标签页。",
+})
+
 CATALOGS = {"en": EN, "ja": JA, "ko": KO, "zh": ZH}
