@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PLUGIN ?=
 PLUGIN_DIRS := $(patsubst %/agentty-plugin.json,%,$(wildcard plugins/*/agentty-plugin.json))
 
-.PHONY: help venv test check lint typecheck manifests bench demo screenshots clean bundle install uninstall export link
+.PHONY: help venv test fuzz check lint typecheck manifests bench demo screenshots clean bundle install uninstall export link
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*?## "} /^[a-zA-Z_-]+:.*?## / {printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -24,6 +24,9 @@ venv: $(STAMP) ## Create the project's virtual environment and install what it n
 
 test: $(STAMP) ## Run every test (the README's test command)
 	$(PY) -m pytest
+
+fuzz: $(STAMP) ## Property tests with fresh random examples (make test replays fixed ones); prints any failing example
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -m hypothesis $(if $(PLUGIN),tests/$(PLUGIN))
 
 lint: $(STAMP) ## ruff (target py39) over the runtime, plugins, tests and benchmarks
 	$(VENV)/bin/ruff check --extend-exclude _vendor $(wildcard shared plugins tests bench)

@@ -226,6 +226,19 @@ def test_crashed_plugin_is_reported_with_its_exit_code(tmp_path, api_factory):
         host.stop()
 
 
+def _running(pid):
+    """Alive and not a zombie (an orphan's exit status may wait for a container's init to reap it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return not any(line.startswith("State:") and "Z" in line.split()[1] for line in status)
+    except OSError:
+        return False
+
+
 def test_command_line_prints_the_url_and_stops_on_ctrl_c(probe_folder, tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "agentty_plugin", "dev", "--port", "0", "--data-dir", str(tmp_path / "data"),
@@ -235,9 +248,17 @@ def test_command_line_prints_the_url_and_stops_on_ctrl_c(probe_folder, tmp_path)
     try:
         line = process.stdout.readline()
         assert line.startswith("Agentty dev host: http://127.0.0.1:"), line + process.stderr.read()
+        started = ""
+        while "lifecycle: started (pid" not in started:
+            started = process.stderr.readline()
+            assert started, "the dev host ended before starting its plugin"
+        plugin_pid = int(started.rsplit("pid ", 1)[1].rstrip(")\n"))
         process.send_signal(signal.SIGINT)
         assert process.wait(15) == 0
-        assert "stopping" not in process.stderr.read().lower() or True
+        rest = process.stderr.read()
+        assert "stopping the plugins" in rest and rest.rstrip().endswith("stopped") and "Traceback" not in rest
+        # Ctrl-C stops the plugins with the host: none is left running behind it.
+        assert not _running(plugin_pid)
     finally:
         if process.poll() is None:
             process.kill()

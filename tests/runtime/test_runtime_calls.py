@@ -26,12 +26,24 @@ def test_max_turns_is_clamped_to_the_hosts_maximum(host):
     assert host.calls_of("session/get")[-1].params == {"maxTurns": 2000}
 
 
+def host_error_shown(host, method):
+    """What the host answered the plugin's last `method` call, as the probe shows an AgenttyError."""
+    answer = host.calls_of(method)[-1].error
+    return f"error {answer['code']} {answer['message']}"
+
+
 def test_session_of_a_pane_without_one_is_unavailable(host):
-    assert call(host, "get_session", pane_id=12).startswith("error -32002")
+    text = call(host, "get_session", pane_id=12)
+    assert host.calls_of("session/get")[-1].params == {"paneId": 12}
+    # The host's code and message reach the handler unchanged, as AgenttyError.code / .message.
+    assert text == host_error_shown(host, "session/get") and text.startswith("error -32002 ")
 
 
 def test_unknown_pane_is_invalid_params(host):
-    assert call(host, "send_to_terminal", "ls", pane_id=999).startswith("error -32602")
+    text = call(host, "send_to_terminal", "ls", pane_id=999)
+    assert host.calls_of("terminal/send")[-1].params == {"text": "ls", "submit": False, "paneId": 999}
+    assert text == host_error_shown(host, "terminal/send") and text.startswith("error -32602 ")
+    assert host.world.pane(12).typed == []  # nothing was typed anywhere else instead
 
 
 def test_inject_prompt_maps_snake_case_options_to_the_wire(host):
@@ -48,8 +60,17 @@ def test_send_to_terminal_defaults_to_no_enter(host):
 
 
 def test_list_workspaces_and_context_are_typed(host):
-    assert "Workspace(id=1" in call(host, "list_workspaces")
-    assert "Pane(id=11" in call(host, "get_context")
+    import json
+
+    host.run_command("probe.typed")
+    tree = host.wait_for_text("typed ")
+    report = json.loads(next(s for s in host.texts(tree) if s.startswith("typed "))[len("typed "):])
+    workspace = ["Workspace", 1, "project", host.world.workspaces[0].cwd, True]
+    panes = [["Pane", 11, "claude", "idle", True, False, "s-1"],
+             ["Pane", 12, "shell", "shell", False, False, None],
+             ["Pane", 13, "codex", "working", True, True, None]]
+    assert report["workspaces"] == [[*workspace, panes]]
+    assert report["context"] == ["Context", "Pane", 11, "Claude Code", 1, "en"]
 
 
 def test_a_call_without_its_permission_raises_minus_32001(tmp_path):

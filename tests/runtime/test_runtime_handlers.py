@@ -64,6 +64,11 @@ def test_unknown_command_is_logged_not_fatal(host):
 
 def test_panel_close_and_events_before_the_panel_do_not_crash(host):
     host.close_panel()
+    # An event for an element of a panel that is closed (a late click): handled like any other.
+    host.send("ui/event", {"element": "probe.input", "event": "change", "value": "late", "context": {}})
+    host.wait_for_text("any probe.input=late")
     host.open_panel()
-    host.wait_for_text("ready")
-    assert host.process.poll() is None
+    tree = host.wait_for_text("ready")
+    seen = next(t for t in host.texts(tree) if t.startswith("seen:"))
+    assert seen.index('["panel_close"]') < seen.index('"late"') < seen.rindex('["panel_open"')
+    assert "failed" not in host.stderr_text()

@@ -100,6 +100,26 @@ def call_host(call):
         render(f"error {error.code} {error.message}")
 
 
+@plugin.command("probe.typed")
+def typed(call):
+    """The typed results of list_workspaces and get_context, field by field (not their reprs)."""
+    workspaces = plugin.list_workspaces()
+    context = plugin.get_context()
+    report = {
+        "workspaces": [[type(w).__name__, w.id, w.name, w.cwd, w.active,
+                        [[type(p).__name__, p.id, p.kind, p.status, p.is_agent, p.is_busy, p.session_id]
+                         for p in w.panes]] for w in workspaces],
+        "context": [type(context).__name__, type(context.pane).__name__, context.pane.id, context.pane.title,
+                    context.workspace.id, context.language],
+    }
+    render("typed " + json.dumps(report, ensure_ascii=False))
+
+
+@plugin.on_panel_close
+def panel_close(context):
+    seen.append(["panel_close"])
+
+
 @plugin.command("probe.burst")
 def burst(call):
     for n in range(int(call.args.get("panels", 0))):
