@@ -12,6 +12,7 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 from .engines import SearchEngine, open_engine
 from .fuzzy import correct_query
 from .indexer import ProgressCallback, RefreshReport, refresh_index
+from .markdown import reader_text
 from .notes import NoteRecord, UnreadableNote, decode_note, note_body
 from .query import ParsedQuery, parse_query
 from .safety import OpenedNote, open_note
@@ -174,7 +175,7 @@ class NotesLibrary:
         first_line, _, rest = body.partition("\n")
         if first_line.startswith("# ") and first_line[2:].strip() == record.title:
             body = rest  # the title is already shown above the excerpt
-        prepared = PreparedText(body)
+        prepared = PreparedText(reader_text(body))  # as the reader sees it: no link syntax or marks
         with self._cache_lock:
             self._bodies[key] = prepared
             while len(self._bodies) > _BODY_CACHE_SIZE:

@@ -12,7 +12,9 @@ _WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
 _MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(((?:[^()\s]|\([^()\s]*\))*)(?:\s+\"[^\"\n]*\")?\)")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 _CALLOUT = re.compile(r"^(\s*>)+\s*\[![^\]\n]*\][+-]?\s*", re.MULTILINE)
-_QUOTE_OR_LIST = re.compile(r"^[ \t]*(?:>[ \t]?)+|^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]+)?", re.MULTILINE)
+_QUOTE_OR_LIST = re.compile(
+    r"^[ \t]*(?:>[ \t]?)*(?:(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?(?=\S)", re.MULTILINE
+)
 _HEADING_MARK = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
 # Emphasis, strike-through, highlight and code marks: the words between them stay.
 _EMPHASIS = re.compile(r"\*\*|__|~~|==|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|`+")
