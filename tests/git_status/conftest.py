@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,22 @@ def runner():  # type: ignore[no-untyped-def]
     from git_status.runner import GitRunner
 
     return GitRunner(timeout=20.0)
+
+
+@pytest.fixture
+def team_repo(repo: Path, tmp_path: Path) -> dict:  # type: ignore[type-arg]
+    """The `repo` plus worktrees as agents leave them: feature-a edits src/app.py (uncommitted),
+    feature-b committed its own edit of src/app.py and has docs.md changed, clean-c is clean, and
+    gone-d's folder was deleted by hand (git calls it prunable)."""
+    write(repo / "docs.md", "docs\n")
+    commit_all(repo, "docs")
+    paths = {"main": repo}
+    for name, branch in (("wt-a", "feature-a"), ("wt-b", "feature-b"), ("wt-c", "clean-c"), ("wt-d", "gone-d")):
+        paths[branch] = tmp_path / name
+        git(repo, "worktree", "add", "-q", "-b", branch, str(paths[branch]))
+    write(paths["feature-a"] / "src" / "app.py", "print('agent a')\n")
+    write(paths["feature-b"] / "src" / "app.py", "print('agent b')\n")
+    commit_all(paths["feature-b"], "agent b: greet differently")
+    write(paths["feature-b"] / "docs.md", "docs, edited by b\n")
+    shutil.rmtree(paths["gone-d"])
+    return paths
