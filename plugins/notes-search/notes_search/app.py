@@ -23,9 +23,13 @@ from .safety import NoteAccessError
 from .settings import MAX_ROOTS, Settings
 from .sources import expand
 from .view import PanelState, build_panel
+from .watcher import NoteWatcher
 
 RESCAN_SECONDS = 60.0  # while the panel is open, look for changed notes this often
 SEARCH_RESCAN_SECONDS = 15.0  # and when a search runs, if the last look is older than this
+# With the folders watched (watcher.py) saves arrive by themselves: the walk of every note (0.9 s of
+# stat at 100,000 notes, bench_notes_search) runs only this often, as a safety net, never per search.
+WATCHED_RESCAN_SECONDS = 1800.0
 PROGRESS_REDRAW_SECONDS = 0.25
 PARTIAL_SEARCH_SECONDS = 1.0  # while indexing, re-run the query this often so results fill in
 TRANSLATOR = Translator(CATALOGS)
@@ -46,6 +50,7 @@ class NotesApp:
         self._panel_open = False
         self._last_refresh = 0.0
         self._worker: Optional[threading.Thread] = None
+        self.watcher: Optional[NoteWatcher] = None
 
     # -- helpers -----------------------------------------------------------------------------------
 
@@ -92,6 +97,7 @@ class NotesApp:
     def shutdown(self) -> None:
         self._stopping.set()
         self._wake.set()
+        self._stop_watching()
         if self._worker is not None:
             self._worker.join(1.0)
         if self.library is not None:
@@ -100,7 +106,7 @@ class NotesApp:
     def panel_opened(self) -> None:
         self._panel_open = True
         self.draw()
-        if time.monotonic() - self._last_refresh > 5:
+        if self.watcher is None and time.monotonic() - self._last_refresh > 5:
             self.queue("refresh")
 
     def panel_closed(self) -> None:
@@ -134,16 +140,54 @@ class NotesApp:
         self.draw()
         return False
 
+    # -- watching the folders: a saved note is indexed on the watcher's thread, at once ---------------
+
+    def _start_watching(self) -> None:
+        self._stop_watching()
+        watcher = NoteWatcher(self.state.roots, self._notes_changed, lambda: self.queue("refresh"))
+        if watcher.start():
+            self.watcher = watcher
+        else:
+            self.plugin.log("notes-search: folders are walked for changes:", watcher.failure)
+
+    def _stop_watching(self) -> None:
+        watcher, self.watcher = self.watcher, None
+        if watcher is not None:
+            watcher.close()
+
+    def _notes_changed(self, paths: Any) -> None:
+        library = self.library
+        if library is None or self._stopping.is_set():
+            return
+        try:
+            report = library.update_paths(paths)
+        except IndexBusy:
+            self.queue("refresh")  # another program writes the index: the worker retries later
+            return
+        except Exception as problem:  # keep watching: the next save may well succeed
+            self.plugin.log("notes-search: updating saved notes failed:", repr(problem))
+            return
+        if report.added + report.changed + report.deleted:
+            with self.lock:
+                self.state.count = library.count()
+            self.search(self.state.query)
+
+    def _routine_refresh_due(self) -> bool:
+        if self.watcher is None:
+            return self._panel_open
+        return time.monotonic() - self._last_refresh > WATCHED_RESCAN_SECONDS
+
     def _work(self) -> None:
         if self._open_library():
             self.search(self.state.query)  # what the stored index knows, at once; the refresh follows
+            self._start_watching()  # before the walk, so nothing saved meanwhile is missed
             self.queue("refresh")
         while not self._stopping.is_set():
             self._wake.wait(RESCAN_SECONDS)
             self._wake.clear()
             with self.lock:
                 jobs, self._jobs = self._jobs, {}
-            if not jobs and self._panel_open:
+            if not jobs and self._routine_refresh_due():
                 jobs = {"refresh": False}
             if not jobs or self._stopping.is_set():
                 continue
@@ -168,6 +212,8 @@ class NotesApp:
             if not self._open_library():
                 return
         assert self.library is not None
+        if "watch" in jobs:
+            self._start_watching()  # the folders changed
         if "engine" in jobs:
             self.library.switch_engine(self.settings.engine)
             with self.lock:
@@ -248,7 +294,8 @@ class NotesApp:
         if library is None:
             self.draw()  # the worker searches again once the index is open
             return
-        if time.monotonic() - self._last_refresh > SEARCH_RESCAN_SECONDS and not library.is_refreshing:
+        stale = time.monotonic() - self._last_refresh > SEARCH_RESCAN_SECONDS
+        if stale and self.watcher is None and not library.is_refreshing:
             self._last_refresh = time.monotonic()
             self.queue("refresh")  # notes edited since the last look are picked up as the user searches
         outcome = library.search(text)
@@ -303,6 +350,7 @@ class NotesApp:
             self.state.roots = list(roots)
         self._save_settings(Settings(tuple(roots), self.settings.engine, self.settings.max_note_kb))
         self.queue("refresh")
+        self.queue("watch")
 
     def set_engine(self, value: Any) -> None:
         if value not in ENGINE_CHOICES or value == self.settings.engine:

@@ -1,14 +1,16 @@
 """Brings the index up to date with the notes folders: added, changed, renamed and deleted notes,
 in committed batches so a stopped run keeps its work and searches see progress."""
 
+import os
+import stat as stat_module
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .engines.base import SearchEngine
 from .notes import IndexDocument, UnreadableNote, build_document
-from .sources import DEFAULT_MAX_NOTE_BYTES, FileStat, scan_roots
+from .sources import DEFAULT_MAX_NOTE_BYTES, SKIPPED_FOLDERS, FileStat, expand, is_inside, scan_roots
 
 ProgressCallback = Callable[[int, int], None]
 # A note read and parsed, or why not: "too_large", "binary", "encoding" or "unreadable".
@@ -50,9 +52,7 @@ def _prepare(stat: FileStat, max_note_bytes: int, unsplit_body: bool = False) ->
         raw = _read(stat)
         if len(raw) > max_note_bytes:  # grew since the scan
             return stat, "too_large"
-        return stat, build_document(
-            stat.path, stat.root, raw, stat.mtime_ns, unsplit_body=unsplit_body
-        )
+        return stat, build_document(stat.path, stat.root, raw, stat.mtime_ns, unsplit_body=unsplit_body)
     except UnreadableNote as problem:
         return stat, problem.reason
     except OSError:
@@ -182,5 +182,75 @@ def refresh_index(
         report.deleted = len(deletes)
     if progress:
         progress(done, total)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _root_of(path: str, roots: Sequence[str]) -> Optional[str]:
+    best: Optional[str] = None
+    for root in roots:
+        base = root.rstrip(os.sep) + os.sep
+        if path.startswith(base) and (best is None or len(root) > len(best)):
+            best = root
+    return best
+
+
+def _hidden_below(path: str, root: str) -> bool:
+    parts = path[len(root.rstrip(os.sep)) + 1 :].split(os.sep)
+    hidden_folder = any(part.startswith(".") or part in SKIPPED_FOLDERS for part in parts[:-1])
+    return hidden_folder or parts[-1].startswith(".")
+
+
+def update_paths(
+    engine: SearchEngine, roots: Sequence[str], paths: Iterable[str], max_note_bytes: int = DEFAULT_MAX_NOTE_BYTES
+) -> RefreshReport:
+    """Bring just these note files up to date (a watcher saw them change): read the ones that exist
+    and changed, drop the ones that are gone, in one write. No walk of the folders."""
+    started = time.perf_counter()
+    report = RefreshReport()
+    roots = [expand(root) for root in roots]
+    upserts: List[IndexDocument] = []
+    deletes: List[str] = []
+    for path in sorted(set(paths)):
+        root = _root_of(path, roots)
+        if root is None or _hidden_below(path, root):
+            continue
+        if os.path.islink(path) and not is_inside(os.path.realpath(path), os.path.realpath(root)):
+            continue  # never leave the folder through a link (as the walk does)
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None
+        known = engine.get(path)
+        if info is None or not stat_module.S_ISREG(info.st_mode):
+            if known is not None:
+                deletes.append(path)
+                report.deleted += 1
+            continue
+        if known is not None and known.mtime_ns == info.st_mtime_ns and known.size == info.st_size:
+            report.unchanged += 1
+            continue
+        if info.st_size > max_note_bytes:
+            report.too_large += 1
+            if known is not None:
+                deletes.append(path)
+            continue
+        found = FileStat(path, root, info.st_mtime_ns, info.st_size)
+        outcome = _prepare(found, max_note_bytes, engine.takes_unsplit_text)[1]
+        if isinstance(outcome, str):
+            if outcome == "binary":
+                report.binary += 1
+            elif outcome != "too_large":
+                report.unreadable += 1
+            if known is not None:
+                deletes.append(path)
+            continue
+        upserts.append(outcome)
+        if known is None:
+            report.added += 1
+        else:
+            report.changed += 1
+    if upserts or deletes:
+        engine.write(upserts, deletes)
     report.seconds = time.perf_counter() - started
     return report

@@ -7,11 +7,11 @@ import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .engines import SearchEngine, open_engine
 from .fuzzy import correct_query
-from .indexer import ProgressCallback, RefreshReport, refresh_index
+from .indexer import ProgressCallback, RefreshReport, refresh_index, update_paths
 from .markdown import reader_text
 from .notes import NoteRecord, UnreadableNote, decode_note, note_body
 from .query import ParsedQuery, parse_query
@@ -67,6 +67,7 @@ class NotesLibrary:
         self.roots: List[str] = list(roots) if roots is not None else settings.effective_roots()
         self._engine_lock = threading.Lock()  # guards the lease swap and the user counts only
         self._refresh_lock = threading.Lock()
+        self._update_lock = threading.Lock()
         engine, self.fell_back = open_engine(settings.engine, self.index_root)
         self._lease: Optional[_EngineLease] = _EngineLease(engine)
         self._engine_name = engine.name
@@ -149,6 +150,11 @@ class NotesLibrary:
             return report
         finally:
             self._refresh_lock.release()
+
+    def update_paths(self, paths: Iterable[str]) -> RefreshReport:
+        """Index just these files (a watcher saw them change); runs beside a refresh, never waits for one."""
+        with self._update_lock, self._using() as engine:
+            return update_paths(engine, self.roots, paths, self.settings.max_note_bytes)
 
     @property
     def is_refreshing(self) -> bool:

@@ -12,7 +12,7 @@ DEFAULT_MAX_NOTE_BYTES = 2 * 1024 * 1024
 DEFAULT_MAX_FILES = 100_000
 MAX_DEPTH = 24
 # Folders that hold tooling, not notes. Dot-folders (.git, .obsidian, .trash) are skipped by rule.
-_SKIPPED_FOLDERS = {"node_modules", "__pycache__"}
+SKIPPED_FOLDERS = {"node_modules", "__pycache__"}
 
 
 class FileStat(NamedTuple):
@@ -133,7 +133,7 @@ def _walk_root(
             continue
         for entry in entries:
             name = entry.name
-            if name.startswith(".") or name in _SKIPPED_FOLDERS:
+            if name.startswith(".") or name in SKIPPED_FOLDERS:
                 continue
             try:
                 is_link = entry.is_symlink()
