@@ -162,7 +162,11 @@ def test_two_thousand_turns_keep_the_newest_actions_and_report_overflow():
     assert len(summary.done.items) == 14 and summary.done.overflow == -1
     assert summary.files_overflow == 1000 - 30
     assert "the oldest 400 turns were not available" in summary.markdown
-    assert "… and more (not listed)" in summary.markdown and "… and 970 more" in summary.markdown
+    assert "… and more (not listed)" in summary.markdown
+    # Files past the limit are grouped by folder with a count, never cut silently.
+    assert "- 970 more, by folder:" in summary.markdown
+    assert summary.file_groups == ["`lib/` (970): module_30.py, module_31.py, module_32.py, module_33.py, "
+                                   "module_34.py, module_35.py, …"]
 
 
 def test_bare_file_name_is_matched_to_the_single_changed_file(tmp_path):

@@ -105,8 +105,8 @@ _EXTENSIONS = (
 # words around it ("src/app.pyを修正"), and `\w` would swallow those words into the path.
 _PATH = re.compile(
     r"(?<![A-Za-z0-9_./\-:@~])"
-    r"((?:~/|\.{1,2}/|/)?(?:[A-Za-z0-9_@+\-][A-Za-z0-9_.@+\-]*/)*"
-    r"(?:[A-Za-z0-9_@+\-][A-Za-z0-9_.@+\-]*\.(?:" + _EXTENSIONS + r")"
+    r"((?:~/|\.{1,2}/|/)?(?:\.?[A-Za-z0-9_@+\-][A-Za-z0-9_.@+\-]*/)*"
+    r"(?:\.?[A-Za-z0-9_@+\-][A-Za-z0-9_.@+\-]*\.(?:" + _EXTENSIONS + r")"
     r"|Makefile|Dockerfile|Rakefile|Gemfile|Procfile|Justfile|CMakeLists\.txt|\.gitignore|\.env(?:\.[a-z]+)?))"
     r"(?::\d+(?::\d+)?)?(?![A-Za-z0-9_\-/]|\.[A-Za-z0-9])"
 )
@@ -154,20 +154,22 @@ _COMMAND_WORDS = frozenset((
     "pipx", "uv", "poetry", "pytest", "tox", "nox", "make", "cmake", "cargo", "rustc", "rustup", "go", "gradle",
     "gradlew", "mvn", "java", "javac", "dotnet", "docker", "docker-compose", "podman", "kubectl", "helm",
     "terraform", "ls", "cd", "cat", "grep", "rg", "find", "fd", "sed", "awk", "curl", "wget", "ssh", "scp",
-    "rsync", "mkdir", "rm", "rmdir", "mv", "cp", "ln", "chmod", "chown", "touch", "echo", "export", "source",
+    "rsync", "mkdir", "rm", "rmdir", "mv", "cp", "ln", "chmod", "chown", "touch", "export", "source",
     "brew", "apt", "apt-get", "sudo", "ruff", "mypy", "black", "isort", "flake8", "pylint", "eslint",
     "prettier", "tsc", "jest", "vitest", "mocha", "playwright", "rails", "bundle", "rake", "gem", "php",
     "composer", "swift", "xcodebuild", "flutter", "dart", "psql", "mysql", "sqlite3", "redis-cli", "tar",
     "unzip", "zip", "head", "tail", "wc", "sort", "diff", "patch", "env", "which", "kill", "pkill", "ps",
     "lsof", "pre-commit", "alembic", "django-admin", "manage.py", "./manage.py", "hugo", "jekyll", "vercel",
     "netlify", "supabase", "firebase", "aws", "gcloud", "az", "kill", "bash", "sh", "zsh", "open", "xdg-open",
-    "code", "just", "task", "bazel", "ninja", "meson", "clang", "gcc"
+    "code", "just", "task", "bazel", "ninja", "meson", "clang", "gcc", "mvn", "mvnw", "./mvnw", "java", "dir",
+    "Get-ChildItem", "Get-Content", "Set-Location", "Remove-Item", "New-Item", "Copy-Item", "Move-Item",
 ))
 _SHELL_LANGS = frozenset(("bash", "sh", "shell", "console", "zsh", "terminal", "shell-session", "powershell",
                           "ps1", "cmd", "fish"))
 _PROMPT = re.compile(r"^\s*(?:\$|%|❯|>|PS [^>]*>)\s+(.+)$")
 _TOOL_CALL = re.compile(r"\b(?:Bash|Shell|shell|Run|exec_command|run_command)\((.+)\)\s*$")
 _INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
+_RAN_WORDS = re.compile(r"(?i)\b(?:ran|re-?ran|executed|running|after running)\b|実行しました|运行了|执行了|실행했")
 
 
 def _is_command(line: str) -> bool:
@@ -187,7 +189,7 @@ def find_commands(prose: str, blocks: List[Tuple[str, str]]) -> List[str]:
             if not line or line.startswith("#"):
                 continue
             prompted = _PROMPT.match(line)
-            if prompted:
+            if prompted and _is_command(prompted.group(1)):
                 commands.append(prompted.group(1).strip())
             elif _is_command(line) and (language in _SHELL_LANGS or (not language and len(line) < 200)):
                 commands.append(line)
@@ -199,7 +201,8 @@ def find_commands(prose: str, blocks: List[Tuple[str, str]]) -> List[str]:
         prompted = _PROMPT.match(line) if line.lstrip().startswith("$") else None
         if prompted and _is_command(prompted.group(1)):
             commands.append(prompted.group(1).strip())
-        if "`" in line:
+        # Inline code is advice ("install it with `pip install x`") unless the sentence says it ran.
+        if "`" in line and _RAN_WORDS.search(line):
             for span in _INLINE_CODE.findall(line):
                 span = span.strip()
                 if " " in span and _is_command(span):
@@ -229,6 +232,7 @@ _ACTION_CJK = re.compile(
     r"(?:했습니다|했어요|하였습니다|했다|완료|해 ?두었습니다|했고)"
     r"|(?:已|已经|我)(?:经)?(?:修复|添加|更新|创建|删除|修改|实现|重构|移动|替换|安装|配置|提交|运行|完成|调整|改进)"
     r"|(?:修复|添加|更新|创建|删除|修改|实现|重构|移动|替换|安装|配置|提交|运行|调整|改进)了"
+    r"|^(?:已|已经)[^。！？]{0,40}?(?:修复|添加|更新|创建|删除|修改|实现|重构|移动|替换|安装|配置|提交|调整|改进)"
 )
 def _with_punctuation(words: "tuple[str, ...]") -> "frozenset[str]":
     """The words as `split()` leaves them: bare or with one trailing punctuation mark."""
@@ -238,10 +242,11 @@ def _with_punctuation(words: "tuple[str, ...]") -> "frozenset[str]":
 _FINDING_WORDS = _with_punctuation((
     "cause", "caused", "turns", "found", "problem", "issue", "bug", "culprit", "decided", "decision", "we'll",
     "will", "instead", "chose", "opted", "reason", "because", "means", "trade-off", "tradeoff", "conclusion",
+    "rejected", "instead,",
 ))
 _FINDING_EN = re.compile(
     r"\b(?:root cause|the cause|caused by|turns out|found that|the (?:problem|issue|bug|culprit) (?:was|is)"
-    r"|decided|decision|we(?:'ll| will) (?:use|go with|keep)|instead of|chose|opted|the reason|because"
+    r"|decided|decision|we(?:'ll| will) (?:use|go with|keep)|instead|chose|opted|the reason|because|rejected"
     r"|this means|trade-?off|conclusion)\b"
 )
 _FINDING_CJK = re.compile(
@@ -265,7 +270,7 @@ _NEXT_CJK = re.compile(
 # Literal pieces that every English error pattern below contains; a line without any of them is
 # skipped. Plain substring tests are far faster than one alternation over the same text.
 _ERROR_PIECES = ("rror", "xception", "ailed", "FAIL", "raceback", "anic", "atal:", "ERR!", "fault", "not found",
-                 "such file", "denied", "exit ", "rash")
+                 "such file", "denied", "exit ", "rash", "ncaught", "nhandled", "Could not")
 _ERROR = re.compile(
     r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|Traceback|\bFAILED\b|\bfailed\b|\bFAIL\b|panic(?:ked)?:|fatal:"
     r"|(?i:\berror(?:\[E\d+\])?:)|ERR!|Segmentation fault|command not found|No such file or directory"
@@ -312,6 +317,7 @@ def is_action(sentence: str) -> bool:
     # "Ran the tests:" introduces output and "Shall I add X?" proposes; neither reports work done.
     if sentence.endswith((":", "：")) or is_question(sentence):
         return False
+    sentence = _DECORATION.sub("", sentence)  # "- I added …" is a list item reporting work
     for word in sentence[:48].lower().split(None, 5):
         word = word.strip(_PUNCTUATION)
         if word not in _LEAD_WORDS:
@@ -335,18 +341,44 @@ def is_next_step(sentence: str) -> bool:
     return not sentence.isascii() and bool(_NEXT_CJK.search(sentence))
 
 
+# A line of tool output reports an error when it starts with one ("TypeError: …", "npm ERR!", "FAIL …"),
+# is a compiler or linter finding ("a.py:3:1: F821 …"), or names an errno ("ECONNREFUSED"). A word
+# such as "error" in the middle of a line is usually code or a log message about something else.
+_ERROR_START = re.compile(
+    r"^[\s>⎿└│●✗✘×•*\-]*(?:(?:[\w.]+\.)?[A-Z][A-Za-z]*(?:Error|Exception)\b|Error\b|ERROR\b|FAIL(?:ED)?\b"
+    r"|fatal:|panic(?:ked)?\b|npm ERR!|(?i:error)(?:\[E?\d+\])?:|Traceback|Segmentation fault|Uncaught\b"
+    r"|Unhandled\b|\S+: command not found|exit (?:code|status) [1-9]|Could not resolve)"
+    r"|^\S+:\d+:\d+:? (?:[A-Z]+\d+|error|warning: unused)\b"
+    r"|\bE(?:CONN(?:REFUSED|RESET|ABORTED)|NETUNREACH|HOSTUNREACH|NOENT|ACCES|PERM|ADDRINUSE|TIMEDOUT|PIPE"
+    r"|NOTFOUND|AI_AGAIN)\b"
+    r"|エラー|失敗|例外|오류|실패|에러|예외|错误|失败|报错|异常"
+)
+SOURCE_LANGUAGES = frozenset((
+    "python", "py", "javascript", "js", "jsx", "typescript", "ts", "tsx", "java", "kotlin", "go", "rust", "rs",
+    "c", "cpp", "c++", "csharp", "cs", "ruby", "rb", "php", "swift", "scala", "html", "css", "scss", "vue",
+    "svelte", "sql", "yaml", "yml", "json", "toml", "xml", "diff", "patch", "markdown", "md", "dart", "lua",
+    "elixir", "haskell", "r", "julia", "perl", "graphql", "proto", "hcl", "terraform", "dockerfile", "makefile",
+))
+
+
 def is_error_line(line: str) -> bool:
-    """For lines of output and code, where any error word counts."""
-    if line.isascii() and not has_error_words(line):
+    """For lines a tool printed: the line starts with an error, is a linter finding or names an errno."""
+    if line.isascii() and not has_error_words(line) and "E" not in line and ":" not in line:
         return False
-    return bool(_ERROR.search(line)) and not _NOT_AN_ERROR.search(line)
+    return bool(_ERROR_START.search(line)) and not _NOT_AN_ERROR.search(line)
+
+
+# "This should resolve the SyntaxError" names an error in order to say it is gone.
+_FIXES_AN_ERROR = re.compile(
+    r"(?i)\b(?:resolve|fix|prevent|avoid|handle|catch|suppress)\w*\b[^.]{0,40}\b(?:error|exception)")
 
 
 def is_error_sentence(sentence: str) -> bool:
     """For prose, where an error must be reported, not just named."""
     if sentence.isascii() and not has_error_words(sentence):
         return False
-    return bool(_PROSE_ERROR.search(sentence)) and not _NOT_AN_ERROR.search(sentence)
+    return (bool(_PROSE_ERROR.search(sentence)) and not _NOT_AN_ERROR.search(sentence)
+            and not _FIXES_AN_ERROR.search(sentence))
 
 
 def is_next_heading(line: str) -> bool:

@@ -69,7 +69,7 @@ _CURL_USER = re.compile(r"((?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:)([^\s\"']+)
 # The name must *end* with the secret word so that `max_tokens = 4096` or `tokenizer = ...` are left alone.
 _SECRET_NAME = (
     r"(?:[A-Za-z0-9]+[_.\-])*"
-    r"(?:api[_\-]?key|apikey|secret(?:[_\-]?key)?|(?:access|auth|refresh|bearer|session|api)?[_\-]?token"
+    r"(?:api[_\- ]?key|apikey|secret(?:[_\-]?key)?|(?:access|auth|refresh|bearer|session|api)?[_\-]?token"
     r"|passw(?:or)?d|pwd|passphrase|credentials?|private[_\-]?key|access[_\-]?key(?:[_\-]?id)?"
     r"|client[_\-]?secret|signing[_\-]?key|encryption[_\-]?key|webhook[_\-]?secret)"
     r"(?:[_\-](?:base|value))?"

@@ -1,5 +1,6 @@
 """Turns a raw `session/get` answer into a tidy, size-capped Session that the summarizers read."""
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
@@ -26,6 +27,7 @@ class Session:
     status: str = ""
     turn_count: int = 0
     turns: List[Turn] = field(default_factory=list)
+    started: Optional[float] = None  # when the session began (epoch seconds), if the host says
 
     @property
     def is_empty(self) -> bool:
@@ -64,6 +66,23 @@ def _as_int(value: Any) -> Optional[int]:
     return None
 
 
+def _as_epoch(value: Any) -> Optional[float]:
+    """Seconds since the epoch from a number (seconds or milliseconds) or an ISO 8601 text."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) / 1000.0 if value > 10_000_000_000 else float(value)
+    if isinstance(value, str) and value.strip():
+        try:
+            moment = datetime.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.timezone.utc)
+        return moment.timestamp()
+    return None
+
+
 def parse_session(raw: Any) -> Session:
     """Build a Session from the host's answer, tolerating missing or odd fields."""
     if not isinstance(raw, dict):
@@ -87,4 +106,5 @@ def parse_session(raw: Any) -> Session:
         status=str(raw.get("status") or ""),
         turn_count=max(turn_count or 0, len(turns)),
         turns=turns,
+        started=_as_epoch(raw.get("startedAt", raw.get("createdAt"))),
     )

@@ -1,5 +1,6 @@
 """Checks the files a session mentions against the pane's folder: changed or committed per git, or present."""
 
+import datetime
 import os
 import re
 import subprocess
@@ -145,7 +146,7 @@ class RepositoryState:
 class PendingRepository:
     """A repository read started early, so git works while the text of the session is analysed."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, since: Optional[float] = None) -> None:
         self.root: Optional[str] = None
         self.commands: Optional[PendingCommands] = None
         if folder and os.path.isdir(folder):
@@ -154,7 +155,10 @@ class PendingRepository:
         if self.root is not None:
             self.commands = PendingCommands(self.root, [
                 ["status", "--porcelain=v1", "-z", "--untracked-files=all"],
-                ["log", "--since=" + RECENT_COMMITS_WINDOW, "-n", str(RECENT_COMMITS_LIMIT), "--name-only",
+                # A commit counts as the session's only when it is newer than the session's start; when
+                # the host does not say when that was, the last few days stand in for it.
+                ["log", "--since=" + (_iso(since) if since else RECENT_COMMITS_WINDOW), "-n",
+                 str(RECENT_COMMITS_LIMIT), "--name-only",
                  "--no-renames", "--format=", "-z"],
             ])
 
@@ -179,6 +183,10 @@ class PendingRepository:
             (deleted if "D" in code else changed).add(path)
         committed = {path.strip("\n") for path in (log or "").split("\0") if path.strip("\n")}
         return RepositoryState(root=self.root, changed=changed, deleted=deleted, committed=committed)
+
+
+def _iso(epoch: float) -> str:
+    return datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def read_repository(folder: str) -> Optional[RepositoryState]:

@@ -1,0 +1,293 @@
+"""Reads one turn as the agent printed it: prose apart from tool calls, tool output, edit records and thinking.
+
+Claude Code (`⏺ Bash(…)`, `⎿` output), Codex (`• Ran …`, `└` output, `• Edited …`), aider (`> ` tool
+lines, `Applied edit to …`, `Commit <hash> <message>`) and SpecStory exports (`Read file: …`,
+`<think>`, `<details>`) each mark these differently; everything unknown stays prose.
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+from .extraction import split_code
+
+
+@dataclass
+class TurnParts:
+    prose: str = ""  # the agent's or user's own words, wrapped lines joined
+    blocks: List[Tuple[str, str]] = field(default_factory=list)  # fenced code: (language, code)
+    ran_blocks: List[Tuple[str, str]] = field(default_factory=list)  # shell blocks that were run, not shown
+    output: List[str] = field(default_factory=list)  # lines a tool printed
+    commands: List[str] = field(default_factory=list)  # commands a tool call ran
+    records: List[str] = field(default_factory=list)  # the tool's own edit records ("Updated x with …")
+    edited: List[str] = field(default_factory=list)  # paths a tool edited
+    read: List[str] = field(default_factory=list)  # paths a tool only read
+    undone: List[str] = field(default_factory=list)  # commit hashes taken back (aider /undo)
+    commit_of: List[Tuple[str, str]] = field(default_factory=list)  # (hash, record) pairs
+
+
+# Hidden reasoning and collapsed search results are not what the agent told the user.
+_HIDDEN = re.compile(
+    r"<think(?:ing)?(?:-content-[0-9a-f]+)?>[\s\S]*?</think(?:ing)?(?:-content-[0-9a-f]+)?>"
+    r"|<details>[\s\S]*?</details>",
+    re.I,
+)
+_CLAUDE_TOOL = re.compile(r"^[⏺●]\s*([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\((.*)\)\s*…?\s*$")
+_CLAUDE_TODO = re.compile(r"^[⏺●]\s*(?:Update Todos|Read Todos|TodoWrite)\b")
+_CLAUDE_BULLET = re.compile(r"^[⏺●]\s+")
+_EDIT_TOOLS = frozenset(("Update", "Write", "Edit", "MultiEdit", "NotebookEdit", "Create"))
+_READ_TOOLS = frozenset(("Read", "View", "NotebookRead"))
+_RUN_TOOLS = frozenset(("Bash", "Shell", "Run", "PowerShell"))
+_CODEX_RAN = re.compile(r"^[•◦]\s*(?:Ran|Running)\b\s*(.*)$")
+_CODEX_EDIT = re.compile(r"^[•◦]\s*(Edited|Added|Deleted|Created|Updated|Wrote)\s+(\S+)(.*)$")
+_CODEX_EXPLORED = re.compile(r"^[•◦]\s*(?:Explored|Exploring|Read|Searched|Listed)\b\s*(.*)$")
+_CODEX_PLAN = re.compile(r"^[•◦]\s*(?:Updated Plan|Update plan|Plan)\s*$")
+_CODEX_BULLET = re.compile(r"^[•◦]\s+")
+_OUTPUT_MARK = re.compile(r"^\s*[⎿└]\s?")
+_AIDER_APPLIED = re.compile(r"^Applied edit to (\S+)")
+_AIDER_COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40}) (.+)$")
+_AIDER_REMOVED = re.compile(r"^Removed: ([0-9a-f]{7,40}) ")
+_AIDER_RUNNING = re.compile(r"^(?:## )?Running:? (.+)$")
+_SPECSTORY_READ = re.compile(r"^Read file: (\S+)")
+_TODO_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:[☐☒✔✓□■▢◻◼✗]|\[[ xX✓]\])\s")
+# "355 + # Enforce…", "140 - get_logger()": a numbered diff line as Claude Code and Codex print them.
+# (A bare "- item" is a Markdown list, so only numbered lines count.)
+_DIFF_LINE = re.compile(r"^\s*\d{1,6}\s{1,3}[+-](?:\s|$)")
+_SHELL_WRAPPER = re.compile(
+    r"^(?:pwsh(?:\.exe)?|powershell(?:\.exe)?|cmd(?:\.exe)?|bash|zsh|sh)\s+(?:-\w+\s+)*?"
+    r"(?:-c|-lc|-Command|/c)\s+([\"'])(.*)\1\s*$", re.I)
+_SHELL_LANGS = frozenset(("bash", "sh", "shell", "console", "zsh", "terminal", "shell-session", "powershell",
+                          "ps1", "pwsh", "cmd", "fish", "bat", "batch"))
+# What comes right before a code block that is shown, not run: advice and examples.
+_SHOWN_CUE = re.compile(
+    r"(?i)\b(?:you can|you could|you may|you might|you'll|you will|you need|you'd|if you|for example|e\.g\.|example"
+    r"|to show|such as|like this|here's how|here is how|try running|install (?:it|the)|would|the following"
+    r"|please run|run this|to do this)\b|^\s*\d{1,2}[.)]\s"
+    r"|例如|比如|可以运行|可以执行|手順|例えば|예를 들어"
+)
+_ECHO = re.compile(r"^\s*(?:echo|printf|Write-Host|Write-Output)\b", re.I)
+
+
+def unwrap_shell(command: str) -> str:
+    """`pwsh.exe -NoProfile -Command "git log"` is `git log`: the wrapper says nothing about the work."""
+    found = _SHELL_WRAPPER.match(command.strip())
+    return found.group(2).strip() if found else command.strip()
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+_SENTENCE_ENDS = ".!?:;。！？：；)]」』"
+
+
+def join_wrapped(text: str) -> str:
+    """Joins lines that a terminal or the agent wrapped in the middle of a sentence.
+
+    A line goes on the one before when that one does not end a sentence (or a heading) and this one
+    goes on in lower case.
+    """
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    joined = [lines[0]]
+    for line in lines[1:]:
+        stripped = line.lstrip(" \t")
+        previous = joined[-1].rstrip()
+        if (stripped and (stripped[0].islower() or stripped[0] in "(,;&") and previous
+                and previous[-1] not in _SENTENCE_ENDS and not previous.lstrip().startswith("#")):
+            joined[-1] = previous + " " + stripped
+        else:
+            joined.append(line)
+    return "\n".join(joined)
+
+
+# Any of these at a line start means the turn holds tool calls, tool output, todo lists or diff lines.
+_MARKERS = re.compile(
+    r"(?m)^[ \t]*(?:[⏺●•◦⎿└>]|Read file:|\d{1,6}[ \t]{1,3}[+-](?:\s|$)|(?:[-*•][ \t]*)?(?:[☐☒✔✓□■▢◻◼✗]|\[[ xX✓]\])\s)"
+)
+
+
+def _record_path(text: str) -> Optional[str]:
+    path = text.strip().strip("`'\"")
+    return path or None
+
+
+def read_turn(text: str) -> TurnParts:
+    """Split one turn into the agent's prose and what its tools did."""
+    parts = TurnParts()
+    if "<think" in text or "<details" in text:
+        text = _HIDDEN.sub("\n", text)
+    prose_text, blocks = split_code(text)
+    parts.blocks = blocks
+    if blocks:
+        parts.ran_blocks = _ran_blocks(text, blocks)
+    if not _MARKERS.search(prose_text):  # plain prose: most turns of most sessions
+        parts.prose = join_wrapped(prose_text)
+        return parts
+    prose: List[str] = []
+    mode = ""  # "", "output", "todo", "command"
+    tool = ""
+    command_indent = 0
+    pending_command: List[str] = []
+
+    def finish_command() -> None:
+        if pending_command:
+            parts.commands.append(unwrap_shell(" ".join(piece.strip() for piece in pending_command)))
+            pending_command.clear()
+
+    for line in prose_text.split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            if mode == "command":
+                finish_command()
+                mode = "output"
+            prose.append("")
+            continue
+        indent = _indent(line)
+        if mode == "command":
+            if indent > command_indent and not _OUTPUT_MARK.match(line):
+                pending_command.append(stripped)
+                continue
+            finish_command()
+            mode = "output"
+        if mode in ("output", "todo") and indent >= 4 and not _OUTPUT_MARK.match(line):
+            if mode == "output":
+                parts.output.append(stripped)
+            continue
+        output_mark = _OUTPUT_MARK.match(line)
+        if output_mark:
+            body = line[output_mark.end():].strip()
+            if mode == "todo" or _TODO_LINE.match(body + " "):
+                mode = "todo"
+                continue
+            if tool == "ran-empty":
+                pending_command.append(body)
+                command_indent = indent + 1
+                tool, mode = "ran", "command"
+                continue
+            if tool == "explored":
+                _explored(body, parts)
+                mode = "output"
+                continue
+            if tool in _EDIT_TOOLS and re.match(r"(?:Updated|Wrote|Created|Added|Applied)\b", body):
+                parts.records.append(body)
+            elif not _DIFF_LINE.match(body):
+                parts.output.append(body)
+            mode = "output"
+            continue
+        mode, tool = "", ""
+        if stripped.startswith(">") and not stripped.startswith(">>>"):
+            _aider_line(stripped[1:].strip(), parts)
+            continue
+        if _TODO_LINE.match(line) or _DIFF_LINE.match(line):
+            continue
+        if stripped[0] in "⏺●":
+            if _CLAUDE_TODO.match(stripped):
+                mode = "todo"
+                continue
+            call = _CLAUDE_TOOL.match(stripped)
+            if call:
+                tool, argument = call.group(1), call.group(2).strip()
+                if tool in _RUN_TOOLS:
+                    parts.commands.append(unwrap_shell(argument))
+                elif tool in _EDIT_TOOLS:
+                    path = _record_path(argument)
+                    if path:
+                        parts.edited.append(path)
+                elif tool in _READ_TOOLS:
+                    path = _record_path(argument.split(",", 1)[0])
+                    if path:
+                        parts.read.append(path)
+                mode = "output"
+                continue
+            prose.append(_CLAUDE_BULLET.sub("", stripped))
+            continue
+        if stripped[0] in "•◦":
+            if _CODEX_PLAN.match(stripped):
+                mode = "todo"
+                continue
+            ran = _CODEX_RAN.match(stripped)
+            if ran:
+                if ran.group(1).strip():
+                    parts.commands.append(unwrap_shell(ran.group(1)))
+                    tool, mode = "ran", "output"
+                else:
+                    tool, mode = "ran-empty", "output"
+                continue
+            edit = _CODEX_EDIT.match(stripped)
+            if edit and ("/" in edit.group(2) or "." in edit.group(2)):
+                path = _record_path(edit.group(2))
+                if path:
+                    parts.edited.append(path)
+                    parts.records.append(stripped.lstrip("•◦ ").strip())
+                mode = "output"  # the diff lines under it
+                continue
+            explored = _CODEX_EXPLORED.match(stripped)
+            if explored:
+                if explored.group(1).strip():
+                    _explored(explored.group(1), parts)
+                tool, mode = "explored", "output"
+                continue
+            prose.append(_CODEX_BULLET.sub("", stripped) if indent == 0 else line)
+            continue
+        read = _SPECSTORY_READ.match(stripped)
+        if read:
+            parts.read.append(read.group(1))
+            continue
+        prose.append(line)
+    finish_command()
+    parts.prose = join_wrapped("\n".join(prose))
+    return parts
+
+
+def _explored(body: str, parts: TurnParts) -> None:
+    """Codex's exploration lines: `Read a.py, b.py`, `List src`, `Search foo in src`."""
+    words = body.split(None, 1)
+    if len(words) == 2 and words[0] == "Read":
+        parts.read.extend(name.strip() for name in words[1].split(",") if name.strip())
+
+
+def _aider_line(body: str, parts: TurnParts) -> None:
+    applied = _AIDER_APPLIED.match(body)
+    if applied:
+        parts.edited.append(applied.group(1))
+        return
+    commit = _AIDER_COMMIT.match(body)
+    if commit:
+        message = re.sub(r"^aider:\s*", "", commit.group(2).strip())
+        if not message.lower().startswith("style:"):  # formatting commits say nothing about the work
+            parts.records.append(message)
+            parts.commit_of.append((commit.group(1), message))
+        return
+    removed = _AIDER_REMOVED.match(body)
+    if removed:
+        parts.undone.append(removed.group(1))
+        return
+    running = _AIDER_RUNNING.match(body)
+    if running and ("/" in running.group(1) or " " in running.group(1)):
+        parts.commands.append(running.group(1).strip())
+        return
+    parts.output.append(body)
+
+
+def _ran_blocks(text: str, blocks: List[Tuple[str, str]]) -> List[Tuple[str, str]]:
+    """Shell blocks the agent ran: not introduced as advice or an example, and not just an echo."""
+    ran: List[Tuple[str, str]] = []
+    position = 0
+    for language, code in blocks:
+        if language and language not in _SHELL_LANGS:
+            position = max(position, text.find(code, position))
+            continue
+        at = text.find(code, position) if code else -1
+        before = text[max(0, at - 400):at] if at >= 0 else ""
+        position = max(position, at)
+        # The prose line that leads into the block (the fence line itself is skipped).
+        lead = [line.strip() for line in before.split("\n")[:-2] if line.strip() and not line.strip().startswith("```")]
+        cue = lead[-1] if lead else ""
+        if cue and _SHOWN_CUE.search(cue):
+            continue
+        lines = [line for line in code.split("\n") if line.strip() and not _ECHO.match(line)]
+        if lines:
+            ran.append((language or "sh", "\n".join(lines)))
+    return ran
