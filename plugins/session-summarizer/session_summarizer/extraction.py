@@ -180,6 +180,12 @@ def _is_command(line: str) -> bool:
     return first in _COMMAND_WORDS or first.startswith("./")
 
 
+def is_command_line(line: str) -> bool:
+    """A line that starts with a known command (or a `$ ` prompt before one)."""
+    prompted = _PROMPT.match(line)
+    return _is_command(prompted.group(1) if prompted else line)
+
+
 def find_commands(prose: str, blocks: List[Tuple[str, str]]) -> List[str]:
     """Shell commands: lines of shell code blocks, `$ `-prompted lines, Bash(...) calls, inline code."""
     commands: List[str] = []
@@ -203,10 +209,12 @@ def find_commands(prose: str, blocks: List[Tuple[str, str]]) -> List[str]:
             commands.append(prompted.group(1).strip())
         # Inline code is advice ("install it with `pip install x`") unless the sentence says it ran.
         if "`" in line and _RAN_WORDS.search(line):
-            for span in _INLINE_CODE.findall(line):
-                span = span.strip()
-                if " " in span and _is_command(span):
-                    commands.append(span)
+            for sentence in sentences(line):
+                if "`" in sentence and _RAN_WORDS.search(sentence):
+                    for span in _INLINE_CODE.findall(sentence):
+                        span = span.strip()
+                        if " " in span and _is_command(span):
+                            commands.append(span)
     return [command.rstrip("\\").strip() for command in commands if command.strip()]
 
 

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-from .extraction import split_code
+from .extraction import is_command_line, split_code
 
 
 @dataclass
@@ -152,7 +152,7 @@ def read_turn(text: str) -> TurnParts:
             finish_command()
             mode = "output"
         if mode in ("output", "todo") and indent >= 4 and not _OUTPUT_MARK.match(line):
-            if mode == "output":
+            if mode == "output" and not _DIFF_LINE.match(line):
                 parts.output.append(stripped)
             continue
         output_mark = _OUTPUT_MARK.match(line)
@@ -288,6 +288,7 @@ def _ran_blocks(text: str, blocks: List[Tuple[str, str]]) -> List[Tuple[str, str
         if cue and _SHOWN_CUE.search(cue):
             continue
         lines = [line for line in code.split("\n") if line.strip() and not _ECHO.match(line)]
-        if lines:
+        # A block without a language is as often output as commands: it counts when it holds a command.
+        if lines and (language or any(is_command_line(line.strip()) for line in lines)):
             ran.append((language or "sh", "\n".join(lines)))
     return ran

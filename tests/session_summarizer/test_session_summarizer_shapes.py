@@ -1,0 +1,165 @@
+"""Each transcript shape read as what it is: tool calls, edit records, output, thinking, asks."""
+
+import time
+
+from session_summarizer.local_summary import ask_text, summarize
+from session_summarizer.session import parse_session
+from session_summarizer.transcript import read_turn, unwrap_shell
+from session_summarizer_fixtures import commit_now, make_repo
+
+CLAUDE = """⏺ Read(src/app.py)
+  ⎿  Read 40 lines (ctrl+r to expand)
+
+⏺ Update(src/app.py)
+  ⎿  Updated src/app.py with 2 additions and 1 removal
+       10 -  return x
+       10 +  # Enforce the limit because callers pass untrusted sizes
+       11 +  return min(x, LIMIT)
+
+⏺ Bash(pytest -q tests/test_app.py)
+  ⎿  Error: FAILED tests/test_app.py::test_limit - AssertionError: 5 != 4
+
+⏺ Update Todos
+  ⎿  ☒ Cap the size
+     ☐ Decide on the default limit
+
+⏺ The limit check works; the failing test expects the old default, so
+  it needs a decision from you."""
+
+CODEX = """• Ran pwsh.exe -NoProfile -Command "npm run build"
+  └ > app@1.0.0 build
+    > tsc -p .
+    src/a.ts(3,1): error TS2304: Cannot find name 'x'.
+
+• Edited src/a.ts (+1 -1)
+    3 -  x
+    3 +  const x = 1
+
+• Explored
+  └ Read package.json, tsconfig.json
+
+• I fixed the missing declaration in src/a.ts, and the build now
+  passes."""
+
+AIDER = """I'll add the flag.
+
+> Applied edit to cli.py
+> Commit 1a2b3c4 aider: Added --dry-run flag to the CLI.
+> Commit 5d6e7f8 style: Ran the linter.
+> Add the output to the chat? (Y)es/(N)o [Yes]: y
+> Removed: 9f9f9f9 aider: Something undone"""
+
+SPECSTORY = """<think>
+Maybe I should rewrite the whole module? No, the user asked for a small fix.
+</think>
+
+Read file: src/login.ts
+
+<details>
+            <summary>Searched codebase "login" • **2** results</summary>
+| File |
+|------|
+| `src/other.ts` |
+</details>
+
+```bash
+npm test
+```
+
+```
+Tests: 3 passed
+```
+
+已修改 src/login.ts，修复了空指针。"""
+
+
+def test_claude_code_tool_calls_records_output_and_todos():
+    parts = read_turn(CLAUDE)
+    assert parts.commands == ["pytest -q tests/test_app.py"]
+    assert parts.edited == ["src/app.py"] and parts.read == ["src/app.py"]
+    assert parts.records == ["Updated src/app.py with 2 additions and 1 removal"]
+    assert "Error: FAILED tests/test_app.py::test_limit - AssertionError: 5 != 4" in parts.output
+    # Diff lines and the todo list are neither prose nor output.
+    assert "Enforce" not in parts.prose + " ".join(parts.output)
+    assert "Decide on the default limit" not in parts.prose + " ".join(parts.output)
+    assert "the failing test expects the old default, so it needs a decision from you." in parts.prose
+
+
+def test_codex_ran_edited_explored_and_wrapped_prose():
+    parts = read_turn(CODEX)
+    assert parts.commands == ["npm run build"]
+    assert parts.edited == ["src/a.ts"] and parts.records == ["Edited src/a.ts (+1 -1)"]
+    assert parts.read == ["package.json", "tsconfig.json"]
+    assert "src/a.ts(3,1): error TS2304: Cannot find name 'x'." in parts.output
+    assert "I fixed the missing declaration in src/a.ts, and the build now passes." in parts.prose
+
+
+def test_aider_edit_records_commits_prompts_and_undo():
+    parts = read_turn(AIDER)
+    assert parts.edited == ["cli.py"]
+    assert parts.records == ["Added --dry-run flag to the CLI."]  # style commits say nothing about the work
+    assert parts.undone == ["9f9f9f9"]
+    assert parts.prose.strip() == "I'll add the flag."  # the y/n prompt is tool output, never a question
+
+
+def test_specstory_thinking_searches_and_run_blocks():
+    parts = read_turn(SPECSTORY)
+    assert "rewrite the whole module" not in parts.prose
+    assert "src/other.ts" not in parts.prose
+    assert parts.read == ["src/login.ts"]
+    assert parts.ran_blocks == [("bash", "npm test")]
+    assert "已修改 src/login.ts，修复了空指针。" in parts.prose
+
+
+def test_code_that_was_shown_is_not_a_command_run():
+    shown = read_turn("1. Install it if you haven't already:\n\n```\npip install requests\n```\n\n"
+                      "To check the secret:\n```bash\necho $NPM_TOKEN\n```\n"
+                      "You can also install it using `pip install matplotlib`.")
+    assert shown.ran_blocks == []
+    session = parse_session({"turns": [{"role": "user", "text": "Set it up."},
+                                       {"role": "assistant", "text": "You can also install it using "
+                                                                     "`pip install matplotlib`. I ran `make test` "
+                                                                     "afterwards."}]})
+    assert summarize(session, file_checker=lambda p, c: []).commands.items == ["make test"]
+
+
+def test_shell_wrappers_are_unwrapped():
+    assert unwrap_shell('pwsh.exe -NoProfile -Command "git status --short"') == "git status --short"
+    assert unwrap_shell("bash -lc 'cargo test -p core'") == "cargo test -p core"
+    assert unwrap_shell("npm test") == "npm test"
+
+
+def test_asks_that_are_not_the_goal():
+    assert ask_text("/agent") == "" and ask_text("/undo") == "" and ask_text("/run pytest") == ""
+    assert ask_text("/ask why does it fail?") == "why does it fail?"
+    assert ask_text("────────────") == "" and ask_text("continue") == "" and ask_text("继续") == ""
+    compacted = ("This session is being continued from a previous conversation that ran out of context.\n"
+                 "Summary:\n1. Primary Request and Intent:\n   Make the importer skip blank rows.\n"
+                 "2. Key Technical Concepts:\n   - csv")
+    assert ask_text(compacted) == "Make the importer skip blank rows."
+    assert ask_text("This session is being continued from a previous conversation.\nNo summary here.") == ""
+
+
+def test_only_read_files_are_listed_as_read_even_when_committed_recently(tmp_path):
+    repo = make_repo(tmp_path / "r", {"src/a.py": "a\n", "docs/guide.md": "g\n"})
+    (repo / "docs/guide.md").write_text("g2\n", encoding="utf-8")
+    commit_now(repo, ["docs/guide.md"], "someone else's docs change")  # recent, but not this session's
+    (repo / "src/a.py").write_text("b\n", encoding="utf-8")
+    session = parse_session({"cwd": str(repo), "turns": [
+        {"role": "user", "text": "Fix a.py"},
+        {"role": "assistant", "text": "⏺ Read(docs/guide.md)\n  ⎿  Read 3 lines\n\n⏺ Update(src/a.py)\n"
+                                      "  ⎿  Updated src/a.py with 1 addition"}]})
+    states = {check.path: check.state for check in summarize(session).files}
+    assert states == {"src/a.py": "changed", "docs/guide.md": "read"}
+
+
+def test_a_commit_older_than_the_session_start_is_not_the_sessions(tmp_path):
+    repo = make_repo(tmp_path / "r", {"a.py": "a\n", "b.py": "b\n"})
+    # a.py stays as committed in 2020; b.py is committed now.
+    (repo / "b.py").write_text("b2\n", encoding="utf-8")
+    commit_now(repo, ["b.py"], "b now")
+    turns = [{"role": "user", "text": "Look at a.py and b.py"}, {"role": "assistant", "text": "Updated b.py."}]
+    before = summarize(parse_session({"cwd": str(repo), "turns": turns, "startedAt": time.time() - 3600}))
+    assert {c.path: c.state for c in before.files} == {"a.py": "exists", "b.py": "committed"}
+    after = summarize(parse_session({"cwd": str(repo), "turns": turns, "startedAt": time.time() + 3600}))
+    assert {c.path: c.state for c in after.files} == {"a.py": "exists", "b.py": "exists"}
