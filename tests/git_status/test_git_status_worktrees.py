@@ -51,6 +51,21 @@ def test_a_file_changed_in_two_worktrees_is_flagged_on_both(team_repo: Dict[str,
     assert report.collision_count == 1
 
 
+def test_one_commit_two_branches_share_is_not_a_collision(team_repo: Dict[str, Path], tmp_path: Path,
+                                                         runner) -> None:  # type: ignore[no-untyped-def]
+    # feature-b2 branched off feature-b: it carries b's commit to src/app.py, the same content.
+    git(team_repo["main"], "worktree", "add", "-q", "-b", "feature-b2", str(tmp_path / "wt-b2"), "feature-b")
+    worktrees = by_name(read(team_repo["main"], runner))
+    assert worktrees["feature-b2"].committed == {"src/app.py"}
+    assert worktrees["feature-b"].collisions == {"src/app.py": ["feature-a"]}
+    assert worktrees["feature-b2"].collisions == {"src/app.py": ["feature-a"]}
+    assert worktrees["feature-a"].collisions == {"src/app.py": ["feature-b", "feature-b2"]}
+    # Once b2 edits the file further, the two branches disagree about it: flagged.
+    write(tmp_path / "wt-b2" / "src" / "app.py", "print('agent b2')\n")
+    commit_all(tmp_path / "wt-b2", "b2 edits")
+    assert by_name(read(team_repo["main"], runner))["feature-b"].collisions["src/app.py"] == ["feature-a", "feature-b2"]
+
+
 def test_a_change_the_base_branch_made_is_not_the_branch_s_own(team_repo: Dict[str, Path],
                                                               runner) -> None:  # type: ignore[no-untyped-def]
     # main moves on and changes docs.md too: feature-b did not commit docs.md, so the merge-base
@@ -84,7 +99,7 @@ def test_bare_main_repository_detached_and_mid_rebase(repo: Path, tmp_path: Path
     assert loose.state == "ok" and loose.entry.detached and loose.entry.locked == "on a USB disk"
     stuck = worktrees[str(rebasing)]
     assert stuck.state == "ok" and stuck.operation is not None and stuck.operation.kind == "rebase"
-    assert stuck.conflicted == 1 and stuck.entry.detached
+    assert stuck.conflicted == 1 and stuck.entry.detached and stuck.name == "rb"  # the branch being rebased
     # A locked worktree whose disk is unplugged: git does not call it prunable, but it is missing.
     shutil.rmtree(tmp_path / "loose")
     loose = {w.path: w for w in read(tmp_path / "topic", runner).worktrees}[str(tmp_path / "loose")]

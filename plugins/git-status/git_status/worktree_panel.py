@@ -81,7 +81,7 @@ def _state_text(worktree: WorktreeState, t: Translate) -> str:
 def _summary(worktree: WorktreeState, base: Optional[str], t: Translate) -> str:
     entry = worktree.entry
     bits: List[str] = []
-    if entry.is_main:
+    if entry.is_main and not entry.bare:
         bits.append(t("wt.main"))
     if entry.locked is not None:
         bits.append(t("wt.locked", reason=entry.locked) if entry.locked else t("wt.locked.plain"))
@@ -128,7 +128,7 @@ def worktree_rows(team: TeamReport, t: Translate) -> List[Dict[str, Any]]:
             tone, icon = "error", "folder-git-2"
         else:
             tone, icon = ("warning" if worktree.dirty else "success"), "folder-git-2"
-        title = worktree.name if entry.branch else t("wt.detached_title", name=worktree.name)
+        title = t("wt.detached_title", name=worktree.name) if entry.detached else worktree.name
         rows.append(ui.item(entry.path, title, subtitle=summary + (" · " + panes if panes else ""),
                             detail=home_relative(entry.path), icon=icon, tone=tone))
     return rows

@@ -96,6 +96,7 @@ class WorktreeState:
     operation: Optional[Operation] = None
     uncommitted: FrozenSet[str] = frozenset()
     committed: FrozenSet[str] = frozenset()  # changed on the branch since its merge base with the base branch
+    committed_blobs: Dict[str, str] = field(default_factory=dict)  # path -> blob id at HEAD ("0"*40: deleted)
     detail: str = ""
     panes: List[PaneTag] = field(default_factory=list)
     collisions: Dict[str, List[str]] = field(default_factory=dict)  # path -> names of the other worktrees
@@ -106,8 +107,12 @@ class WorktreeState:
 
     @property
     def name(self) -> str:
-        """What the panel calls it: its branch, else its folder's name."""
-        return self.entry.branch or os.path.basename(self.entry.path.rstrip(os.sep)) or self.entry.path
+        """What the panel calls it: its branch (the one being rebased, mid-rebase), else its folder's name."""
+        if self.entry.branch:
+            return self.entry.branch
+        if self.operation is not None and self.operation.onto:
+            return self.operation.onto
+        return os.path.basename(self.entry.path.rstrip(os.sep)) or self.entry.path
 
     @property
     def changed_paths(self) -> FrozenSet[str]:
@@ -182,7 +187,7 @@ class WorktreeReader:
     def __init__(self, runner: GitRunner, workers: int = WORKERS) -> None:
         self.runner = runner
         self.workers = workers
-        self._branch_cache: Dict[Tuple[str, str], Tuple[int, int, FrozenSet[str]]] = {}
+        self._branch_cache: Dict[Tuple[str, str], Tuple[int, int, Dict[str, str]]] = {}
         self._lock = threading.Lock()
 
     def list(self, location: RepoLocation) -> List[WorktreeEntry]:
@@ -226,7 +231,7 @@ class WorktreeReader:
         if where is None:
             return WorktreeState(entry, "error", detail="no git dir")
         state = WorktreeState(entry, "ok", where, operation=detect_operation(where.git_dir))
-        branch_part: List[Tuple[int, int, FrozenSet[str]]] = []
+        branch_part: List[Tuple[int, int, Dict[str, str]]] = []
 
         def read_branch() -> None:
             if base is not None and entry.head:
@@ -258,12 +263,13 @@ class WorktreeReader:
         finally:
             helper.join()
         if branch_part:
-            state.base_ahead, state.base_behind, state.committed = branch_part[0]
+            state.base_ahead, state.base_behind, state.committed_blobs = branch_part[0]
+            state.committed = frozenset(state.committed_blobs)
         return state
 
-    def _against_base(self, where: RepoLocation, head: str, base_sha: str) -> Tuple[int, int, FrozenSet[str]]:
+    def _against_base(self, where: RepoLocation, head: str, base_sha: str) -> Tuple[int, int, Dict[str, str]]:
         if head == base_sha:
-            return 0, 0, frozenset()
+            return 0, 0, {}
         key = (head, base_sha)
         with self._lock:
             cached = self._branch_cache.get(key)
@@ -274,18 +280,40 @@ class WorktreeReader:
         ahead, behind = (0, 0)
         if len(parts) == 2 and all(p.isdigit() for p in parts):
             ahead, behind = int(parts[0]), int(parts[1])
-        paths: FrozenSet[str] = frozenset()
+        blobs: Dict[str, str] = {}
         if ahead:
-            # The merge-base diff (`base...HEAD`): what the branch itself changed, not what base gained since.
-            diff = self.runner.run(where.root, ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff",
+            # The merge-base diff (`base...HEAD`): what the branch itself changed, not what base gained
+            # since. --raw gives each file's new blob, so two branches carrying the same commit agree.
+            diff = self.runner.run(where.root, ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff",
                                                 "--no-textconv", f"{base_sha}...{head}", "--"])
-            paths = frozenset(os.fsdecode(p) for p in diff.stdout.split(b"\0") if p)
-        value = (ahead, behind, paths)
+            blobs = parse_raw_diff(diff.stdout)
+        value = (ahead, behind, blobs)
         with self._lock:
             if len(self._branch_cache) > 512:
                 self._branch_cache.clear()
             self._branch_cache[key] = value
         return value
+
+
+def parse_raw_diff(output: bytes) -> Dict[str, str]:
+    """path -> new blob id from `git diff --raw -z --no-renames` (":old new oldsha newsha X\0path\0" records)."""
+    parts = output.split(b"\0")
+    blobs: Dict[str, str] = {}
+    for position in range(0, len(parts) - 1, 2):
+        meta, path = parts[position], parts[position + 1]
+        fields = meta.split(b" ")
+        if not meta.startswith(b":") or len(fields) < 5 or not path:
+            continue
+        blobs[os.fsdecode(path)] = fields[3].decode("ascii", "replace")
+    return blobs
+
+
+def _same_change(one: WorktreeState, other: WorktreeState, path: str) -> bool:
+    """Both only committed it, to the same content: one change two branches share (one branched off the other)."""
+    if path in one.uncommitted or path in other.uncommitted:
+        return False
+    blob = one.committed_blobs.get(path)
+    return blob is not None and blob == other.committed_blobs.get(path)
 
 
 def mark_collisions(worktrees: List[WorktreeState]) -> None:
@@ -301,4 +329,6 @@ def mark_collisions(worktrees: List[WorktreeState]) -> None:
         if len(owners) < 2:
             continue
         for owner in owners:
-            owner.collisions[path] = sorted(o.name for o in owners if o is not owner)
+            others = sorted(o.name for o in owners if o is not owner and not _same_change(owner, o, path))
+            if others:
+                owner.collisions[path] = others
