@@ -293,4 +293,4 @@ def test_run_all_counts_what_could_not_be_checked(make_repo, open_host):
         "RELEASE_CHECKLIST.md")
     host.wait_for(lambda: ("Checks: 1 passed, 1 failed, 1 couldn't check (the reason is on each step).", "error")
                   in host.notifications, what="the count of checks that could not run")
-    assert host.badge == "1/3"
+    host.wait_for(lambda: host.badge == "1/3", what="badge 1/3")

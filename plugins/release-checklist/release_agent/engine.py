@@ -72,7 +72,7 @@ def open_release(cwd: str, data_dir: str, version: Optional[str]) -> ReleaseSess
 
 def checklist_path(release: ReleaseSession) -> Optional[str]:
     """The checklist file relative to the repository, or None for the default derived from the project."""
-    path = release.loaded.path
+    path = release.loaded.path if release.loaded.source != "default" else None
     return os.path.relpath(path, release.repo) if path else None
 
 

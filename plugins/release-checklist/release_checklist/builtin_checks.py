@@ -11,7 +11,7 @@ import sys
 from typing import Callable, Dict, List, Optional
 
 from . import git_repo
-from .project_files import changelog_mentions, find_changelog
+from .project_files import changelog_mentions, entry_in_folder, find_changelog
 from .versions import highest_tagged_version, version_key
 
 PASS, FAIL, USAGE, UNKNOWN = 0, 1, 2, 3  # UNKNOWN: could not find out (shown as "couldn't check")
@@ -117,10 +117,17 @@ def changelog_entry(repo: str, args: List[str]) -> int:
         say("The version being released is unknown.")
         return FAIL
     version = args[0]
-    name = args[1] if len(args) > 1 and args[1] else find_changelog(repo)
+    name = args[1] if len(args) > 1 and args[1] else find_changelog(repo, [version])
     if name is None:
-        say("No changelog found (CHANGELOG.md, CHANGES.md, HISTORY.md or NEWS.md).")
+        say("No changelog found (CHANGELOG, CHANGES, HISTORY, NEWS or RELEASE-NOTES, at the root or in docs/).")
         return FAIL
+    if os.path.isdir(os.path.join(repo, name)):  # a release-notes folder: a file for the version, or a heading
+        found = entry_in_folder(repo, name, version)
+        if found is None:
+            say(f"{name}/ has no notes for {version}; add a file or a heading named {version}.")
+            return FAIL
+        say(f"{found[0]} line {found[1]} is the entry for {version}.")
+        return PASS
     try:
         with open(os.path.join(repo, name), encoding="utf-8", errors="replace") as handle:
             text = handle.read(5_000_000)

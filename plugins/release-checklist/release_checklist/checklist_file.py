@@ -12,9 +12,11 @@ The format, in one example::
     - [ ] Write the release notes: `Draft release notes for {version}.` #agent
     - [ ] Announce it on the blog
 
-Each task item is one step. "Title: `command`" gives it a command (the code span must end the
-item and follow a colon; other code spans are part of the title). Trailing `#tags` set the kind
-and flags. Errors name the exact line and column, so the panel can point at them.
+Each task item is one step (a file without task items may use a plain "-", "*", "+" or "1." list).
+"Title: `command`" gives it a command (the code span must end the item and follow a colon; other
+code spans are part of the title). Trailing `#tags` set the kind and flags. Settings lines (Tag
+format, Release branch, Version file, Tests, Changelog, Remote) tune what is derived. Errors name
+the exact line and column, so the panel can point at them.
 """
 from __future__ import annotations
 
@@ -38,7 +40,16 @@ SHELL_OPERATORS = frozenset({"&&", "||", "|", ";", ">", ">>", "<", "<<", "2>", "
 _TASK_ITEM = re.compile(r"^(\s*)([-*+])\s+\[([ xX])\]\s?(.*)$")
 # Near misses of "- [ ] title" that a person most likely meant as a step.
 _NEAR_TASK_ITEM = re.compile(r"^\s*(?:[-*+]\[[ xX]?\]|[-*+]\s+\[\s*[xX]?\s*\](?!\()|\[[ xX]?\]\s)")
-_SETTING = re.compile(r"^\s*(tag format|release branch)\s*:\s*(.*)$", re.IGNORECASE)
+# File-level settings, for what detection cannot know. Lower-case name -> ChecklistSpec field.
+SETTINGS: Dict[str, str] = {"tag format": "tag_format", "release branch": "release_branch",
+                            "version file": "version_file", "tests": "test_command", "changelog": "changelog",
+                            "remote": "remote"}
+_SETTING = re.compile(r"^\s*(tag format|release branch|version file|tests|changelog|remote)\s*:\s*(.*)$",
+                      re.IGNORECASE)
+# A plain list item ("- step", "* step", "+ step", "1. step"), read as a step when the file has no task items.
+_LIST_ITEM = re.compile(r"^( {0,3})([-*+]|\d{1,3}[.)])\s+(?:\[([ xX])\]\s?)?(.*)$")
+NO_STEPS_MESSAGE = ('The file has no steps. Write each step as a list item, for example '
+                    '"- [ ] Tests pass: `make test`", "* Update the changelog" or "1. Push the tag".')
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$")
 _TRAILING_TAGS = re.compile(r"(?:(?:^|(?<=\s))#[A-Za-z][\w.=:-]*\s*)+$")
 _TAG = re.compile(r"#([A-Za-z][\w.=:-]*)")
@@ -79,6 +90,15 @@ class ChecklistSpec:
     tag_format: Optional[str] = None  # None: decided from the repository's existing tags
     release_branch: Optional[str] = None  # None: the remote's default branch, else main/master
     path: Optional[str] = None  # None when derived from the project instead of read from a file
+    version_file: Optional[str] = None  # "Version file:" where the version is written
+    test_command: Optional[str] = None  # "Tests:" the command the derived test step runs
+    changelog: Optional[str] = None  # "Changelog:" its path, or "none" for a project without one
+    remote: Optional[str] = None  # "Remote:" where releases are pushed
+
+    @property
+    def settings(self) -> Dict[str, str]:
+        """The settings the file gave (field name -> value)."""
+        return {field: getattr(self, field) for field in SETTINGS.values() if getattr(self, field)}
 
 
 class _LineProblems:
@@ -98,8 +118,8 @@ def parse_checklist(text: str, path: Optional[str] = None) -> ChecklistSpec:
     steps: List[Step] = []
     used_ids: Dict[str, int] = {}
     title = "Release checklist"
-    tag_format: Optional[str] = None
-    release_branch: Optional[str] = None
+    settings: Dict[str, str] = {}
+    list_items: List[Tuple[int, re.Match[str]]] = []  # plain list items, steps if there is no task item
     fence: Optional[str] = None
     in_comment = False
     seen_heading = False
@@ -128,21 +148,22 @@ def parse_checklist(text: str, path: Optional[str] = None) -> ChecklistSpec:
         setting = _SETTING.match(line)
         if setting:
             value = _setting_value(setting.group(2), setting.start(2), report)
-            if value is not None and setting.group(1).lower() == "tag format":
-                if "{version}" not in value:
-                    report.add(setting.start(2), "bad-tag-format",
-                               "The tag format must contain {version}, for example `v{version}`.")
-                else:
-                    tag_format = value
+            field = SETTINGS[setting.group(1).lower()]
+            if value is not None and field == "tag_format" and "{version}" not in value:
+                report.add(setting.start(2), "bad-tag-format",
+                           "The tag format must contain {version}, for example `v{version}`.")
             elif value is not None:
-                release_branch = value
+                settings[field] = value
             continue
         item = _TASK_ITEM.match(line)
         if item is None:
             near = _NEAR_TASK_ITEM.match(line)
+            plain = _LIST_ITEM.match(line)
             if near:
                 report.add(len(line) - len(line.lstrip()), "bad-task-marker",
                            'This looks like a step but is not written as "- [ ] title".')
+            elif plain and plain.group(4).strip():
+                list_items.append((number, plain))
             continue
         step = _parse_item(item.group(4), item.start(4), number, report, used_ids, len(steps) + 1)
         if step is not None:
@@ -151,11 +172,18 @@ def parse_checklist(text: str, path: Optional[str] = None) -> ChecklistSpec:
         problems.append(ChecklistProblem(len(text.splitlines()) or 1, 1, "unclosed-fence",
                                          "A code block (```) is opened but never closed."))
     if not steps and not problems:
-        problems.append(ChecklistProblem(1, 1, "no-steps",
-                                         'The file has no steps; write each one as "- [ ] title".'))
+        # No task list: a plain list ("-", "*", "+", "1.") is the checklist, read the same way.
+        for number, plain in list_items:
+            step = _parse_item(plain.group(4), plain.start(4), number, _LineProblems(number, problems), used_ids,
+                               len(steps) + 1)
+            if step is not None:
+                steps.append(step)
+    if not steps and not problems and not settings:
+        problems.append(ChecklistProblem(1, 1, "no-steps", NO_STEPS_MESSAGE))
     if problems:
         raise ChecklistParseError(problems, path)
-    return ChecklistSpec(tuple(steps), title, tag_format, release_branch, path)
+    # A file of settings only keeps the derived steps (see load_checklist) and tunes them.
+    return ChecklistSpec(tuple(steps), title, path=path, **settings)
 
 
 def _setting_value(text: str, offset: int, report: _LineProblems) -> Optional[str]:
@@ -353,17 +381,18 @@ How this file works (read by the release-checklist plugin for Agentty; edit it f
 - Placeholders: {version} {tag} {previous_tag} {branch} {remote}; write {{name}} for a literal {name}.
 - `release-check NAME` runs a built-in check: clean-tree, on-branch, in-sync, version-bumped,
   changelog-entry, tag-free.
+- Settings, one per line, each optional: Tag format, Release branch, Version file, Tests,
+  Changelog (a path, or none), Remote. A file with settings and no steps keeps the derived steps.
 -->"""
 
 
 def format_checklist(spec: ChecklistSpec) -> str:
     """Write a spec as checklist Markdown that parse_checklist reads back to the same steps."""
     lines = [f"# {spec.title}", "", FORMAT_HELP, ""]
-    if spec.tag_format:
-        lines.append(f"Tag format: `{spec.tag_format}`")
-    if spec.release_branch:
-        lines.append(f"Release branch: `{spec.release_branch}`")
-    if spec.tag_format or spec.release_branch:
+    names = {field: name for name, field in SETTINGS.items()}
+    for field, value in spec.settings.items():
+        lines.append(f"{names[field].capitalize()}: {_code_span(value)}")
+    if spec.settings:
         lines.append("")
     for step in spec.steps:
         lines.append(format_step(step))

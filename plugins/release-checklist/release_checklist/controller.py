@@ -13,7 +13,7 @@ from agentty_plugin import AgenttyError, Plugin
 
 from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistParseError
-from .default_checklist import write_default_checklist
+from .default_checklist import write_checklist_file
 from .handoff import AGENT_KINDS, SHELL_KINDS, busy_agents, choose_pane, pane_name
 from .panel import PanelView, badge_text, continue_prompt, fix_prompt, render
 from .panel_text import TRANSLATOR
@@ -338,7 +338,8 @@ class ReleasePanel:
         if session is None:
             return
         try:
-            path = write_default_checklist(session.repo, session.project)
+            # The checklist shown now: derived, or the repository's own release document converted.
+            path = write_checklist_file(session.repo, session.spec)
             self.host.notify(self.t("written", file=os.path.basename(path)), "success")
             self.load(self.view.folder, session.version)
         except FileExistsError:
@@ -349,6 +350,7 @@ class ReleasePanel:
 
     def reveal_checklist(self) -> None:
         session = self.session
-        path = session.loaded.path if session and session.loaded.path else self.view.problems_file
+        path = (session.loaded.path if session and session.loaded.path and session.loaded.source != "default"
+                else self.view.problems_file)
         if path and os.path.isabs(path):
             self.host.reveal_path(path)

@@ -1,8 +1,10 @@
 """Derive a sensible checklist from the project when the repository has no RELEASE_CHECKLIST.md."""
 from __future__ import annotations
 
+import dataclasses
 import os
-from typing import List, Optional
+import shlex
+from typing import List, Optional, Sequence
 
 from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, format_checklist, parse_checklist
@@ -11,28 +13,45 @@ from .steps import Step, StepKind
 from .versions import guess_tag_format
 
 TEST_TIMEOUT_SECONDS = 1800.0
+NO_CHANGELOG = "none"
+RELEASE_NOTES_PROMPT = (
+    "Draft the release notes for {version} from the commits since the last release tag {previous_tag} "
+    "(every commit if there is none): user-facing changes first, grouped as added, changed, fixed. "
+    "Show them to me; do not commit, tag, push or publish anything."
+)
 
 
-def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Optional[bool] = None) -> ChecklistSpec:
-    """Clean tree, release branch, upstream, tests, version bump, changelog, free tag, then tag and push."""
+def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Optional[bool] = None,
+                 settings: Optional[ChecklistSpec] = None, tags: Optional[Sequence[str]] = None) -> ChecklistSpec:
+    """Clean tree, release branch, upstream, tests, version bump, changelog, free tag, then tag and push.
+
+    settings: a checklist file of settings only (Tests, Changelog, Tag format, …); they win over detection.
+    """
     project = project or detect_project(repo, windows)
+    settings = settings or ChecklistSpec(())
     steps: List[Step] = [
         Step("", "Working tree is clean", StepKind.CHECK, "release-check clean-tree"),
         Step("", "On the release branch {branch}", StepKind.CHECK,
              "release-check on-branch {branch}"),
         Step("", "In sync with upstream", StepKind.CHECK, "release-check in-sync"),
     ]
-    if project.test_command:
-        steps.append(Step("", "Tests pass", StepKind.CHECK, project.test_command,
-                          timeout=TEST_TIMEOUT_SECONDS))
+    test_command = settings.test_command or project.test_command
+    if test_command:
+        steps.append(Step("", "Tests pass", StepKind.CHECK, test_command, timeout=TEST_TIMEOUT_SECONDS))
     else:
         # Same title (so the same id) as with a command: adding one later keeps the progress.
         steps.append(Step("", "Tests pass", StepKind.MANUAL))
+    steps.append(Step("", "Version {version} is bumped since the last tag",
+                      StepKind.CHECK, "release-check version-bumped {version} {tag}"))
+    changelog = settings.changelog or project.changelog_file
+    if changelog and changelog.lower() != NO_CHANGELOG:
+        # The file is named in the command, so the check reads the same file the panel names.
+        steps.append(Step("", "Changelog has an entry for {version}", StepKind.CHECK,
+                          f"release-check changelog-entry {{version}} {shlex.quote(changelog.replace(os.sep, '/'))}"))
+    else:
+        # Release notes live elsewhere (GitHub Releases): an idle agent drafts them instead of a failed check.
+        steps.append(Step("", "Release notes for {version}", StepKind.AGENT, RELEASE_NOTES_PROMPT))
     steps += [
-        Step("", "Version {version} is bumped since the last tag",
-             StepKind.CHECK, "release-check version-bumped {version} {tag}"),
-        Step("", "Changelog has an entry for {version}", StepKind.CHECK,
-             "release-check changelog-entry {version}"),
         Step("", "Tag {tag} is not taken yet", StepKind.CHECK, "release-check tag-free {tag}"),
         Step("", "Create the tag {tag}", StepKind.TERMINAL,
              'git tag -a {tag} -m "Release {version}"', irreversible=True),
@@ -40,9 +59,12 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
         Step("", "Push {branch} and {tag} to {remote} together", StepKind.TERMINAL,
              "git push --atomic {remote} {branch} {tag}", irreversible=True),
     ]
-    tags = git_repo.tags(repo)
-    tag_format = guess_tag_format(tags) if tags else None
-    draft = ChecklistSpec(tuple(steps), "Release checklist", tag_format, git_repo.default_branch(repo), None)
+    tags = list(tags) if tags is not None else git_repo.tags(repo)
+    tag_format = settings.tag_format or (guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
+                                         if tags else None)
+    draft = ChecklistSpec(tuple(steps), "Release checklist", tag_format,
+                          settings.release_branch or git_repo.default_branch(repo), None,
+                          remote=settings.remote)
     # Read our own text back so step ids are exactly those of the file the user may write later,
     # and progress carries over when they do.
     return parse_checklist(format_checklist(draft))
@@ -53,15 +75,23 @@ def default_checklist_text(repo: str, project: Optional[ProjectInfo] = None) -> 
     return format_checklist(default_spec(repo, project))
 
 
-def write_default_checklist(repo: str, project: Optional[ProjectInfo] = None) -> str:
-    """Create RELEASE_CHECKLIST.md in repo (never overwrites); return its path.
+def write_checklist_file(repo: str, spec: ChecklistSpec) -> str:
+    """Create RELEASE_CHECKLIST.md from spec (the derived or an adopted checklist); never overwrites.
 
     Raises FileExistsError if the file is already there, OSError if it cannot be written.
     """
     path = os.path.join(repo, CHECKLIST_FILE_NAME)
-    text = default_checklist_text(repo, project)
+    # One line per step: a hint adopted from a release document may span several.
+    steps = tuple(dataclasses.replace(step, command=" ".join(step.command.split()) if step.command else None)
+                  for step in spec.steps)
+    text = format_checklist(dataclasses.replace(spec, steps=steps))
     parse_checklist(text, path)  # what we write must read back; fail here rather than in the panel
     # "x" mode: a checklist someone wrote a second ago is never replaced.
     with open(path, "x", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
     return path
+
+
+def write_default_checklist(repo: str, project: Optional[ProjectInfo] = None) -> str:
+    """Create RELEASE_CHECKLIST.md with the derived checklist (never overwrites); return its path."""
+    return write_checklist_file(repo, default_spec(repo, project))

@@ -102,7 +102,7 @@ def result_text(record: StepRecord, t: Translate) -> str:
     return ""
 
 
-def state_text(record: StepRecord, t: Translate) -> str:
+def state_text(record: StepRecord, t: Translate, step: Optional[Step] = None) -> str:
     state = record.state
     if state == StepState.RUNNING:
         return t("state-running", seconds=int(time.time() - (record.started_at or time.time())))
@@ -110,7 +110,9 @@ def state_text(record: StepRecord, t: Translate) -> str:
         return t("state-skipped", reason=record.reason) if record.reason else t("state-skipped-no-reason")
     text = t("state-" + state)
     if state in (StepState.FAILED, StepState.UNKNOWN) and record.outcome:
-        text += " · " + result_text(record, t)
+        derived_tests = step is not None and step.id == "tests-pass" and record.outcome == Outcome.NOT_FOUND
+        text += " · " + (t("outcome-not-installed-tests", program=record.message.rsplit(": ", 1)[-1],
+                           file=CHECKLIST_FILE_NAME) if derived_tests else result_text(record, t))
     if state in (StepState.PASSED, StepState.FAILED, StepState.UNKNOWN) and record.started_at and record.finished_at:
         text += " · " + t("took", seconds=f"{max(0.0, record.finished_at - record.started_at):.1f}")
     return text
@@ -144,7 +146,7 @@ def _step_item(session: ReleaseSession, step: Step, record: StepRecord, running:
     icon, tone = STATE_LOOK.get(record.state, ("circle-dot", "neutral"))
     kind = t("kind-" + step.kind) + (" · " + t("irreversible") if step.irreversible else "")
     command = session.command_of(step)
-    return ui.item(step.id, session.title_of(step), subtitle=f"{state_text(record, t)} · {kind}",
+    return ui.item(step.id, session.title_of(step), subtitle=f"{state_text(record, t, step)} · {kind}",
                    detail=command[:300] if command else None, icon=icon, tone=tone,
                    actions=step_actions(step, record, running, t))
 
@@ -251,8 +253,7 @@ def _release(view: PanelView, session: ReleaseSession, t: Translate, language: s
     complete, total = session.progress()
     running = session.running_step is not None
     statuses = session.statuses()
-    source = {"project": t("version-from", file=session.project.version_file or "?"),
-              "given": t("version-given"), "suggested": t("version-suggested")}[session.version_source]
+    source = version_line(session, t)
     failed = sum(record.state == StepState.FAILED for record in statuses.values())
     header = ui.row([
         ui.text(t("title", version=session.version), "title"),
@@ -260,8 +261,9 @@ def _release(view: PanelView, session: ReleaseSession, t: Translate, language: s
         ui.button("release.refresh", t("refresh"), icon="refresh-cw", variant="ghost", disabled=running),
     ], gap="small")
     repo_name = os.path.basename(session.repo)
-    checklist_line = (t("source-file", file=os.path.relpath(session.loaded.path, session.repo))
-                      if session.loaded.path else t("source-default"))
+    shown_path = session.loaded.path if session.loaded.source != "default" else None
+    checklist_line = (t("source-" + session.loaded.source, file=os.path.relpath(shown_path, session.repo))
+                      if shown_path else t("source-default"))
     controls = ui.row([
         ui.button("release.run-all", t("run-all"), icon="play", variant="primary", disabled=running),
         running and ui.button("release.stop", t("stop"), icon="square", variant="danger"),
@@ -288,12 +290,38 @@ def _release(view: PanelView, session: ReleaseSession, t: Translate, language: s
         ]),
         ui.row([
             ui.text(checklist_line, "muted"),
-            (ui.button("checklist.reveal", t("reveal"), icon="file-text", variant="ghost") if session.loaded.path
-             else ui.button("checklist.write", t("write-default"), icon="file-plus", variant="ghost")),
+            session.loaded.source == "file" and ui.button("checklist.reveal", t("reveal"), icon="file-text",
+                                                          variant="ghost"),
+            session.loaded.source in ("default", "adopted") and ui.button(
+                "checklist.write", t("adopt" if session.loaded.source == "adopted" else "write-default"),
+                icon="file-plus", variant="ghost"),
         ], gap="small", wrap=True),
         session.store.last_problem and ui.text(t("state-note", message=session.store.last_problem), "muted"),
         _history(view, session, t, language),
     ])
+
+
+def version_line(session: ReleaseSession, t: Translate) -> str:
+    """Where the version comes from, and which manifests were passed over and why."""
+    project, last = session.project, session.loaded.last_release
+    source = session.version_source
+    if source == "project":
+        text = t("version-from", file=(project.version_file or "?").replace(os.sep, "/"))
+    elif source == "changelog":
+        text = t("version-from-changelog", file=(project.changelog_file or "?").replace(os.sep, "/"),
+                 tag=last[0] if last else "")
+    elif source == "given":
+        text = t("version-given")
+    elif last:
+        text = t("version-next", tag=last[0])
+    else:
+        text = t("version-suggested")
+    if project.version_from_tags and source != "project":
+        text += " · " + t("version-tags", tool=project.version_from_tags)
+    for ignored in project.ignored[:2]:
+        text += " · " + t("version-ignored", file=ignored.file, version=ignored.version,
+                          last=last[1] if last else "")
+    return text
 
 
 def summary_lines(session: ReleaseSession, t: Translate) -> str:

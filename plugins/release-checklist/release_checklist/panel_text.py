@@ -85,6 +85,15 @@ EN: Dict[str, str] = {
     "all-passed": "Every check passed.",
     "checks-failed": "{count} check(s) failed.",
     "nothing-to-run": "Every check has already passed or been skipped.",
+    "version-from-changelog": "from {file}: its top entry is newer than {tag}",
+    "version-next": "suggested: the next after {tag}",
+    "version-tags": "{tool} takes the version from the tag",
+    "version-ignored": "{file} says {version}, older than the last release {last}: not used",
+    "version-kept": "chosen by you",
+    "source-settings": "Checklist: derived, with the settings of {file}",
+    "source-adopted": "Checklist: {file}, this repository's own release document read as steps",
+    "adopt": "Adopt as RELEASE_CHECKLIST.md",
+    "outcome-not-installed-tests": "{program} is not installed: install it, or set the Tests line in {file}",
     "state-unknown": "Couldn't check",
     "checks-unknown": (
         "Checks: {passed} passed, {failed} failed, {unknown} couldn't check (the "
@@ -135,7 +144,10 @@ EN: Dict[str, str] = {
     "p-empty-title": "This step has no title.",
     "p-empty-setting": "This setting has no value.",
     "p-unclosed-fence": "A code block (```) is opened but never closed.",
-    "p-no-steps": "The file has no steps; write each one as \"- [ ] title\".",
+    "p-no-steps": (
+        "The file has no steps. Write each step as a list item, for example "
+        "\"- [ ] Tests pass: `make test`\", \"* Update the changelog\" or \"1. Push the tag\"."
+    ),
     # Prompts handed to agents.
     "prompt-fix": (
         "The release check \"{title}\" failed in {repo} (release {version}).\n"
@@ -231,6 +243,18 @@ JA: Dict[str, str] = {
     "all-passed": "すべてのチェックに成功しました。",
     "checks-failed": "{count} 件のチェックが失敗しました。",
     "nothing-to-run": "すべてのチェックは成功済みかスキップ済みです。",
+    "version-from-changelog": "{file} から（先頭の項目が {tag} より新しい）",
+    "version-next": "提案: {tag} の次",
+    "version-tags": "{tool} がタグからバージョンを決めます",
+    "version-ignored": "{file} は {version}（前回のリリース {last} より古いため不使用）",
+    "version-kept": "あなたが選択",
+    "source-settings": "チェックリスト: 自動作成（{file} の設定を使用）",
+    "source-adopted": "チェックリスト: {file}（このリポジトリのリリース手順をステップとして読み込み）",
+    "adopt": "RELEASE_CHECKLIST.md として採用",
+    "outcome-not-installed-tests": (
+        "{program} がインストールされていません。インストールするか、{file} の Tests "
+        "行を設定してください"
+    ),
     "state-unknown": "確認できませんでした",
     "checks-unknown": "チェック: 成功 {passed}、失敗 {failed}、確認できず {unknown}（理由は各ステップに表示）。",
     "outcome-not-installed": (
@@ -278,7 +302,10 @@ JA: Dict[str, str] = {
     "p-empty-title": "このステップにはタイトルがありません。",
     "p-empty-setting": "この設定には値がありません。",
     "p-unclosed-fence": "コードブロック（```）が閉じられていません。",
-    "p-no-steps": "ステップがありません。「- [ ] タイトル」の形で書いてください。",
+    "p-no-steps": (
+        "ステップがありません。各ステップを箇条書きで書いてください。例: "
+        "「- [ ] Tests pass: `make test`」「* Update the changelog」「1. Push the tag」"
+    ),
     "prompt-fix": (
         "{repo} のリリースチェック「{title}」が失敗しました（リリース {version}）。\n"
         "コマンド: {command}\n結果: {result}\n出力の最後:\n```\n{output}\n```\n"
@@ -372,6 +399,15 @@ KO: Dict[str, str] = {
     "all-passed": "모든 검사를 통과했습니다.",
     "checks-failed": "검사 {count}개가 실패했습니다.",
     "nothing-to-run": "모든 검사가 이미 통과했거나 건너뛰었습니다.",
+    "version-from-changelog": "{file}에서(맨 위 항목이 {tag}보다 새로움)",
+    "version-next": "제안: {tag} 다음 버전",
+    "version-tags": "{tool}이(가) 태그에서 버전을 가져옵니다",
+    "version-ignored": "{file}은(는) {version}(이전 릴리스 {last}보다 오래되어 사용 안 함)",
+    "version-kept": "직접 선택함",
+    "source-settings": "체크리스트: 자동 생성({file}의 설정 사용)",
+    "source-adopted": "체크리스트: {file}(이 저장소의 릴리스 문서를 단계로 읽음)",
+    "adopt": "RELEASE_CHECKLIST.md로 채택",
+    "outcome-not-installed-tests": "{program}이(가) 설치되어 있지 않습니다. 설치하거나 {file}의 Tests 줄을 지정하세요",
     "state-unknown": "확인할 수 없음",
     "checks-unknown": "검사: 통과 {passed}, 실패 {failed}, 확인 불가 {unknown}(이유는 각 단계에 표시).",
     "outcome-not-installed": (
@@ -419,7 +455,10 @@ KO: Dict[str, str] = {
     "p-empty-title": "이 단계에는 제목이 없습니다.",
     "p-empty-setting": "이 설정에는 값이 없습니다.",
     "p-unclosed-fence": "코드 블록(```)이 열렸지만 닫히지 않았습니다.",
-    "p-no-steps": "단계가 없습니다. \"- [ ] 제목\" 형식으로 쓰세요.",
+    "p-no-steps": (
+        "단계가 없습니다. 각 단계를 목록 항목으로 쓰세요. 예: "
+        "\"- [ ] Tests pass: `make test`\", \"* Update the changelog\", \"1. Push the tag\""
+    ),
     "prompt-fix": (
         "{repo}의 릴리스 검사 \"{title}\"이(가) 실패했습니다 (릴리스 {version}).\n"
         "명령: {command}\n결과: {result}\n출력의 마지막 부분:\n```\n{output}\n```\n"
@@ -513,6 +552,15 @@ ZH: Dict[str, str] = {
     "all-passed": "所有检查均已通过。",
     "checks-failed": "{count} 项检查失败。",
     "nothing-to-run": "所有检查都已通过或已跳过。",
+    "version-from-changelog": "来自 {file}：其首条目比 {tag} 更新",
+    "version-next": "建议：{tag} 的下一个版本",
+    "version-tags": "{tool} 从标签获取版本",
+    "version-ignored": "{file} 写的是 {version}，比上次发布的 {last} 旧：未使用",
+    "version-kept": "由你选择",
+    "source-settings": "清单：自动生成（使用 {file} 的设置）",
+    "source-adopted": "清单：{file}（本仓库自己的发布文档，按步骤读取）",
+    "adopt": "采用为 RELEASE_CHECKLIST.md",
+    "outcome-not-installed-tests": "未安装 {program}：请安装它，或在 {file} 中设置 Tests 行",
     "state-unknown": "无法检查",
     "checks-unknown": "检查：{passed} 项通过，{failed} 项失败，{unknown} 项无法检查（原因见各步骤）。",
     "outcome-not-installed": "未安装 {program}：请安装它，或在 {file} 中设置此步骤的命令",
@@ -554,7 +602,10 @@ ZH: Dict[str, str] = {
     "p-empty-title": "此步骤没有标题。",
     "p-empty-setting": "此设置没有值。",
     "p-unclosed-fence": "代码块（```）没有闭合。",
-    "p-no-steps": "文件中没有步骤；请按“- [ ] 标题”的格式书写。",
+    "p-no-steps": (
+        "文件中没有步骤。请把每个步骤写成列表项，例如"
+        "“- [ ] Tests pass: `make test`”、“* Update the changelog”或“1. Push the tag”。"
+    ),
     "prompt-fix": (
         "{repo} 的发布检查“{title}”失败了（发布 {version}）。\n"
         "命令：{command}\n结果：{result}\n输出的最后几行：\n```\n{output}\n```\n"

@@ -1,20 +1,47 @@
-"""Learn about a project from its files: version, where it is written, test command, changelog."""
+"""Learn about a project from its root files: version and where it is written, test command, changelog.
+
+Only the repository's root (the declared workspace root) counts: a nested crate, a vendored package
+or a test fixture has its own version and is never the project's.
+"""
 from __future__ import annotations
 
 import dataclasses
 import json
 import os
 import re
-from typing import Dict, List, Optional, Tuple
+import shutil
+from typing import Dict, Iterable, List, Optional, Tuple
 
-from .versions import is_version
+from .versions import is_version, version_key
 
-CHANGELOG_NAMES = ("changelog.md", "changelog", "changelog.rst", "changelog.txt", "changes.md", "changes.rst",
-                   "changes", "history.md", "history.rst", "news.md", "news", "releases.md")
-_TOML_SECTION = re.compile(r"^\s*\[\s*([^\]\[]+?)\s*\]\s*(?:#.*)?$")
+CHANGELOG_STEMS = ("changelog", "changes", "history", "news", "release-notes", "release_notes", "releases",
+                   "versions")
+CHANGELOG_SUFFIXES = (".md", ".rst", "", ".txt", ".markdown", ".adoc")
+CHANGELOG_FOLDERS = ("", "docs", "doc")
+# Folders of one file per release (docs/releases/1.2.0.md) or of fragments compiled at release time.
+NOTES_FOLDERS = ("release-notes", "release_notes", "releasenotes", "docs/release-notes", "docs/releases",
+                 "doc/release-notes", "changelog.d", "changes", "newsfragments", "changelog")
+_TOML_SECTION = re.compile(r"^\s*\[\[?\s*([^\]\[]+?)\s*\]\]?\s*(?:#.*)?$")
 _TOML_STRING = re.compile(r"""^\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(true|false))\s*(?:#.*)?$""")
 _PY_VERSION = re.compile(r"""^__version__\s*(?::\s*str\s*)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
 _NPM_PLACEHOLDER_TEST = "no test specified"
+_DYNAMIC_VERSION = re.compile(r"""^\s*dynamic\s*=\s*\[[^\]]*["']version["']""", re.MULTILINE)
+_SCM_TOOLS = (("hatch-vcs", re.compile(r"^\s*\[tool\.hatch\.version\][^\[]*?^\s*source\s*=\s*[\"']vcs[\"']",
+                                       re.MULTILINE | re.DOTALL)),
+              ("setuptools-scm", re.compile(r"^\s*\[tool\.setuptools_scm\]|setuptools[-_]scm", re.MULTILINE)),
+              ("pdm-backend", re.compile(r"^\s*\[tool\.pdm\.version\][^\[]*?source\s*=\s*[\"']scm[\"']",
+                                         re.MULTILINE | re.DOTALL)),
+              ("poetry-dynamic-versioning", re.compile(r"^\s*\[tool\.poetry-dynamic-versioning\]", re.MULTILINE)))
+_MAKE_TARGET = r"^{target}\s*:(?!=)"
+
+
+@dataclasses.dataclass(frozen=True)
+class IgnoredVersion:
+    """A root manifest whose version was not used, and why (shown in the panel)."""
+
+    file: str
+    version: str
+    reason: str  # "older-than-tag"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -26,7 +53,11 @@ class ProjectInfo:
     version: Optional[str] = None
     version_file: Optional[str] = None  # relative path of the file the version was read from
     test_command: Optional[str] = None
-    changelog_file: Optional[str] = None  # relative path
+    changelog_file: Optional[str] = None  # relative path of a changelog file, or of a release-notes folder
+    version_from_tags: Optional[str] = None  # "hatch-vcs", "setuptools-scm", "go", "tags": the tag is the version
+    ignored: Tuple[IgnoredVersion, ...] = ()
+    test_tool: Optional[str] = None  # the program the test command needs (to name it when it is missing)
+    workspace: bool = False  # a Cargo/npm workspace root: test every member
 
 
 def read_toml_values(text: str) -> Dict[str, Dict[str, str]]:
@@ -62,12 +93,39 @@ def _listing(folder: str) -> Dict[str, str]:
         return {}
 
 
-def find_changelog(repo: str) -> Optional[str]:
-    names = _listing(repo)
-    for candidate in CHANGELOG_NAMES:
-        if candidate in names and os.path.isfile(os.path.join(repo, names[candidate])):
-            return names[candidate]
+def changelog_candidates(repo: str) -> List[str]:
+    """Changelog files at the root, then in docs/ and doc/, in the order the names are usually meant."""
+    found: List[str] = []
+    for folder in CHANGELOG_FOLDERS:
+        names = _listing(os.path.join(repo, folder) if folder else repo)
+        for stem in CHANGELOG_STEMS:
+            for suffix in CHANGELOG_SUFFIXES:
+                real = names.get(stem + suffix)
+                path = os.path.join(folder, real) if folder and real else real
+                if real and os.path.isfile(os.path.join(repo, path or "")) and path not in found:
+                    found.append(path or real)
+    return found
+
+
+def notes_folder(repo: str) -> Optional[str]:
+    for relative in NOTES_FOLDERS:
+        if os.path.isdir(os.path.join(repo, relative)):
+            return relative
     return None
+
+
+def find_changelog(repo: str, versions: Iterable[str] = ()) -> Optional[str]:
+    """The changelog file (or release-notes folder): the first candidate that names one of versions
+    (the last release, the one being made), else the first candidate, else a release-notes folder."""
+    candidates = changelog_candidates(repo)
+    wanted = [version for version in versions if version]
+    for candidate in candidates if wanted else ():
+        text = _read(os.path.join(repo, candidate), 2_000_000) or ""
+        if any(changelog_mentions(text, version) for version in wanted):
+            return candidate
+    if candidates:
+        return candidates[0]
+    return notes_folder(repo)
 
 
 def _python_version_file(repo: str, package_name: Optional[str]) -> Optional[Tuple[str, str]]:
@@ -91,25 +149,110 @@ def _python_version_file(repo: str, package_name: Optional[str]) -> Optional[Tup
     return None
 
 
-def _has_make_target(repo: str, target: str) -> bool:
-    text = _read(os.path.join(repo, "Makefile")) or _read(os.path.join(repo, "makefile")) or ""
-    return re.search(rf"^{re.escape(target)}\s*:", text, re.MULTILINE) is not None
+def make_target(repo: str, *targets: str) -> Optional[str]:
+    """The first of targets that the root Makefile or justfile defines, as the command that runs it."""
+    names = _listing(repo)
+    for file_name, program in (("makefile", "make"), ("gnumakefile", "make"), ("justfile", "just"),
+                               (".justfile", "just")):
+        if file_name not in names:
+            continue
+        text = _read(os.path.join(repo, names[file_name])) or ""
+        for target in targets:
+            if re.search(_MAKE_TARGET.format(target=re.escape(target)), text, re.MULTILINE):
+                return f"{program} {target}"
+    return None
 
 
-def detect_project(repo: str, windows: Optional[bool] = None) -> ProjectInfo:
-    """Read pyproject.toml, setup.cfg, package.json, Cargo.toml, go.mod, VERSION… in repo (no subprocess)."""
+def read_version_file(repo: str, relative: str) -> Optional[str]:
+    """The version written in any file a checklist names: TOML/JSON `version`, `__version__`, or a bare line."""
+    text = _read(os.path.join(repo, relative), 500_000)
+    if text is None:
+        return None
+    if relative.endswith(".json"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        version = data.get("version") if isinstance(data, dict) else None
+        return version if isinstance(version, str) and is_version(version) else None
+    python = _PY_VERSION.search(text)
+    if python:
+        return python.group(1)
+    for section in ("package", "project", "tool.poetry", "workspace.package", ""):
+        value = read_toml_values(text).get(section, {}).get("version") if relative.endswith(".toml") else None
+        if value:
+            return value
+    assignment = re.search(r"""^\s*version\s*[:=]\s*['"]?([0-9][^'"\s,]*)""", text, re.MULTILINE | re.IGNORECASE)
+    if assignment and is_version(assignment.group(1)):
+        return assignment.group(1)
+    first = (text.strip().splitlines() or [""])[0].strip()
+    return first if is_version(first) else None
+
+
+def _python_tests(names: Dict[str, str], pyproject: Dict[str, Dict[str, str]], raw_pyproject: str) -> bool:
+    return (any(folder in names for folder in ("tests", "test", "testing")) or "pytest.ini" in names
+            or "conftest.py" in names or any(key.startswith("tool.pytest") for key in pyproject)
+            or "[tool.pytest" in raw_pyproject)
+
+
+def _python_test_command(repo: str, names: Dict[str, str], raw: str, pyproject: Dict[str, Dict[str, str]],
+                         python: str) -> Optional[str]:
+    """tox, nox, hatch, uv, poetry or pytest: what the project's own configuration says it tests with."""
+    setup_cfg = _read(os.path.join(repo, names["setup.cfg"])) if "setup.cfg" in names else ""
+    if "tox.ini" in names or "[tool.tox" in raw or "legacy_tox_ini" in raw or "[tox:tox]" in (setup_cfg or ""):
+        return "tox"
+    if "noxfile.py" in names:
+        return "nox"
+    if "hatch.toml" in names or "[tool.hatch.envs" in raw:
+        hatch = raw + (_read(os.path.join(repo, names["hatch.toml"])) or "" if "hatch.toml" in names else "")
+        if re.search(r"^\s*\[(?:tool\.hatch\.)?envs\.hatch-test", hatch, re.MULTILINE):
+            return "hatch test"
+        if re.search(r"^\s*\[(?:tool\.hatch\.)?envs\.default\.scripts\][^\[]*?^\s*test\s*=", hatch,
+                     re.MULTILINE | re.DOTALL):
+            return "hatch run test"
+    if not _python_tests(names, pyproject, raw):
+        return None
+    if "uv.lock" in names:
+        return "uv run pytest"
+    if "poetry.lock" in names:
+        return "poetry run pytest"
+    if "pdm.lock" in names:
+        return "pdm run pytest"
+    return f"{python} -m pytest"
+
+
+def _node_test_command(names: Dict[str, str], package: Dict[str, object]) -> Optional[str]:
+    scripts = package.get("scripts")
+    test_script = scripts.get("test") if isinstance(scripts, dict) else None
+    if not isinstance(test_script, str) or _NPM_PLACEHOLDER_TEST in test_script:
+        return None
+    runner = ("pnpm" if "pnpm-lock.yaml" in names else "yarn" if "yarn.lock" in names
+              else "bun" if "bun.lockb" in names or "bun.lock" in names else "npm")
+    return f"{runner} test"
+
+
+def _older_than(version: str, last_release: Optional[str]) -> bool:
+    key, last = version_key(version), version_key(last_release) if last_release else None
+    return key is not None and last is not None and key < last
+
+
+def detect_project(repo: str, windows: Optional[bool] = None, last_release: Optional[str] = None,
+                   version_file: Optional[str] = None) -> ProjectInfo:
+    """Read the root's pyproject.toml, setup.cfg, package.json, Cargo.toml, go.mod, VERSION… (no subprocess).
+
+    last_release: the newest released version (from the tags); a manifest that is older than it is not
+    the project's version (an internal crate's Cargo.toml at the root of a C project, for example).
+    version_file: the checklist's "Version file" setting, which wins over every guess.
+    """
     windows = os.name == "nt" if windows is None else windows
+    python = "python" if windows else "python3"
     names = _listing(repo)
     ecosystems: List[str] = []
     name: Optional[str] = None
-    version: Optional[str] = None
-    version_file: Optional[str] = None
-    test_command: Optional[str] = None
-
-    def take(found_version: Optional[str], file_name: str) -> None:
-        nonlocal version, version_file
-        if found_version and version is None:
-            version, version_file = found_version.strip(), file_name
+    candidates: List[Tuple[str, str]] = []  # (version, file) in the order of preference
+    from_tags: Optional[str] = None
+    tests: Dict[str, str] = {}  # ecosystem -> its test command
+    workspace = False
 
     if "package.json" in names:
         ecosystems.append("node")
@@ -119,57 +262,113 @@ def detect_project(repo: str, windows: Optional[bool] = None) -> ProjectInfo:
             package = {}
         if isinstance(package, dict):
             name = package.get("name") if isinstance(package.get("name"), str) else None
-            take(package.get("version") if isinstance(package.get("version"), str) else None, names["package.json"])
-            scripts = package.get("scripts")
-            test_script = scripts.get("test") if isinstance(scripts, dict) else None
-            if isinstance(test_script, str) and _NPM_PLACEHOLDER_TEST not in test_script:
-                runner = ("pnpm" if "pnpm-lock.yaml" in names else "yarn" if "yarn.lock" in names
-                          else "bun" if "bun.lockb" in names or "bun.lock" in names else "npm")
-                test_command = f"{runner} test"
+            if isinstance(package.get("version"), str):
+                candidates.append((package["version"], names["package.json"]))
+            command = _node_test_command(names, package)
+            if command:
+                tests["node"] = command
+            workspace = workspace or bool(package.get("workspaces"))
     if "cargo.toml" in names:
         ecosystems.append("rust")
-        cargo = read_toml_values(_read(os.path.join(repo, names["cargo.toml"])) or "")
+        raw_cargo = _read(os.path.join(repo, names["cargo.toml"])) or ""
+        cargo = read_toml_values(raw_cargo)
         package_section = cargo.get("package", {})
         name = name or package_section.get("name")
-        take(package_section.get("version") or cargo.get("workspace.package", {}).get("version"), names["cargo.toml"])
-        test_command = test_command or "cargo test"
+        cargo_version = package_section.get("version") or cargo.get("workspace.package", {}).get("version")
+        if cargo_version:
+            candidates.append((cargo_version, names["cargo.toml"]))
+        is_workspace = "workspace" in cargo or re.search(r"^\s*\[workspace\]", raw_cargo, re.MULTILINE) is not None
+        workspace = workspace or is_workspace
+        tests["rust"] = "cargo test --workspace" if is_workspace else "cargo test"
     if "pyproject.toml" in names or "setup.cfg" in names or "setup.py" in names:
         ecosystems.append("python")
-        pyproject = read_toml_values(_read(os.path.join(repo, names.get("pyproject.toml", "pyproject.toml"))) or "")
+        raw = _read(os.path.join(repo, names["pyproject.toml"])) or "" if "pyproject.toml" in names else ""
+        pyproject = read_toml_values(raw)
         project = pyproject.get("project", {})
         poetry = pyproject.get("tool.poetry", {})
         name = name or project.get("name") or poetry.get("name")
-        take(project.get("version") or poetry.get("version"), names.get("pyproject.toml", "pyproject.toml"))
-        if version is None and "setup.cfg" in names:
+        static = project.get("version") or poetry.get("version")
+        if static:
+            candidates.append((static, names.get("pyproject.toml", "pyproject.toml")))
+        if "setup.cfg" in names:
             setup_cfg = _read(os.path.join(repo, names["setup.cfg"])) or ""
             match = re.search(r"^\[metadata\][^\[]*?^version\s*=\s*([^\s#]+)", setup_cfg, re.MULTILINE | re.DOTALL)
             if match and not match.group(1).startswith(("attr:", "file:")):
-                take(match.group(1), names["setup.cfg"])
-        if version is None:
-            found = _python_version_file(repo, name)
-            if found:
-                take(found[0], found[1])
-        if test_command is None:
-            python = "python" if windows else "python3"
-            runner = ("uv run pytest" if "uv.lock" in names else "poetry run pytest" if "poetry.lock" in names
-                      else f"{python} -m pytest")
-            has_tests = any(folder in names for folder in ("tests", "test")) or "pytest.ini" in names \
-                or any(key.startswith("tool.pytest") for key in pyproject)
-            test_command = runner if has_tests else None
+                candidates.append((match.group(1), names["setup.cfg"]))
+        found = _python_version_file(repo, name)
+        if found:
+            candidates.append(found)
+        if not static and (_DYNAMIC_VERSION.search(raw) or "setup.py" in names):
+            build = raw + (_read(os.path.join(repo, names["setup.py"])) or "" if "setup.py" in names else "")
+            from_tags = next((tool for tool, pattern in _SCM_TOOLS if pattern.search(build)), None)
+        command = _python_test_command(repo, names, raw, pyproject, python)
+        if command:
+            tests["python"] = command
     if "go.mod" in names:
         ecosystems.append("go")
-        test_command = test_command or "go test ./..."
+        tests["go"] = "go test ./..."
+        if not candidates:
+            from_tags = from_tags or "go"  # a Go module's version is its tag
     for file_name in ("version", "version.txt"):
         if file_name in names:
             first_line = ((_read(os.path.join(repo, names[file_name]), 200) or "").strip().splitlines() or [""])[0]
-            take(first_line if is_version(first_line) else None, names[file_name])
-    # A Makefile test target is what the project's own people type, so it wins over a guess.
-    if _has_make_target(repo, "test") and (test_command is None or test_command.endswith("-m pytest")):
-        test_command = "make test"
-    return ProjectInfo(tuple(ecosystems), name, version, version_file, test_command, find_changelog(repo))
+            if is_version(first_line.strip()):
+                candidates.append((first_line.strip(), names[file_name]))
+
+    version, chosen_file, ignored = _choose_version(repo, candidates, last_release, version_file)
+    if chosen_file is not None and version_file is None and from_tags == "go":
+        from_tags = None
+    if version is not None:
+        from_tags = None
+    elif from_tags is None and ignored:
+        from_tags = "tags"
+    # The project's own intent first: a Makefile/justfile target is what its people type.
+    test_command = (make_target(repo, "test", "tests", "check")
+                    or next((tests[eco] for eco in ("python", "node", "rust", "go") if eco in tests
+                             and _runs_first(eco, tests)), None))
+    changelog = find_changelog(repo, [version or "", last_release or ""])
+    return ProjectInfo(tuple(ecosystems), name, version, chosen_file, test_command, changelog, from_tags,
+                       tuple(ignored), _tool_of(test_command), workspace)
 
 
-_VERSION_HEADING_PREFIX = re.compile(r"^\s{0,3}(?:#{1,6}\s*|\[|v(?=\d)|\d)")
+def _runs_first(ecosystem: str, tests: Dict[str, str]) -> bool:
+    """tox/nox/hatch/uv configuration, then package.json scripts, then cargo, go, and plain pytest last."""
+    python = tests.get("python", "")
+    order = (["python"] if python and not python.endswith("-m pytest") else []) + ["node", "rust", "go", "python"]
+    return next(eco for eco in order if eco in tests) == ecosystem
+
+
+def _choose_version(repo: str, candidates: List[Tuple[str, str]], last_release: Optional[str],
+                    version_file: Optional[str]) -> Tuple[Optional[str], Optional[str], List[IgnoredVersion]]:
+    if version_file:
+        return read_version_file(repo, version_file), version_file, []
+    ignored: List[IgnoredVersion] = []
+    for version, file_name in candidates:
+        version = version.strip()
+        if not is_version(version):
+            continue
+        if _older_than(version, last_release):
+            ignored.append(IgnoredVersion(file_name, version, "older-than-tag"))
+            continue
+        return version, file_name, ignored
+    return None, None, ignored
+
+
+def _tool_of(command: Optional[str]) -> Optional[str]:
+    return command.split()[0] if command else None
+
+
+def tool_missing(command: Optional[str], path: Optional[str] = None) -> Optional[str]:
+    """The program a command needs when it is not on PATH (checked before the user runs anything)."""
+    tool = _tool_of(command)
+    if tool is None or os.path.dirname(tool):
+        return None
+    return tool if shutil.which(tool, path=path) is None else None
+
+
+_VERSION_HEADING_PREFIX = re.compile(r"^\s{0,3}(?:#{1,6}\s*|\[|v(?=\d)|\d|=+\s|\*\*)")
+_ANY_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|pre)[.-]?\d*)?)"
+                          r"(?![\w-]|\.\d)")
 
 
 def changelog_mentions(text: str, version: str) -> Optional[int]:
@@ -178,11 +377,56 @@ def changelog_mentions(text: str, version: str) -> Optional[int]:
     pattern = re.compile(rf"(?<![\w.])v?{re.escape(version)}(?![\w-]|\.\d)")
     lines = text.splitlines()
     for number, line in enumerate(lines, start=1):
-        if not pattern.search(line):
-            continue
-        if _VERSION_HEADING_PREFIX.match(line):
+        if pattern.search(line) and _is_heading(lines, number):
             return number
-        underline = lines[number] if number < len(lines) else ""
-        if underline and set(underline.strip()) <= set("=-~^") and len(underline.strip()) >= 3:
-            return number
+    return None
+
+
+def _is_heading(lines: List[str], number: int) -> bool:
+    line = lines[number - 1]
+    if _VERSION_HEADING_PREFIX.match(line) and not line.lstrip().startswith(("- ", "* ")):
+        return True
+    underline = lines[number].strip() if number < len(lines) else ""
+    return bool(underline) and set(underline) <= set("=-~^*+#") and len(underline) >= 3
+
+
+def top_changelog_version(text: str) -> Optional[str]:
+    """The version of the changelog's first entry ("Unreleased"/"TBD" headings are passed over)."""
+    lines = text.splitlines()
+    for number, line in enumerate(lines[:4000], start=1):
+        match = _ANY_VERSION.search(line)
+        if match and _is_heading(lines, number) and not re.search(r"(?i)unreleased|not released", line):
+            return match.group(1)
+    return None
+
+
+def changelog_version(repo: str, changelog: Optional[str]) -> Optional[str]:
+    """The top entry's version of a changelog file, or the newest version named in a release-notes folder."""
+    if not changelog:
+        return None
+    path = os.path.join(repo, changelog)
+    if os.path.isfile(path):
+        return top_changelog_version(_read(path, 2_000_000) or "")
+    best: Optional[str] = None
+    for entry in _listing(path).values():
+        match = _ANY_VERSION.search(os.path.splitext(entry)[0])
+        key = version_key(match.group(1)) if match else None
+        if match and key is not None and (best is None or key > version_key(best)):  # type: ignore[operator]
+            best = match.group(1)
+    return best
+
+
+def entry_in_folder(repo: str, folder: str, version: str) -> Optional[Tuple[str, int]]:
+    """(file, line) of version's notes in a release-notes folder: a file named for it, or a heading in one."""
+    path = os.path.join(repo, folder)
+    entries = sorted(_listing(path).values())
+    pattern = re.compile(rf"(?<![\w.])v?{re.escape(version)}(?![\w-]|\.\d)")
+    for entry in entries:
+        if pattern.search(os.path.splitext(entry)[0]) and os.path.isfile(os.path.join(path, entry)):
+            return os.path.join(folder, entry), 1
+    for entry in entries[:500]:
+        text = _read(os.path.join(path, entry), 1_000_000) if os.path.isfile(os.path.join(path, entry)) else None
+        line = changelog_mentions(text or "", version)
+        if line:
+            return os.path.join(folder, entry), line
     return None

@@ -8,13 +8,20 @@ import time
 from typing import Callable, Dict, List, Optional, Tuple
 
 from . import git_repo
-from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, fill_placeholders, parse_checklist
+from .checklist_file import (
+    CHECKLIST_FILE_NAME,
+    DEFAULT_TAG_FORMAT,
+    ChecklistSpec,
+    fill_placeholders,
+    parse_checklist,
+)
 from .command_runner import BUILTIN_COMMAND, CommandResult, Outcome, RunningCommand, clean_env, split_command
 from .default_checklist import default_spec
-from .project_files import ProjectInfo, detect_project
+from .project_files import ProjectInfo, changelog_version, detect_project
+from .release_docs import find_release_doc, read_release_doc
 from .run_store import RUN_TOKEN, ReleaseRecord, ReleaseSummary, RunStore, StepRecord
 from .steps import Step, StepKind, StepState
-from .versions import guess_tag_format, highest_tagged_version, next_patch, tag_for
+from .versions import guess_tag_format, highest_tagged_version, next_patch, tag_for, version_key
 
 CHECKLIST_LOCATIONS = (CHECKLIST_FILE_NAME, os.path.join(".github", CHECKLIST_FILE_NAME),
                        os.path.join("docs", CHECKLIST_FILE_NAME))
@@ -47,9 +54,14 @@ class SessionBusy(Exception):
 @dataclasses.dataclass(frozen=True)
 class LoadedChecklist:
     spec: ChecklistSpec
-    source: str  # "file" or "default"
-    path: Optional[str]  # the file, when source == "file"
+    source: str  # "file" (RELEASE_CHECKLIST.md), "settings" (its settings, derived steps), "adopted"
+    #              (the repository's own release document read as steps) or "default" (derived)
+    path: Optional[str]  # the file read, if any
     stamp: Optional[Tuple[float, int]] = None  # the file's mtime and size when read
+    project: Optional[ProjectInfo] = None
+    tags: Tuple[str, ...] = ()
+    tag_format: str = DEFAULT_TAG_FORMAT
+    last_release: Optional[Tuple[str, str]] = None  # (tag, version) of the newest release
 
 
 def _stamp(path: Optional[str]) -> Optional[Tuple[float, int]]:
@@ -61,25 +73,54 @@ def _stamp(path: Optional[str]) -> Optional[Tuple[float, int]]:
 
 
 def find_checklist_file(repo: str) -> Optional[str]:
+    """RELEASE_CHECKLIST.md (at the root, in .github/ or docs/), else the repository's own release document."""
     for relative in CHECKLIST_LOCATIONS:
         path = os.path.join(repo, relative)
         if os.path.isfile(path):
             return path
-    return None
+    return find_release_doc(repo)
 
 
-def load_checklist(repo: str, project: Optional[ProjectInfo] = None) -> LoadedChecklist:
-    """The repository's checklist file, or the default derived from the project.
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return handle.read(MAX_CHECKLIST_BYTES)
 
-    Raises ChecklistParseError (with line/column problems) for a malformed file, OSError if unreadable.
+
+def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Optional[bool] = None) -> LoadedChecklist:
+    """The repository's checklist file (or its own release document), else the default derived from the project.
+
+    Raises ChecklistParseError (with line/column problems) for a malformed RELEASE_CHECKLIST.md, OSError if
+    unreadable. A release document that is not a list is passed over (the derived checklist is used).
     """
     path = find_checklist_file(repo)
-    if path is None:
-        return LoadedChecklist(default_spec(repo, project), "default", None)
     stamp = _stamp(path)
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        text = handle.read(MAX_CHECKLIST_BYTES)
-    return LoadedChecklist(parse_checklist(text, path), "file", path, stamp)
+    spec: Optional[ChecklistSpec] = None
+    source = "default"
+    if path is not None and os.path.basename(path) == CHECKLIST_FILE_NAME:
+        spec, source = parse_checklist(_read_text(path), path), "file"
+    elif path is not None:
+        spec, source = read_release_doc(_read_text(path), path), "adopted"
+    settings = spec or ChecklistSpec(())
+    tags = tuple(git_repo.tags(repo))
+    if project is None:
+        first = detect_project(repo, windows, version_file=settings.version_file)
+        tag_format = settings.tag_format or guess_tag_format(tags, [first.name or "", os.path.basename(repo)])
+        last = highest_tagged_version(tags, tag_format)
+        # Again with the last release known: an older manifest is passed over, and the changelog that
+        # names the last release wins over a stale one (jq's NEWS.md over its old ChangeLog).
+        project = (detect_project(repo, windows, last_release=last[1], version_file=settings.version_file)
+                   if last is not None else first)
+    else:
+        tag_format = settings.tag_format or guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
+        last = highest_tagged_version(tags, tag_format)
+    if spec is None or not spec.steps:
+        if spec is not None and source == "file":
+            source = "settings"
+        elif source == "adopted":
+            source = "default"  # a release document without a list to follow: the derived steps
+        spec = dataclasses.replace(default_spec(repo, project, windows, settings if source == "settings" else None,
+                                                tags), path=path if source == "settings" else None)
+    return LoadedChecklist(spec, source, path, stamp, project, tags, tag_format, last)
 
 
 def couldnt_check(step: Step, result: CommandResult) -> CommandResult:
@@ -101,8 +142,8 @@ class ReleaseSession:
             raise NotARepository(path)
         self.repo = repo
         self.store = RunStore(data_dir)
-        self.project = detect_project(repo)
-        self.loaded = load_checklist(repo, self.project)
+        self.loaded = load_checklist(repo)
+        self.project: ProjectInfo = self.loaded.project or detect_project(repo)
         self.on_change = on_change
         self.env = dict(env) if env is not None else clean_env()
         self._lock = threading.RLock()
@@ -110,8 +151,7 @@ class ReleaseSession:
         self._running_step: Optional[str] = None
         self._stop_all = threading.Event()
         self._facts: Dict[str, str] = {}
-        self.version_source = "given" if version else "project" if self.project.version else "suggested"
-        self.version = version or self.project.version or self._suggest_version()
+        self.version_source, self.version = ("given", version) if version else self._choose_version()
         self.record = self._load_record()
 
     # ----- what the checklist says -----------------------------------------------------------------
@@ -145,7 +185,7 @@ class ReleaseSession:
                 value = self.version
             elif name in ("tag", "previous_tag"):
                 tags = git_repo.tags(self.repo)
-                tag_format = self.spec.tag_format or guess_tag_format(tags)
+                tag_format = self.loaded.tag_format
                 previous = highest_tagged_version(tags, tag_format)
                 self._facts["tag"] = tag_for(self.version, tag_format)
                 self._facts["previous_tag"] = previous[0] if previous else ""
@@ -154,7 +194,7 @@ class ReleaseSession:
                 value = (self.spec.release_branch or git_repo.default_branch(self.repo)
                          or git_repo.current_branch(self.repo) or "main")
             else:
-                value = git_repo.upstream_remote(self.repo) or "origin"
+                value = self.spec.remote or git_repo.upstream_remote(self.repo) or "origin"
             self._facts[name] = value
             return value
 
@@ -178,10 +218,17 @@ class ReleaseSession:
         """The arguments a check runs with; placeholders are filled per argument, never re-split."""
         return [self._fill(part) if "{" in part else part for part in split_command(step.command or "")]
 
-    def _suggest_version(self) -> str:
-        tags = git_repo.tags(self.repo)
-        previous = highest_tagged_version(tags, self.spec.tag_format or guess_tag_format(tags))
-        return (next_patch(previous[1]) if previous else None) or "0.1.0"
+    def _choose_version(self) -> Tuple[str, str]:
+        """(source, version): the project's files, else the changelog's top entry when it is newer than
+        the last release, else the next patch after it ("project", "changelog" or "suggested")."""
+        if self.project.version:
+            return "project", self.project.version
+        last = self.loaded.last_release
+        top = changelog_version(self.repo, self.project.changelog_file)
+        top_key = version_key(top) if top else None
+        if top and top_key is not None and (last is None or top_key > version_key(last[1])):  # type: ignore[operator]
+            return "changelog", top
+        return "suggested", (next_patch(last[1]) if last else None) or "0.1.0"
 
     # ----- state ----------------------------------------------------------------------------------
     def _load_record(self) -> ReleaseRecord:
@@ -200,8 +247,8 @@ class ReleaseSession:
     def reload(self) -> None:
         """Read the checklist file and the saved states again (e.g. after the user edited the file)."""
         with self._lock:
-            self.project = detect_project(self.repo)
-            self.loaded = load_checklist(self.repo, self.project)
+            self.loaded = load_checklist(self.repo)
+            self.project = self.loaded.project or self.project
             self._facts = {}
             if self._running_step is None:
                 self.record = self._load_record()

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 _VERSION = re.compile(r"^(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.(\d+))?(?:[-+.]?([0-9A-Za-z.+-]*))?$")
 
@@ -41,15 +41,38 @@ def version_from_tag(tag: str, tag_format: str) -> Optional[str]:
     return version if is_version(version) else None
 
 
-def guess_tag_format(tags: Iterable[str]) -> str:
-    """Follow the repository's habit: "v1.2.0" tags give "v{version}", bare "1.2.0" tags give "{version}"."""
-    prefixed = bare = 0
+_COMMON_PREFIXES = ("", "v", "V", "release-", "release/", "rel-", "version-")
+
+
+def _split_tag(tag: str) -> Optional[Tuple[str, str]]:
+    """("jq-", "1.8.2") from "jq-1.8.2": the text before the first digit, and a version after it."""
+    match = re.search(r"\d", tag)
+    if match is None or not is_version(tag[match.start():]):
+        return None
+    return tag[:match.start()], tag[match.start():]
+
+
+def guess_tag_format(tags: Iterable[str], names: Iterable[str] = ()) -> str:
+    """Follow the repository's habit: "v1.2.0" gives "v{version}", "1.2.0" gives "{version}", "jq-1.8.2" in
+    the jq repository gives "jq-{version}".
+
+    Only the usual prefixes and those naming the project count: a workspace's member crates tag their
+    own releases ("ignore-0.4.33" next to ripgrep's "15.2.0") and must not decide the project's format.
+    """
+    wanted = {name.lower() for name in names if name}
+    counts: Dict[str, int] = {}
     for tag in tags:
-        if tag.startswith("v") and is_version(tag[1:]):
-            prefixed += 1
-        elif is_version(tag):
-            bare += 1
-    return "{version}" if bare > prefixed else "v{version}"
+        split = _split_tag(tag)
+        if split is None:
+            continue
+        prefix = split[0]
+        stem = prefix.lower().rstrip("-_/@v").rstrip("-_/@")
+        if prefix in _COMMON_PREFIXES or (stem and stem in wanted):
+            counts[prefix] = counts.get(prefix, 0) + 1
+    if not counts:
+        return "v{version}"
+    best = max(counts.items(), key=lambda item: (item[1], item[0] == "v"))[0]
+    return best + "{version}"
 
 
 def highest_tagged_version(tags: Iterable[str], tag_format: str) -> Optional[Tuple[str, str]]:
@@ -64,12 +87,12 @@ def highest_tagged_version(tags: Iterable[str], tag_format: str) -> Optional[Tup
 
 
 def next_patch(version: str) -> Optional[str]:
-    """1.2.3 -> 1.2.4 (used to suggest a version when the project files name none)."""
-    match = re.match(r"^(\d+)\.(\d+)\.(\d+)$", version)
+    """1.2.3 -> 1.2.4, 24.1 -> 24.2, 2024.01.09 -> 2024.01.10 (CalVer keeps its zero padding); None otherwise."""
+    match = re.match(r"^(\d+(?:\.\d+)*)\.(\d+)$", version)
     if not match:
         return None
-    major, minor, patch = (int(part) for part in match.groups())
-    return f"{major}.{minor}.{patch + 1}"
+    last = match.group(2)
+    return f"{match.group(1)}.{str(int(last) + 1).zfill(len(last))}"
 
 
 def sort_versions(versions: Iterable[str]) -> List[str]:
