@@ -197,3 +197,30 @@ def test_filter_name_that_cannot_be_overridden_is_refused(repo: Path, runner) ->
         handle.write('[filter "a=b"]\n\tclean = touch /tmp/never\n')
     snap = take_snapshot(str(repo), runner)
     assert snap.state == "unsafe"
+
+
+def test_a_worktree_entry_pointing_at_another_repository_is_not_read(repo: Path, runner, evil: Path,
+                                                                     markers: Path) -> None:  # type: ignore[no-untyped-def]
+    from git_status.location import locate
+    from git_status.worktrees import WorktreeReader
+
+    # A repository ships a nested one with a filter program, and a worktree record pointing at it.
+    nested = repo / "vendor" / "trap"
+    nested.mkdir(parents=True)
+    git(nested, "init", "-q")
+    write(nested / ".gitattributes", "*.py filter=trap\n")
+    write(nested / "a.py", "x = 1\n")
+    commit_all(nested, "trap")
+    git(nested, "config", "filter.trap.clean", f"{evil} trap-clean")
+    write(nested / "a.py", "x = 2\n")
+    record = repo / ".git" / "worktrees" / "trap"
+    write(record / "gitdir", str(nested / ".git") + "\n")
+    write(record / "HEAD", git(repo, "rev-parse", "HEAD"))
+    write(record / "commondir", "../..\n")
+    git(repo, "worktree", "add", "-q", "-b", "honest", str(repo.parent / "honest"))
+    report = WorktreeReader(runner).read(locate(str(repo), runner))
+    states = {w.path: w.state for w in report.worktrees}
+    assert states[str(nested)] == "foreign" and states[str(repo.parent / "honest")] == "ok"
+    assert fired(markers) == []
+    git(nested, "status")  # the trap is real: git run there the ordinary way fires it
+    assert "trap-clean" in fired(markers)

@@ -200,3 +200,11 @@ def test_worktree_view_texts_in_every_language(team_repo: Dict[str, Path], runne
         text = " ".join(ui.texts(tree))
         assert t("wt.missing") in text and t("collision.title", count=1) in text
         assert t("wt.title", count=5) in text
+
+
+def test_worktrees_view_outside_a_repository_says_why() -> None:
+    from git_status.snapshot import RepoSnapshot
+
+    tree = render(View(mode="worktrees", snapshot=RepoSnapshot("not-repo", "/plain")), "en")
+    assert "/plain is not inside a git repository." in ui.texts(tree)
+    assert not any(node.get("type") == "spinner" for node in tree["children"])

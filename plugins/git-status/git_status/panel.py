@@ -245,6 +245,8 @@ def render(view: View, language: str) -> Dict[str, Any]:
         children.append(ui.text(view.notice[0], view.notice[1]))
     if view.mode == "workspaces":
         children.extend(_overview(view, t))
+    elif view.mode == "worktrees" and view.snapshot is not None and not view.snapshot.ok:
+        children.extend(_repository(view.snapshot, view, t, language))  # no repository: say why, as "This repo" does
     elif view.mode == "worktrees":
         children.extend(worktrees_view(view.team, view.team_loading, t))
     elif view.snapshot is None:

@@ -75,6 +75,8 @@ def _state_text(worktree: WorktreeState, t: Translate) -> str:
         return t("wt.bare")
     if worktree.state == "not-read":
         return t("wt.not_read")
+    if worktree.state == "foreign":
+        return t("wt.foreign")
     return t(f"state.{worktree.state}", folder=home_relative(entry.path))
 
 

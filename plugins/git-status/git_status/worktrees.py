@@ -12,7 +12,7 @@ from .diffs import _origin_head, _verified
 from .location import RepoLocation
 from .operation import Operation, detect_operation
 from .porcelain import BranchInfo, PorcelainError, StatusReport
-from .repo_config import UnsafeRepositoryConfig
+from .repo_config import UnsafeRepositoryConfig, neutralizing_config
 from .runner import GitError, GitFailed, GitRunner
 from .snapshot import read_status
 
@@ -86,7 +86,7 @@ class PaneTag:
 @dataclass
 class WorktreeState:
     entry: WorktreeEntry
-    state: str  # ok | missing | bare | not-read | unsafe | timeout | error
+    state: str  # ok | missing | bare | foreign | not-read | unsafe | timeout | error
     location: Optional[RepoLocation] = None
     branch: Optional[BranchInfo] = None
     dirty: int = 0
@@ -147,11 +147,18 @@ class WorktreeReport:
         return best
 
 
+def _same(one: str, other: str) -> bool:
+    return os.path.normcase(os.path.realpath(one)) == os.path.normcase(os.path.realpath(other))
+
+
 def location_of(entry: WorktreeEntry, common_dir: str) -> Optional[RepoLocation]:
-    """The worktree's git dir from its `.git` file (a file read, not a git process)."""
+    """The worktree's git dir from its `.git` (a file read, not a git process), or None when that
+    `.git` is not this repository's: the worktree list comes from files inside the repository, and
+    a hostile one could point an entry at another repository whose own config (filter programs)
+    our per-repository safety options would not cover."""
     dot_git = os.path.join(entry.path, ".git")
     if os.path.isdir(dot_git):
-        return RepoLocation(entry.path, entry.path, dot_git, common_dir)
+        return RepoLocation(entry.path, entry.path, dot_git, common_dir) if _same(dot_git, common_dir) else None
     try:
         with open(dot_git, encoding="utf-8", errors="replace") as handle:
             content = handle.read(4096).strip()
@@ -160,7 +167,11 @@ def location_of(entry: WorktreeEntry, common_dir: str) -> Optional[RepoLocation]
     if not content.startswith("gitdir: "):
         return None
     git_dir = os.path.normpath(os.path.join(entry.path, content[len("gitdir: "):].strip()))
-    return RepoLocation(entry.path, entry.path, git_dir, common_dir) if os.path.isdir(git_dir) else None
+    if not os.path.isdir(git_dir):
+        return None
+    if _same(git_dir, common_dir) or _same(os.path.dirname(git_dir), os.path.join(common_dir, "worktrees")):
+        return RepoLocation(entry.path, entry.path, git_dir, common_dir)  # --separate-git-dir, or a linked one
+    return None
 
 
 def base_branch(location: RepoLocation, runner: GitRunner) -> Optional[Tuple[str, str]]:
@@ -229,7 +240,7 @@ class WorktreeReader:
             return WorktreeState(entry, "missing")
         where = location_of(entry, common_dir)
         if where is None:
-            return WorktreeState(entry, "error", detail="no git dir")
+            return WorktreeState(entry, "foreign")
         state = WorktreeState(entry, "ok", where, operation=detect_operation(where.git_dir))
         branch_part: List[Tuple[int, int, Dict[str, str]]] = []
 
@@ -285,7 +296,8 @@ class WorktreeReader:
             # The merge-base diff (`base...HEAD`): what the branch itself changed, not what base gained
             # since. --raw gives each file's new blob, so two branches carrying the same commit agree.
             diff = self.runner.run(where.root, ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff",
-                                                "--no-textconv", f"{base_sha}...{head}", "--"])
+                                                "--no-textconv", f"{base_sha}...{head}", "--"],
+                                   extra_config=neutralizing_config(where.git_dir, where.common_dir))
             blobs = parse_raw_diff(diff.stdout)
         value = (ahead, behind, blobs)
         with self._lock:
