@@ -100,7 +100,7 @@ def update_team(snapshot: RepoSnapshot, generation: Any) -> Optional[TeamReport]
     location = snapshot.location
     with lock:
         view.team_loading = True
-    team = read_team(location, worktree_reader, plugin.list_workspaces, session_reader.read,
+    team = read_team(location, worktree_reader, session_reader.list_workspaces, session_reader.read,
                      {location.root: snapshot.status})
     if not generation.is_current:
         return team

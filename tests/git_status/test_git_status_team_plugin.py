@@ -135,12 +135,14 @@ def test_resolve_a_conflict_goes_to_the_idle_agent_of_that_worktree(team_repo: D
 
 
 class SilentSessions(PluginHost):
-    """A host that never answers session/get (a stuck Agentty), everything else as usual."""
+    """A host that never answers `silent` methods (a stuck Agentty), everything else as usual."""
+
+    silent = ("session/get",)
 
     def _handle(self, message: Dict[str, Any], arrived: float) -> None:
-        if message.get("method") == "session/get":
+        if message.get("method") in self.silent:
             with self._changed:
-                self.calls.append(HostCall("session/get", message.get("params") or {}, at=arrived))
+                self.calls.append(HostCall(str(message["method"]), message.get("params") or {}, at=arrived))
                 self._changed.notify_all()
             return
         super()._handle(message, arrived)
@@ -156,6 +158,21 @@ def test_session_get_timing_out_shows_a_hint_and_never_hangs(team_repo: Dict[str
         host.choose("toolbar.view", "worktrees")
         tree = host.wait_for_panel(lambda t: host.find(t, "worktrees.list") is not None)
         assert "did not hand over" in " ".join(host.texts(tree)) and host.violations == []
+
+
+class SilentWorkspaces(SilentSessions):
+    silent = ("workspace/list",)
+
+
+def test_workspace_list_never_answered_still_lists_worktrees(team_repo: Dict[str, Path], tmp_path: Path) -> None:
+    host = SilentWorkspaces(str(PLUGIN_DIR), world=team_world(team_repo), data_dir=str(tmp_path / "data"))
+    with host:
+        host.open_panel()
+        host.wait_for_panel(lambda t: row(t, "files.changed", "src/app.py") is not None)
+        host.choose("toolbar.view", "worktrees")
+        tree = host.wait_for_text("did not list its panes")
+        assert "⚠ 1 also changed elsewhere" in subtitle(tree, "worktrees.list", str(team_repo["feature-a"]))
+        assert host.calls_of("session/get") == [] and host.violations == []
 
 
 def test_session_get_refused_is_said_once_and_not_asked_again(team_repo: Dict[str, Path], tmp_path: Path) -> None:

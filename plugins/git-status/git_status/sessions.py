@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from agentty_plugin import AgenttyError
+from agentty_plugin import AgenttyError, Workspace
 
 from .attribution import MAX_TURNS, SessionResult
 from .worktrees import PaneTag
@@ -15,6 +16,8 @@ from .worktrees import PaneTag
 # session/get answers from memory in Agentty; an answer this late means it is stuck, and
 # attribution is only a hint: show the files without it rather than wait.
 SESSION_TIMEOUT_SECONDS = 1.5
+# workspace/list answers from memory too; the status is drawn already, so the worktree read may wait a bit longer.
+WORKSPACES_TIMEOUT_SECONDS = 3.0
 # A session is read again when its pane's status changed, or after this long.
 CACHE_SECONDS = 20.0
 
@@ -57,6 +60,17 @@ class SessionReader:
         turns = data.get("turns") if isinstance(data, dict) else None
         cwd = data.get("cwd") if isinstance(data, dict) and isinstance(data.get("cwd"), str) else None
         return SessionResult(pane.pane_id, pane.kind, "ok", cwd, [t for t in turns or [] if isinstance(t, dict)])
+
+    def list_workspaces(self) -> List[Workspace]:
+        """`workspace/list` with our own deadline; raises AgenttyError (code -32003) when Agentty is silent."""
+        future = asyncio.run_coroutine_threadsafe(
+            asyncio.wait_for(self.plugin.aio.list_workspaces(), WORKSPACES_TIMEOUT_SECONDS), self._event_loop())
+        try:
+            result: List[Workspace] = future.result(WORKSPACES_TIMEOUT_SECONDS + 1.0)
+        except (asyncio.TimeoutError, concurrent.futures.TimeoutError) as error:
+            future.cancel()
+            raise AgenttyError("workspace/list: no answer from Agentty in time", -32003, "workspace/list") from error
+        return result
 
     async def _all(self, panes: Sequence[PaneTag]) -> List[SessionResult]:
         return list(await asyncio.gather(*(self._one(p) for p in panes)))
