@@ -1,6 +1,8 @@
-"""Session summarizer: local summary of a 2,000-turn session, and time to the first streamed token.
+"""Session summarizer: recall over the real-transcript corpus, a 2,000-turn session, time to the first token.
 
 Baselines measured in the same run:
+- corpus recall: the summarizer as it was before issue 13 (commit def64f2, taken from git into a temporary
+  folder) on the same corpus, next to the figures issue 13 reported on its own corpus;
 - local summary vs Cosmica's only offline path, "Save conversation log" (every turn as a "## n. Role"
   section under a 200,000-character budget, no analysis), reimplemented here in a few lines;
 - first token: our httpx stream vs a bare stdlib urllib stream of the same request, and the whole
@@ -145,7 +147,68 @@ def _urllib_first_line(url: str, body: Dict[str, Any]) -> float:
     return float("nan")
 
 
+BASELINE_COMMIT = "def64f2"  # the summarizer before issue 13
+# Per-section recall issue 13 measured on its own (unpublished) corpus of real transcripts.
+ISSUE_FIGURES = {"goal": 0.88, "files": 0.92, "commands": 0.60, "decisions": 0.36, "errors": 0.38, "open": 0.47,
+                 "mean": 0.69}
+RECALL_TARGETS = (0.85, 0.70)  # mean, every section
+_SCORE_SCRIPT = """
+import json, sys
+sys.path[:0] = sys.argv[1:4]
+from corpus_score import score
+from session_summarizer.local_summary import summarize
+from session_summarizer.session import parse_session
+from session_summarizer.worktree import check_files
+recall, traps, missed = score(lambda raw: summarize(parse_session(raw), file_checker=lambda p, c: check_files(p, "")))
+print(json.dumps({"recall": recall, "traps": traps}))
+"""
+
+
+def _score_in(plugin_dir: Path) -> Dict[str, Any]:
+    """Corpus recall of the summarizer in `plugin_dir`, in a fresh interpreter (two versions never mix)."""
+    answer = subprocess.run([sys.executable, "-c", _SCORE_SCRIPT, str(plugin_dir), str(ROOT / "tests" /
+                            "session_summarizer"), str(ROOT / "shared")], capture_output=True, text=True, check=True)
+    return dict(json.loads(answer.stdout))
+
+
+def corpus_recall() -> None:
+    from corpus_loader import load_cases
+
+    cases = load_cases()
+    current = _score_in(PLUGIN)
+    with tempfile.TemporaryDirectory(prefix="bench-summarizer-old-") as folder:
+        archive = subprocess.run(["git", "archive", BASELINE_COMMIT, "plugins/session-summarizer"], cwd=ROOT,
+                                 capture_output=True, check=False)
+        baseline: Dict[str, Any] = {}
+        if archive.returncode == 0:
+            subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+            baseline = _score_in(Path(folder) / "plugins" / "session-summarizer")
+    real = sum(1 for case in cases if case["real"])
+    turns = sorted(len(case["session"]["turns"]) for case in cases)
+    written = len(cases) - real
+    print(f"Corpus recall: {len(cases)} transcripts ({real} real, {written} written in their shape), "
+          f"{turns[0]} to {turns[-1]} turns; deterministic, 1 run")
+    print("| {:<10} | {:>22} | {:>20} | {:>9} |".format("section", "issue 13 (its corpus)", "before (def64f2)", "now"))
+    print("|" + "-" * 12 + "|" + "-" * 24 + "|" + "-" * 22 + "|" + "-" * 11 + "|")
+    for section in ("goal", "done", "files", "commands", "decisions", "errors", "open", "mean"):
+        issue = ISSUE_FIGURES.get(section)
+        before = baseline.get("recall", {}).get(section)
+        print("| {:<10} | {:>22} | {:>20} | {:>9.2f} |".format(
+            section, "—" if issue is None else f"{issue:.2f}", "—" if before is None else f"{before:.2f}",
+            current["recall"][section]))
+    print("false claims (traps hit): before {}, now {}".format(
+        len(baseline.get("traps", [])) if baseline else "—", len(current["traps"])))
+    mean, floor = RECALL_TARGETS
+    sections = [value for key, value in current["recall"].items() if key != "mean"]
+    met = current["recall"]["mean"] >= mean and min(sections) >= floor and not current["traps"]
+    print(f"target: mean >= {mean}, every section >= {floor}, no false claim -> {'meets' if met else 'MISSES'}")
+    for trap in current["traps"]:
+        print("  trap:", trap)
+    print()
+
+
 def main() -> None:
+    corpus_recall()
     from session_summarizer.llm_client import stream_completion
     from session_summarizer.llm_settings import LLMSettings
     from session_summarizer.local_summary import summarize

@@ -163,3 +163,14 @@ def test_a_commit_older_than_the_session_start_is_not_the_sessions(tmp_path):
     assert {c.path: c.state for c in before.files} == {"a.py": "exists", "b.py": "committed"}
     after = summarize(parse_session({"cwd": str(repo), "turns": turns, "startedAt": time.time() + 3600}))
     assert {c.path: c.state for c in after.files} == {"a.py": "exists", "b.py": "exists"}
+
+
+def test_a_wrapped_edit_record_and_checkmarked_reports():
+    parts = read_turn("⏺ Update(docs/guide.md)\n  ⎿  Updated docs/guide.md with 176 additions and 3\n     removals\n"
+                      "         1 -  old line\n\n⏺ Done. Summary of Changes\n\n  ✅ Cleaned Up\n\n"
+                      "  ✅ Removed add-links.md (orphaned file)")
+    assert parts.records == ["Updated docs/guide.md with 176 additions and 3 removals"]
+    session = parse_session({"turns": [{"role": "user", "text": "Tidy the docs."},
+                                       {"role": "assistant", "text": "⏺ Done.\n\n  ✅ Cleaned Up\n\n"
+                                                                     "  ✅ Removed add-links.md (orphaned file)"}]})
+    assert summarize(session, file_checker=lambda p, c: []).done.items == ["Removed add-links.md (orphaned file)"]

@@ -6,7 +6,7 @@ from typing import Iterator, List, Tuple
 # --------------------------------------------------------------------------- splitting text
 
 _SENTENCE_END = re.compile(r"[.!?][ \t]+(?=[A-Z\"'(`*])|[。！？]")
-_DECORATION = re.compile(r"^(?:[\s>*#\-+•⏺●◦▪]|\d{1,3}[.)]\s|\[[ xX]\]\s)+")
+_DECORATION = re.compile(r"^(?:[\s>*#\-+•⏺●◦▪✅✔✓☑]|\d{1,3}[.)]\s|\[[ xX]\]\s)+")
 _BOLD = re.compile(r"\*\*|__")
 _SPACES = re.compile(r"\s+")
 

@@ -416,7 +416,9 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     for turn_parts in reversed(parts):
         if turn_parts is None:
             continue
-        actions = [sentence for sentence in ex.sentences(turn_parts.prose) if ex.is_action(sentence)]
+        # Two words ("Cleaned Up") are a heading over the work, not a report of it.
+        actions = [sentence for sentence in ex.sentences(turn_parts.prose) if ex.is_action(sentence)
+                   and (len(ex.clean_item(sentence).split()) > 2 or not ex.clean_item(sentence).isascii())]
         records = [record for record in turn_parts.records if record not in taken_back]
         for item in reversed(actions + records):
             done.add(item)

@@ -49,7 +49,10 @@ _AIDER_COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40}) (.+)$")
 _AIDER_REMOVED = re.compile(r"^Removed: ([0-9a-f]{7,40}) ")
 _AIDER_RUNNING = re.compile(r"^(?:## )?Running:? (.+)$")
 _SPECSTORY_READ = re.compile(r"^Read file: (\S+)")
+# Todo lists: Claude Code's ☐/☒, Codex's plan □/✔ (under `• Updated Plan`), Markdown checkboxes.
 _TODO_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:[☐☒✔✓□■▢◻◼✗]|\[[ xX✓]\])\s")
+# In prose a ✓/✔ line reports work done ("✓ Fixed the parser"); only boxes mark a todo list there.
+_PROSE_TODO = re.compile(r"^\s*(?:[-*•]\s*)?(?:[☐☒□▢◻◼]|\[[ xX✓]\])\s")
 # "355 + # Enforce…", "140 - get_logger()": a numbered diff line as Claude Code and Codex print them.
 # (A bare "- item" is a Markdown list, so only numbered lines count.)
 _DIFF_LINE = re.compile(r"^\s*\d{1,6}\s{1,3}[+-](?:\s|$)")
@@ -127,6 +130,7 @@ def read_turn(text: str) -> TurnParts:
         return parts
     prose: List[str] = []
     mode = ""  # "", "output", "todo", "command"
+    record_open = False  # the last edit record may go on on the next line
     tool = ""
     command_indent = 0
     pending_command: List[str] = []
@@ -152,9 +156,14 @@ def read_turn(text: str) -> TurnParts:
             finish_command()
             mode = "output"
         if mode in ("output", "todo") and indent >= 4 and not _OUTPUT_MARK.match(line):
+            if mode == "output" and record_open and stripped[0].islower():
+                parts.records[-1] += " " + stripped  # "Updated x with 176 additions and 3" / "removals"
+                continue
+            record_open = False
             if mode == "output" and not _DIFF_LINE.match(line):
                 parts.output.append(stripped)
             continue
+        record_open = False
         output_mark = _OUTPUT_MARK.match(line)
         if output_mark:
             body = line[output_mark.end():].strip()
@@ -172,6 +181,7 @@ def read_turn(text: str) -> TurnParts:
                 continue
             if tool in _EDIT_TOOLS and re.match(r"(?:Updated|Wrote|Created|Added|Applied)\b", body):
                 parts.records.append(body)
+                record_open = True
             elif not _DIFF_LINE.match(body):
                 parts.output.append(body)
             mode = "output"
@@ -180,7 +190,7 @@ def read_turn(text: str) -> TurnParts:
         if stripped.startswith(">") and not stripped.startswith(">>>"):
             _aider_line(stripped[1:].strip(), parts)
             continue
-        if _TODO_LINE.match(line) or _DIFF_LINE.match(line):
+        if _PROSE_TODO.match(line) or _DIFF_LINE.match(line):
             continue
         if stripped[0] in "⏺●":
             if _CLAUDE_TODO.match(stripped):
