@@ -103,7 +103,8 @@ def version_bumped(repo: str, args: List[str]) -> int:
         return PASS
     previous_tag, previous_version = previous
     if version_key(version) > version_key(previous_version):  # type: ignore[operator]
-        say(f"{version} is newer than the last release {previous_version} ({previous_tag}).")
+        named = f" ({previous_tag})" if previous_tag != previous_version else ""
+        say(f"{version} is newer than the last release {previous_version}{named}.")
         return PASS
     if version_key(version) == version_key(previous_version):
         say(f"{version} is already released as {previous_tag}; bump the version first.")

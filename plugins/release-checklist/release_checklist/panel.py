@@ -316,7 +316,7 @@ def version_line(session: ReleaseSession, t: Translate) -> str:
         text = t("version-next", tag=last[0])
     else:
         text = t("version-suggested")
-    if project.version_from_tags and source != "project":
+    if project.version_from_tags not in (None, "tags") and source != "project":
         text += " · " + t("version-tags", tool=project.version_from_tags)
     for ignored in project.ignored[:2]:
         text += " · " + t("version-ignored", file=ignored.file, version=ignored.version,

@@ -9,7 +9,6 @@ import dataclasses
 import json
 import os
 import re
-import shutil
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from .versions import is_version, version_key
@@ -358,14 +357,6 @@ def _tool_of(command: Optional[str]) -> Optional[str]:
     return command.split()[0] if command else None
 
 
-def tool_missing(command: Optional[str], path: Optional[str] = None) -> Optional[str]:
-    """The program a command needs when it is not on PATH (checked before the user runs anything)."""
-    tool = _tool_of(command)
-    if tool is None or os.path.dirname(tool):
-        return None
-    return tool if shutil.which(tool, path=path) is None else None
-
-
 _VERSION_HEADING_PREFIX = re.compile(r"^\s{0,3}(?:#{1,6}\s*|\[|v(?=\d)|\d|=+\s|\*\*)")
 _ANY_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|pre)[.-]?\d*)?)"
                           r"(?![\w-]|\.\d)")
@@ -395,8 +386,11 @@ def top_changelog_version(text: str) -> Optional[str]:
     lines = text.splitlines()
     for number, line in enumerate(lines[:4000], start=1):
         match = _ANY_VERSION.search(line)
-        if match and _is_heading(lines, number) and not re.search(r"(?i)unreleased|not released", line):
-            return match.group(1)
+        if match and _is_heading(lines, number):
+            # "## Version 8.5.0" followed by "Unreleased" is still to come, not the top entry's version.
+            following = " ".join(lines[number:number + 3])
+            if not re.search(r"(?i)unreleased|not (?:yet )?released|\bTBD\b", line + " " + following):
+                return match.group(1)
     return None
 
 

@@ -21,7 +21,15 @@ from .project_files import ProjectInfo, changelog_version, detect_project
 from .release_docs import find_release_doc, read_release_doc
 from .run_store import RUN_TOKEN, ReleaseRecord, ReleaseSummary, RunStore, StepRecord
 from .steps import Step, StepKind, StepState
-from .versions import guess_tag_format, highest_tagged_version, next_patch, tag_for, version_key
+from .versions import (
+    guess_tag_format,
+    highest_tagged_version,
+    next_version,
+    sort_versions,
+    tag_for,
+    version_from_tag,
+    version_key,
+)
 
 CHECKLIST_LOCATIONS = (CHECKLIST_FILE_NAME, os.path.join(".github", CHECKLIST_FILE_NAME),
                        os.path.join("docs", CHECKLIST_FILE_NAME))
@@ -228,7 +236,9 @@ class ReleaseSession:
         top_key = version_key(top) if top else None
         if top and top_key is not None and (last is None or top_key > version_key(last[1])):  # type: ignore[operator]
             return "changelog", top
-        return "suggested", (next_patch(last[1]) if last else None) or "0.1.0"
+        released = sort_versions(version for version in (version_from_tag(tag, self.loaded.tag_format)
+                                                         for tag in self.loaded.tags) if version)
+        return "suggested", (next_version(last[1], released) if last else None) or "0.1.0"
 
     # ----- state ----------------------------------------------------------------------------------
     def _load_record(self) -> ReleaseRecord:

@@ -56,22 +56,26 @@ def guess_tag_format(tags: Iterable[str], names: Iterable[str] = ()) -> str:
     """Follow the repository's habit: "v1.2.0" gives "v{version}", "1.2.0" gives "{version}", "jq-1.8.2" in
     the jq repository gives "jq-{version}".
 
-    Only the usual prefixes and those naming the project count: a workspace's member crates tag their
-    own releases ("ignore-0.4.33" next to ripgrep's "15.2.0") and must not decide the project's format.
+    The usual prefixes, those naming the project, and one that most version tags share count: a
+    workspace's member crates tag their own releases ("ignore-0.4.33" next to ripgrep's "15.2.0") and
+    must not decide the project's format.
     """
     wanted = {name.lower() for name in names if name}
     counts: Dict[str, int] = {}
     for tag in tags:
         split = _split_tag(tag)
-        if split is None:
-            continue
-        prefix = split[0]
+        if split is not None:
+            counts[split[0]] = counts.get(split[0], 0) + 1
+    total = sum(counts.values())
+
+    def allowed(prefix: str) -> bool:
         stem = prefix.lower().rstrip("-_/@v").rstrip("-_/@")
-        if prefix in _COMMON_PREFIXES or (stem and stem in wanted):
-            counts[prefix] = counts.get(prefix, 0) + 1
-    if not counts:
+        return prefix in _COMMON_PREFIXES or bool(stem and stem in wanted) or counts[prefix] * 2 > total
+
+    candidates = {prefix: count for prefix, count in counts.items() if allowed(prefix)}
+    if not candidates:
         return "v{version}"
-    best = max(counts.items(), key=lambda item: (item[1], item[0] == "v"))[0]
+    best = max(candidates.items(), key=lambda item: (item[1], item[0] == "v"))[0]
     return best + "{version}"
 
 
@@ -93,6 +97,19 @@ def next_patch(version: str) -> Optional[str]:
         return None
     last = match.group(2)
     return f"{match.group(1)}.{str(int(last) + 1).zfill(len(last))}"
+
+
+def next_version(previous: str, history: Iterable[str] = ()) -> Optional[str]:
+    """The version after previous, in the project's habit: a project whose recent releases all end in .0
+    (attrs: 25.2.0, 25.3.0, 25.4.0, 26.1.0) bumps the middle number; everyone else the last one."""
+    recent = [version for version in history if re.match(r"^\d+(?:\.\d+)*$", version)][:6]  # final releases
+    final = re.match(r"^(\d+(?:\.\d+)*)[-.]?[A-Za-z]", previous)
+    if final:  # after 1.6rc2 comes 1.6 itself
+        return final.group(1)
+    parts = previous.split(".")
+    if len(recent) >= 3 and len(parts) == 3 and all(re.match(r"^\d+\.\d+\.0$", version) for version in recent):
+        return f"{parts[0]}.{int(parts[1]) + 1}.0" if parts[1].isdigit() else next_patch(previous)
+    return next_patch(previous)
 
 
 def sort_versions(versions: Iterable[str]) -> List[str]:
