@@ -378,7 +378,7 @@ def is_error_line(line: str) -> bool:
 
 # "This should resolve the SyntaxError" names an error in order to say it is gone.
 _FIXES_AN_ERROR = re.compile(
-    r"(?i)\b(?:resolve|fix|prevent|avoid|handle|catch|suppress)\w*\b[^.]{0,40}\b(?:error|exception)")
+    r"(?i)\b(?:resolve|fix|prevent|avoid|handle|catch|suppress)\w*\b[^.]{0,40}(?:error|exception)\b")
 
 
 def is_error_sentence(sentence: str) -> bool:
