@@ -289,10 +289,28 @@ def follow_focus(event: Any, context: Context) -> None:
     refresh(context)
 
 
+@plugin.on_event("collisions.list")
+def collision_event(event: Any, context: Context) -> None:
+    if event.event == "action" and event.action == "reveal" and event.item:
+        reveal_file(event.item)
+
+
+@plugin.on_event("collisions.all")
+def collision_selected(event: Any, context: Context) -> None:
+    team = view.team
+    first = next((w for w in (team.worktrees.worktrees if team else []) if event.item in w.collisions), None)
+    if first is not None:
+        show_worktree(first.path, context)
+
+
 @plugin.on_event("worktrees.list")
 def worktree_selected(event: Any, context: Context) -> None:
+    show_worktree(event.item, context)
+
+
+def show_worktree(path: Optional[str], context: Optional[Context] = None) -> None:
     team = view.team
-    chosen = next((w for w in (team.worktrees.worktrees if team else []) if w.path == event.item), None)
+    chosen = next((w for w in (team.worktrees.worktrees if team else []) if w.path == path), None)
     if chosen is None or chosen.state != "ok":
         return  # a missing or bare worktree has no status to show; its row says why
     with lock:

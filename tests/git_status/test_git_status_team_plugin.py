@@ -207,3 +207,19 @@ def test_reopen_draws_the_fresh_status_first(team_repo: Dict[str, Path], tmp_pat
         assert row(host.panels[before], "files.untracked", "while-closed.txt") is not None
         assert host.violations == []
 
+
+
+def test_a_collision_leads_to_the_worktree_and_the_file(team_repo: Dict[str, Path], tmp_path: Path) -> None:
+    with start(team_world(team_repo, focused=15), tmp_path) as host:  # focus on the main worktree's shell
+        host.open_panel()
+        host.wait_for_text("Nothing to commit")
+        host.choose("toolbar.view", "worktrees")
+        host.wait_for_panel(lambda t: row(t, "collisions.all", "src/app.py") is not None)
+        host.select("collisions.all", "src/app.py")
+        tree = host.wait_for_panel(lambda t: "Showing worktree feature-a" in host.texts(t)
+                                   and row(t, "collisions.list", "src/app.py") is not None)
+        assert "also changed in feature-b" in subtitle(tree, "files.changed", "src/app.py")
+        host.row_action("collisions.list", "src/app.py", "reveal")
+        host.wait_for_call("host/revealPath",
+                           lambda c: c.params["path"] == str(team_repo["feature-a"] / "src" / "app.py"))
+        assert host.violations == []

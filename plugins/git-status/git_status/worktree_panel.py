@@ -55,7 +55,7 @@ def collision_section(team: TeamReport, worktree: Optional[WorktreeState], t: Tr
     if worktree is None or not worktree.collisions:
         return None
     rows = [ui.item(path, path, subtitle=t("collision.also", names=", ".join(others)), icon="triangle-alert",
-                    tone="error")
+                    tone="error", actions=[ui.action("reveal", t("action.reveal"), "folder-open")])
             for path, others in sorted(worktree.collisions.items())[:MAX_COLLISION_ROWS]]
     children: List[Any] = [ui.list("collisions.list", rows)]
     if len(worktree.collisions) > MAX_COLLISION_ROWS:
@@ -160,7 +160,8 @@ def worktrees_view(team: Optional[TeamReport], loading: bool, t: Translate) -> L
         rows = [ui.item(path, path, subtitle=t("collision.in", names=", ".join(sorted(names))), icon="triangle-alert",
                         tone="error") for path, names in sorted(shared.items())[:MAX_COLLISION_ROWS]]
         parts.append(ui.section(t("collision.title", count=len(shared)),
-                                [ui.list("collisions.all", rows), ui.text(t("collision.hint"), "muted")]))
+                                [ui.list("collisions.all", rows), ui.text(t("collision.hint"), "muted"),
+                                 ui.text(t("collision.select"), "muted")]))
     parts.append(attribution_hint(team, t))
     if loading:
         parts.append(ui.spinner(t("loading.worktrees")))
