@@ -174,3 +174,15 @@ def test_a_wrapped_edit_record_and_checkmarked_reports():
                                        {"role": "assistant", "text": "⏺ Done.\n\n  ✅ Cleaned Up\n\n"
                                                                      "  ✅ Removed add-links.md (orphaned file)"}]})
     assert summarize(session, file_checker=lambda p, c: []).done.items == ["Removed add-links.md (orphaned file)"]
+
+
+def test_tool_prompts_and_npm_banners_are_neither_questions_nor_commands():
+    session = parse_session({"turns": [
+        {"role": "user", "text": "Upgrade the build."},
+        {"role": "assistant", "text": "```\nnpm notice New major version of npm available\nnpm WARN deprecated x@1\n"
+                                      "npm run build\n```\n\n| Name | Why? |\n|---|---|\n\n"
+                                      "Do you want to make this edit to package.json?\n❯ 1. Yes\n  2. No\n\n"
+                                      "Should I also bump the lockfile?"}]})
+    summary = summarize(session, file_checker=lambda p, c: [])
+    assert summary.commands.items == ["npm run build"]
+    assert summary.questions.items == ["Should I also bump the lockfile?"]

@@ -172,7 +172,13 @@ _INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
 _RAN_WORDS = re.compile(r"(?i)\b(?:ran|re-?ran|executed|running|after running)\b|実行しました|运行了|执行了|실행했")
 
 
+# Output that starts with a command's name: npm's "npm notice …", "npm WARN …", "yarn info …".
+_LOG_LINE = re.compile(r"^\S+\s+(?:notice|WARN|warn|ERR!|error|info|http|verb|timing|sill|WARNING|ERROR|INFO)\b")
+
+
 def _is_command(line: str) -> bool:
+    if _LOG_LINE.match(line):
+        return False
     first = line.split(None, 1)[0] if line.split() else ""
     if "=" in first and first.split("=", 1)[0].isupper():  # `FOO=1 pytest`
         rest = line.split(None, 1)
@@ -393,8 +399,24 @@ def is_next_heading(line: str) -> bool:
     return bool(_NEXT_HEADING.match(line.strip()))
 
 
+# A tool asking for permission is not the agent asking the user: "Do you want to proceed?",
+# "Run shell command?", "Create new file?", "Add these files to the chat?".
+_TOOL_PROMPT = re.compile(
+    r"(?i)^(?:do you want to (?:proceed|make this edit|create|run|allow|overwrite|apply)|run (?:shell )?commands?\b"
+    r"|create new file|allow (?:creation|edits?|this)|add .{0,80} to the chat|apply (?:this|these) (?:edit|change)"
+    r"|proceed\b|continue\?|overwrite\b|commit before the chat proceeds|open (?:url|documentation))"
+)
+
+
 def is_question(sentence: str) -> bool:
     return bool(_QUESTION_END.search(sentence))
+
+
+def is_open_question(sentence: str) -> bool:
+    """A question left to the user: not a tool's permission prompt, not a row of a quoted table."""
+    stripped = sentence.strip()
+    return (is_question(stripped) and not stripped.startswith("|")
+            and not _TOOL_PROMPT.match(_DECORATION.sub("", stripped)))
 
 
 def is_acknowledgement(text: str) -> bool:

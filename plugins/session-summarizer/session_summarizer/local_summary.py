@@ -455,6 +455,8 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
                 continue
             in_next_list = in_next_list and is_list_item
             for sentence in ex.sentences(stripped):
+                if ex.is_question(sentence) and not ex.is_open_question(sentence):
+                    continue  # a tool's permission prompt or a quoted row
                 if ex.is_question(sentence) or _OFFER.match(ex.clean_item(sentence)):
                     # Only the very last reply's questions are still open; earlier ones were answered.
                     if position == len(last_assistant) - 1:
