@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from .checks import check_plugin
+from .checks import inspect_plugin
 from .distribution import cli as distribution_cli
 
 
@@ -17,12 +17,13 @@ def _check(folders: List[str]) -> int:
         return 0
     failed = 0
     for folder in folders:
-        plugin_id, problems = check_plugin(folder)
-        if problems:
+        result = inspect_plugin(folder)
+        notes = "".join(f"    warning: {w}\n" for w in result.warnings)
+        if result.problems:
             failed += 1
-            sys.stderr.write(f"✗ {plugin_id}\n" + "".join(f"    {p}\n" for p in problems))
+            sys.stderr.write(f"✗ {result.plugin_id}\n" + "".join(f"    {p}\n" for p in result.problems) + notes)
         else:
-            sys.stderr.write(f"✓ {plugin_id}\n")
+            sys.stderr.write(f"✓ {result.plugin_id}\n" + notes)
     return 1 if failed else 0
 
 

@@ -1,12 +1,23 @@
-"""Static checks of a plugin folder: a valid manifest, commands matched to handlers, a clean main.py."""
+"""Static checks of a plugin folder: a valid manifest, ids matched to handlers (see `wiring`), a clean main.py."""
 
 from __future__ import annotations
 
 import ast
 import os
+from dataclasses import dataclass, field
 from typing import List, Set, Tuple
 
 from .manifest import ManifestError, load_manifest
+from .wiring import analyze, id_problems
+
+
+@dataclass
+class CheckResult:
+    """What `inspect_plugin` found: problems fail the check; warnings name what could not be checked."""
+
+    plugin_id: str
+    problems: List[str] = field(default_factory=list)
+    warnings: List[str] = field(default_factory=list)
 
 
 def _string_argument(call: ast.Call) -> str:
@@ -46,26 +57,43 @@ def _shape_problems(source: str, filename: str) -> List[str]:
 
 def check_plugin(folder: str) -> Tuple[str, List[str]]:
     """(plugin id or folder, problems) for one plugin folder; an empty list means it is fine."""
+    result = inspect_plugin(folder)
+    return result.plugin_id, result.problems
+
+
+def inspect_plugin(folder: str) -> CheckResult:
+    """Check one plugin folder: manifest, main.py's shape, commands and element ids against their handlers."""
     try:
         manifest = load_manifest(folder)
     except ManifestError as error:
-        return os.path.basename(os.path.normpath(folder)), list(error.problems)
-    problems: List[str] = []
-    if manifest.runtime == "python":
-        main_path = os.path.join(folder, manifest.main)
-        with open(main_path, encoding="utf-8") as handle:
-            source = handle.read()
-        try:
-            problems.extend(_shape_problems(source, manifest.main))
-            handled = registered_commands(source)
-        except SyntaxError as error:
-            return manifest.id, [f"{manifest.main}:{error.lineno}: syntax error: {error.msg}"]
-        declared = {c.id for c in manifest.commands}
-        for missing in sorted(declared - handled):
-            problems.append(f"command {missing!r} is declared in the manifest but has no handler in {manifest.main}")
-        for extra in sorted(handled - declared):
-            problems.append(f"{manifest.main} handles command {extra!r}, which the manifest does not declare")
-        for command in sorted(declared):
-            if not command.startswith(manifest.id + "."):
-                problems.append(f"command {command!r} should start with '{manifest.id}.'")
-    return manifest.id, problems
+        return CheckResult(os.path.basename(os.path.normpath(folder)), list(error.problems))
+    result = CheckResult(manifest.id)
+    if manifest.runtime != "python":
+        return result
+    main_path = os.path.join(folder, manifest.main)
+    with open(main_path, encoding="utf-8") as handle:
+        source = handle.read()
+    try:
+        result.problems.extend(_shape_problems(source, manifest.main))
+    except SyntaxError as error:
+        result.problems.append(f"{manifest.main}:{error.lineno}: syntax error: {error.msg}")
+        return result
+    wiring = analyze(folder)
+    declared = [c.id for c in manifest.commands]
+    handled = {value for use in wiring.commands for value in use.values}
+    computed = [use for use in wiring.commands if use.pattern is not None]
+    for missing in declared:
+        if missing not in handled and not any(use.pattern and use.pattern.match(missing) for use in computed):
+            result.problems.append(f"command {missing!r} is declared in the manifest but has no handler "
+                                   f"(plugin.command({missing!r}))")
+    for use in wiring.commands:
+        for extra in use.values:
+            if extra not in declared:
+                result.problems.append(f"{use.site}: handles command {extra!r}, which the manifest does not declare")
+    for command in declared:
+        if not command.startswith(manifest.id + "."):
+            result.problems.append(f"command {command!r} should start with '{manifest.id}.'")
+    problems, warnings = id_problems(wiring, declared)
+    result.problems.extend(problems)
+    result.warnings.extend(warnings)
+    return result
