@@ -186,3 +186,14 @@ def test_tool_prompts_and_npm_banners_are_neither_questions_nor_commands():
     summary = summarize(session, file_checker=lambda p, c: [])
     assert summary.commands.items == ["npm run build"]
     assert summary.questions.items == ["Should I also bump the lockfile?"]
+
+
+def test_a_refused_edit_or_command_is_not_claimed():
+    parts = read_turn("⏺ Update(src/a.py)\n  ⎿  User rejected update to src/a.py\n\n"
+                      "⏺ Update(src/b.py)\n  ⎿  Error: String to replace not found in file.\n\n"
+                      "⏺ Bash(rm -rf build)\n  ⎿  Interrupted by user\n\n"
+                      "⏺ Bash(make test)\n  ⎿  Error: make: *** [test] Error 2\n\n"
+                      "⏺ Update(src/c.py)\n  ⎿  Updated src/c.py with 1 addition")
+    assert parts.edited == ["src/c.py"]
+    assert parts.commands == ["make test"]  # it ran, and failed
+    assert parts.records == ["Updated src/c.py with 1 addition"]

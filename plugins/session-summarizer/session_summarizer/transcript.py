@@ -49,6 +49,8 @@ _AIDER_COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40}) (.+)$")
 _AIDER_REMOVED = re.compile(r"^Removed: ([0-9a-f]{7,40}) ")
 _AIDER_RUNNING = re.compile(r"^(?:## )?Running:? (.+)$")
 _SPECSTORY_READ = re.compile(r"^Read file: (\S+)")
+# Claude Code's first answer line when a call did not happen: a refusal, an interruption, a failed edit.
+_REFUSED = re.compile(r"(?i)^(?:user rejected|interrupted|error|failed|string to replace not found|no changes)")
 # Todo lists: Claude Code's ☐/☒, Codex's plan □/✔ (under `• Updated Plan`), Markdown checkboxes.
 _TODO_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:[☐☒✔✓□■▢◻◼✗]|\[[ xX✓]\])\s")
 # In prose a ✓/✔ line reports work done ("✓ Fixed the parser"); only boxes mark a todo list there.
@@ -131,6 +133,7 @@ def read_turn(text: str) -> TurnParts:
     prose: List[str] = []
     mode = ""  # "", "output", "todo", "command"
     record_open = False  # the last edit record may go on on the next line
+    first_output = False  # the next ⎿ line is the first answer to a Claude Code tool call
     tool = ""
     command_indent = 0
     pending_command: List[str] = []
@@ -179,6 +182,17 @@ def read_turn(text: str) -> TurnParts:
                 _explored(body, parts)
                 mode = "output"
                 continue
+            if first_output and _REFUSED.match(body):
+                # The user said no, or the tool failed: the edit never happened, the command never ran.
+                if tool in _EDIT_TOOLS and parts.edited:
+                    parts.edited.pop()
+                elif tool in _RUN_TOOLS and parts.commands and not body.lower().startswith("error"):
+                    parts.commands.pop()
+                first_output = False
+                parts.output.append(body)
+                mode = "output"
+                continue
+            first_output = False
             if tool in _EDIT_TOOLS and re.match(r"(?:Updated|Wrote|Created|Added|Applied)\b", body):
                 parts.records.append(body)
                 record_open = True
@@ -199,6 +213,7 @@ def read_turn(text: str) -> TurnParts:
             call = _CLAUDE_TOOL.match(stripped)
             if call:
                 tool, argument = call.group(1), call.group(2).strip()
+                first_output = True
                 if tool in _RUN_TOOLS:
                     parts.commands.append(unwrap_shell(argument))
                 elif tool in _EDIT_TOOLS:
