@@ -13,20 +13,12 @@
 """
 
 from . import ui
+from ._generation import Generation
 from .context import Context, Pane, Workspace, normalize_language, pane_is_busy
 from .errors import AgenttyError
+from .events import ActivateInfo, CommandCall, PluginInfo, UIEvent, UrlRequest
 from .i18n import Translator, relative_time
-from .plugin import (
-    API_VERSION,
-    SDK_VERSION,
-    ActivateInfo,
-    CommandCall,
-    Generation,
-    Plugin,
-    PluginInfo,
-    UIEvent,
-    UrlRequest,
-)
+from .plugin import API_VERSION, SDK_VERSION, Plugin
 from .state import JsonFile
 
 __all__ = [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import queue
@@ -12,18 +11,23 @@ import threading
 from collections.abc import Mapping
 
 from . import _transport, ui
+from ._calls import AsyncCalls, HostCalls
+from ._dispatch import Handlers
+from ._generation import Generation
+from ._log import PluginLog
 from ._pacing import Pacer, RateBudget
-from ._record import Record
 from ._repeats import RepeatFolder
-from ._workers import CallTimeout, Reply, WorkerPool
+from ._requests import PendingRequests
+from ._stdio import BudgetedLog, log_part
+from ._workers import Reply, WorkerPool
 from .clock import system_clock
-from .context import Context, Workspace, normalize_language, workspaces_from_wire
-from .errors import INTERNAL_ERROR, METHOD_NOT_FOUND, TIMED_OUT, AgenttyError
+from .context import Context, normalize_language
+from .errors import INTERNAL_ERROR, METHOD_NOT_FOUND, AgenttyError
+from .events import ActivateInfo, CommandCall, PluginInfo, UIEvent, UrlRequest, activate_info
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import asyncio
-    from typing import Any, BinaryIO, Callable, Dict, List, Optional, TypeVar
+    from typing import Any, BinaryIO, Callable, Dict, Optional, TypeVar
 
     from ._dependency import MissingDependency
 
@@ -46,254 +50,16 @@ NOTIFY_KINDS = ("info", "success", "warning", "error")
 BADGE_MAX = 8
 MISSING_BADGE = "!"
 
+__all__ = ["API_VERSION", "SDK_VERSION", "ActivateInfo", "CommandCall", "Generation", "Plugin", "PluginInfo",
+           "UIEvent", "UrlRequest"]
 
 
-class PluginInfo(Record):
-    """Who we are, from `initialize`: id, name, version, folder and private data folder."""
+class Plugin(HostCalls):
+    """An Agentty plugin: register handlers (decorators or plain calls), then `run()`.
 
-    __slots__ = ("id", "name", "version", "dir", "data_dir")
-    _fields = __slots__
-
-    def __init__(self, id: str = "", name: str = "", version: str = "", dir: str = "", data_dir: str = "") -> None:
-        self.id = id
-        self.name = name
-        self.version = version
-        self.dir = dir
-        self.data_dir = data_dir
-
-
-class ActivateInfo(Record):
-    """The `initialize` parameters, typed; `raw` holds them as sent."""
-
-    __slots__ = ("api_version", "agentty_version", "plugin", "language", "context", "raw")
-    _fields = __slots__
-    _hidden_fields = ("raw",)
-
-    def __init__(self, api_version: int, agentty_version: str, plugin: PluginInfo, language: str,
-                 context: Context, raw: Optional[Mapping[str, Any]] = None) -> None:
-        self.api_version = api_version
-        self.agentty_version = agentty_version
-        self.plugin = plugin
-        self.language = language
-        self.context = context
-        self.raw: Mapping[str, Any] = raw or {}
-
-
-class CommandCall(Record):
-    """A `command/execute`: the command id, its args (anything JSON) and the context."""
-
-    __slots__ = ("command", "args", "context")
-    _fields = __slots__
-
-    def __init__(self, command: str, args: Any, context: Context) -> None:
-        self.command = command
-        self.args = args
-        self.context = context
-
-
-class UIEvent(Record):
-    """A `ui/event`: `item` is a list row's id, `action` a row button's id, `value` what was typed or chosen."""
-
-    __slots__ = ("element", "event", "value", "item", "action", "context", "raw")
-    _fields = __slots__
-    _hidden_fields = ("raw",)
-
-    def __init__(self, element: str, event: str, value: Any, item: Optional[str], action: Optional[str],
-                 context: Context, raw: Optional[Mapping[str, Any]] = None) -> None:
-        self.element = element
-        self.event = event
-        self.value = value
-        self.item = item
-        self.action = action
-        self.context = context
-        self.raw: Mapping[str, Any] = raw or {}
-
-
-class UrlRequest(Record):
-    """An `agentty://plugin/<id>/<path>?query` link. Treat everything in it as text from a stranger."""
-
-    __slots__ = ("path", "query", "params", "url", "context")
-    _fields = __slots__
-
-    def __init__(self, path: str, query: Any, params: Dict[str, str], url: str, context: Context) -> None:
-        self.path = path
-        self.query = query
-        self.params = params
-        self.url = url
-        self.context = context
-
-
-class Generation:
-    """A token that tells a slow handler whether a newer one has started for the same key."""
-
-    def __init__(self, counters: Dict[str, int], key: str, lock: threading.Lock) -> None:
-        self._counters = counters
-        self._key = key
-        self._lock = lock
-        with lock:
-            counters[key] = counters.get(key, 0) + 1
-            self.number = counters[key]
-
-    @property
-    def is_current(self) -> bool:
-        with self._lock:
-            return self._counters.get(self._key) == self.number
-
-
-def _url_params(query: Any, url: str) -> Dict[str, str]:
-    """The link's query as {name: first value}, whether the host sent a string, an object or only the URL."""
-    from urllib.parse import parse_qs, urlsplit
-
-    if isinstance(query, Mapping):
-        return {str(k): (str(v[0]) if isinstance(v, list) and v else str(v)) for k, v in query.items()}
-    text = query if isinstance(query, str) else urlsplit(url).query if isinstance(url, str) else ""
-    return {k: v[0] for k, v in parse_qs(text.lstrip("?"), keep_blank_values=True).items()}
-
-
-class _BudgetedLog:
-    """A text stream for sys.stdout/sys.stderr inside the plugin: lines go to stderr within the rate budget."""
-
-    def __init__(self, plugin: Plugin) -> None:
-        self._plugin = plugin
-        self._buffer = ""
-        self._lock = threading.Lock()
-        self.encoding = "utf-8"
-        self.errors = "backslashreplace"
-
-    def write(self, text: str) -> int:
-        with self._lock:
-            self._buffer += text
-            if "\n" not in self._buffer:
-                if len(self._buffer) > 8192:
-                    text_out, self._buffer = self._buffer, ""
-                    self._plugin._emit_log(text_out)
-                return len(text)
-            complete, self._buffer = self._buffer.rsplit("\n", 1)
-        self._plugin._emit_log(complete)
-        return len(text)
-
-    def flush(self) -> None:
-        with self._lock:
-            rest, self._buffer = self._buffer, ""
-        if rest:
-            self._plugin._emit_log(rest)
-
-    def isatty(self) -> bool:
-        return False
-
-    def writable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return 2
-
-
-class AsyncCalls:
-    """The host calls as coroutines, for `async def` handlers: `await plugin.aio.get_session()`."""
-
-    def __init__(self, plugin: Plugin) -> None:
-        self._plugin = plugin
-
-    async def _call(self, method: str, params: Dict[str, Any], min_api: int = 1) -> Any:
-        import asyncio
-
-        reply = self._plugin._request(method, params, min_api=min_api)
-        loop = asyncio.get_running_loop()
-        waiter: asyncio.Future[Any] = loop.create_future()
-
-        def settle(done: Reply) -> None:
-            def apply() -> None:
-                if waiter.done():
-                    return
-                error = done.exception()
-                if error is not None:
-                    waiter.set_exception(error)
-                else:
-                    waiter.set_result(done.result())
-
-            loop.call_soon_threadsafe(apply)
-
-        reply.add_done_callback(settle)
-        return await asyncio.wait_for(waiter, self._plugin.call_timeout)
-
-    async def get_context(self) -> Context:
-        return self._plugin._context_from(await self._call("context/get", {}))
-
-    async def host_info(self) -> Dict[str, Any]:
-        result = await self._call("host/info", {})
-        return dict(result) if isinstance(result, Mapping) else {}
-
-    async def open_url(self, url: str) -> None:
-        await self._call("host/openUrl", {"url": url})
-
-    async def reveal_path(self, path: str) -> None:
-        await self._call("host/revealPath", {"path": path})
-
-    async def inject_prompt(self, text: str, **options: Any) -> Dict[str, Any]:
-        result = await self._call("prompt/inject", _prompt_params(text, options))
-        return dict(result) if isinstance(result, Mapping) else {}
-
-    async def send_to_terminal(self, text: str, pane_id: Any = None, submit: bool = False) -> Dict[str, Any]:
-        result = await self._call("terminal/send", _terminal_params(text, pane_id, submit))
-        return dict(result) if isinstance(result, Mapping) else {}
-
-    async def get_session(self, pane_id: Any = None, max_turns: Optional[int] = None) -> Dict[str, Any]:
-        result = await self._call("session/get", _session_params(pane_id, max_turns))
-        return dict(result) if isinstance(result, Mapping) else {}
-
-    async def list_workspaces(self) -> List[Workspace]:
-        return workspaces_from_wire(await self._call("workspace/list", {}))
-
-    async def storage_get(self, key: str) -> Any:
-        result = await self._call("storage/get", {"key": key}, min_api=2)
-        return result.get("value") if isinstance(result, Mapping) else None
-
-    async def storage_set(self, key: str, value: Any) -> None:
-        await self._call("storage/set", {"key": key, "value": value}, min_api=2)
-
-    async def storage_keys(self) -> List[str]:
-        result = await self._call("storage/keys", {}, min_api=2)
-        return [k for k in result if isinstance(k, str)] if isinstance(result, list) else []
-
-    async def copy(self, text: str) -> None:
-        await self._call("host/copy", {"text": text}, min_api=2)
-
-    async def timer(self, ms: int) -> Dict[str, Any]:
-        result = await self._call("host/timer", {"ms": int(ms)}, min_api=2)
-        return dict(result) if isinstance(result, Mapping) else {}
-
-
-def _prompt_params(text: str, options: Mapping[str, Any]) -> Dict[str, Any]:
-    names = {"title": "title", "target": "target", "pane_id": "paneId", "workspace_id": "workspaceId",
-             "agent": "agent", "cwd": "cwd", "submit": "submit"}
-    unknown = set(options) - set(names)
-    if unknown:
-        raise TypeError(f"inject_prompt() got unknown options: {', '.join(sorted(unknown))}")
-    params: Dict[str, Any] = {"text": str(text)}
-    for key, wire in names.items():
-        if options.get(key) is not None:
-            params[wire] = options[key]
-    return params
-
-
-def _terminal_params(text: str, pane_id: Any, submit: bool) -> Dict[str, Any]:
-    params: Dict[str, Any] = {"text": str(text), "submit": bool(submit)}
-    if pane_id is not None:
-        params["paneId"] = pane_id
-    return params
-
-
-def _session_params(pane_id: Any, max_turns: Optional[int]) -> Dict[str, Any]:
-    params: Dict[str, Any] = {}
-    if pane_id is not None:
-        params["paneId"] = pane_id
-    if max_turns is not None:
-        params["maxTurns"] = max(1, min(int(max_turns), 2000))
-    return params
-
-
-class Plugin:
-    """An Agentty plugin: register handlers (decorators or plain calls), then `run()`."""
+    The host calls with an answer (`get_context`, `inject_prompt`, `get_session`, …) come from
+    HostCalls, where each is declared once for both `plugin.<call>()` and `await plugin.aio.<call>()`.
+    """
 
     def __init__(self, *, max_workers: int = 16, call_timeout: float = CALL_TIMEOUT,
                  clock: Callable[[], float] = system_clock) -> None:
@@ -303,19 +69,10 @@ class Plugin:
         self.call_timeout = call_timeout
         self.aio = AsyncCalls(self)
 
-        self._commands: Dict[str, Handler] = {}
-        self._element_handlers: Dict[str, Handler] = {}
-        self._url_handlers: Dict[str, Handler] = {}
-        self._lists: Dict[str, List[Handler]] = {
-            name: [] for name in (
-                "activate", "panel_open", "panel_close", "any_event", "context_change", "any_url",
-                "shutdown", "pane_status",
-            )
-        }
+        self._handlers = Handlers(self._handler_failed, self._emit_log)
+        self._lists = self._handlers.lists
 
-        self._ids = itertools.count(1)
-        self._pending: Dict[int, Reply] = {}
-        self._pending_lock = threading.Lock()
+        self._requests = PendingRequests()
         self._generations: Dict[str, int] = {}
         self._generation_lock = threading.Lock()
         self._activated = threading.Event()
@@ -324,8 +81,6 @@ class Plugin:
         self._max_workers = max_workers
         self._executor: Optional[WorkerPool] = None
         self._ordered: queue.SimpleQueue[Optional[Callable[[], None]]] = queue.SimpleQueue()
-        self._loop: Optional[asyncio.AbstractEventLoop] = None
-        self._loop_lock = threading.Lock()
         self._writer: Optional[_transport.LineWriter] = None
         self._stderr: Any = None
         # Every pacing decision reads this clock; tests pass an agentty_plugin.clock.ManualClock.
@@ -333,8 +88,7 @@ class Plugin:
         self._budget = RateBudget(clock=clock)
         self._pacer: Optional[Pacer] = None
         self._superseded_notifications = 0
-        self._last_drop_report = float("-inf")
-        self._log_repeats = RepeatFolder(clock=clock)
+        self._log = PluginLog(self._budget, clock, lambda: self._stderr)
         self._toast_repeats = RepeatFolder(clock=clock)
         self._missing: Optional[MissingDependency] = None
         self._missing_lock = threading.Lock()
@@ -350,7 +104,7 @@ class Plugin:
         """Handles a manifest command (`<plugin-id>.<verb>`); the handler gets a CommandCall."""
 
         def register(handler: F) -> F:
-            self._commands[command_id] = handler
+            self._handlers.commands[command_id] = handler
             return handler
 
         return register
@@ -368,7 +122,7 @@ class Plugin:
         """Handles events of one element: `(event: UIEvent, context: Context)`. It then skips on_any_event."""
 
         def register(handler: F) -> F:
-            self._element_handlers[element_id] = handler
+            self._handlers.elements[element_id] = handler
             return handler
 
         return register
@@ -387,7 +141,7 @@ class Plugin:
         """Handles `agentty://plugin/<id>/<path>?…`; the handler gets a UrlRequest."""
 
         def register(handler: F) -> F:
-            self._url_handlers[path.strip("/")] = handler
+            self._handlers.urls[path.strip("/")] = handler
             return handler
 
         return register
@@ -481,65 +235,7 @@ class Plugin:
 
     def log(self, *parts: Any) -> None:
         """Write to the plugin log (stderr). Lines over the rate budget are dropped and counted."""
-        self._emit_log(" ".join(_log_part(p) for p in parts))
-
-    # ------------------------------------------------------------------ calls: with a result
-
-    def call(self, method: str, params: Optional[Mapping[str, Any]] = None, min_api: int = 1) -> Any:
-        """Any host method by name; blocks until the answer (or CALL_TIMEOUT) and returns the result."""
-        future = self._request(method, dict(params or {}), min_api=min_api)
-        try:
-            return future.result(timeout=self.call_timeout)
-        except CallTimeout:
-            raise AgenttyError(f"{method}: no answer from Agentty within {self.call_timeout:g} s", TIMED_OUT,
-                               method) from None
-
-    def get_context(self) -> Context:
-        return self._context_from(self.call("context/get"))
-
-    def host_info(self) -> Dict[str, Any]:
-        result = self.call("host/info")
-        return dict(result) if isinstance(result, Mapping) else {}
-
-    def open_url(self, url: str) -> None:
-        self.call("host/openUrl", {"url": url})
-
-    def reveal_path(self, path: str) -> None:
-        self.call("host/revealPath", {"path": path})
-
-    def inject_prompt(self, text: str, **options: Any) -> Dict[str, Any]:
-        """Type a prompt into an agent (title, target, pane_id, workspace_id, agent, cwd, submit)."""
-        result = self.call("prompt/inject", _prompt_params(text, options))
-        return dict(result) if isinstance(result, Mapping) else {}
-
-    def send_to_terminal(self, text: str, pane_id: Any = None, submit: bool = False) -> Dict[str, Any]:
-        result = self.call("terminal/send", _terminal_params(text, pane_id, submit))
-        return dict(result) if isinstance(result, Mapping) else {}
-
-    def get_session(self, pane_id: Any = None, max_turns: Optional[int] = None) -> Dict[str, Any]:
-        result = self.call("session/get", _session_params(pane_id, max_turns))
-        return dict(result) if isinstance(result, Mapping) else {}
-
-    def list_workspaces(self) -> List[Workspace]:
-        return workspaces_from_wire(self.call("workspace/list"))
-
-    def storage_get(self, key: str) -> Any:
-        result = self.call("storage/get", {"key": key}, min_api=2)
-        return result.get("value") if isinstance(result, Mapping) else None
-
-    def storage_set(self, key: str, value: Any) -> None:
-        self.call("storage/set", {"key": key, "value": value}, min_api=2)
-
-    def storage_keys(self) -> List[str]:
-        result = self.call("storage/keys", {}, min_api=2)
-        return [k for k in result if isinstance(k, str)] if isinstance(result, list) else []
-
-    def copy(self, text: str) -> None:
-        self.call("host/copy", {"text": text}, min_api=2)
-
-    def timer(self, ms: int) -> Dict[str, Any]:
-        result = self.call("host/timer", {"ms": int(ms)}, min_api=2)
-        return dict(result) if isinstance(result, Mapping) else {}
+        self._emit_log(" ".join(log_part(p) for p in parts))
 
     # ------------------------------------------------------------------ running
 
@@ -559,7 +255,7 @@ class Plugin:
         self._stderr = _transport.utf8_stderr()
         if own_stdio:
             output = _transport.claim_stdout()
-            budgeted = _BudgetedLog(self)
+            budgeted = BudgetedLog(self._emit_log)
             sys.stdout = budgeted
             sys.stderr = budgeted
             threading.excepthook = self._thread_exception
@@ -603,7 +299,7 @@ class Plugin:
                 f"{method} needs Agentty with plugin API {min_api} or newer; this Agentty speaks API "
                 f"{self.api_version}. Update Agentty to use it.", METHOD_NOT_FOUND, method))
             return future
-        request_id = self._await_answer(future)
+        request_id = self._requests.file(future)
         message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
         try:
             sent = self._write(message)
@@ -613,18 +309,6 @@ class Plugin:
         if not sent and not future.done():
             future.set_exception(AgenttyError(f"{method}: Agentty closed the connection", INTERNAL_ERROR, method))
         return future
-
-    def _await_answer(self, reply: Reply) -> int:
-        """Take the next request id and file `reply` under it until the host answers."""
-        request_id = next(self._ids)
-        with self._pending_lock:
-            self._pending[request_id] = reply
-        reply.add_done_callback(lambda _f: self._forget(request_id))
-        return request_id
-
-    def _forget(self, request_id: int) -> None:
-        with self._pending_lock:
-            self._pending.pop(request_id, None)
 
     def _fire(self, method: str, params: Dict[str, Any]) -> None:
         """Send a call whose result nobody waits for; a host error still reaches the log."""
@@ -638,7 +322,7 @@ class Plugin:
 
     def _send_panel_now(self, encoded_params: bytes) -> None:
         future: Reply = Reply()
-        request_id = self._await_answer(future)
+        request_id = self._requests.file(future)
         future.add_done_callback(lambda f: self._log_failure("ui/setPanel", f))
         head = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "ui/setPanel"}, separators=(",", ":"))
         head_bytes = head[:-1].encode()
@@ -652,29 +336,7 @@ class Plugin:
         self._emit_log(f"agentty-plugin: notification replaced by a newer one before it could show: {message[:200]}")
 
     def _emit_log(self, text: str) -> None:
-        admitted = self._log_repeats.admit(text)
-        if not admitted:
-            return  # the same text was written moments ago: counted, and reported once its window closes
-        lines = "\n".join(admitted).split("\n")
-        if not self._budget.try_log(len(lines)):
-            return
-        now = self._clock()
-        if now - self._last_drop_report > 1.0:
-            dropped = self._budget.take_dropped()
-            if dropped:
-                self._last_drop_report = now
-                lines.insert(0, f"agentty-plugin: {dropped} log lines dropped to stay under Agentty's rate limit")
-        self._write_log_lines(lines)
-
-    def _write_log_lines(self, lines: List[str]) -> None:
-        stream = self._stderr if self._stderr is not None else sys.__stderr__
-        if stream is None:
-            return
-        try:
-            stream.write("\n".join(lines) + "\n")
-            stream.flush()
-        except (OSError, ValueError):
-            pass
+        self._log.emit(text)
 
     # ------------------------------------------------------------------ internals: receiving
 
@@ -695,7 +357,7 @@ class Plugin:
         has_id = "id" in message and message["id"] is not None
         if method is None:
             if has_id:
-                self._resolve(message)
+                self._requests.resolve(message)
             return
         if not isinstance(method, str):
             if has_id:
@@ -727,20 +389,6 @@ class Plugin:
             self._answer(message["id"], None)
         self._submit(route)
 
-    def _resolve(self, message: Dict[str, Any]) -> None:
-        request_id = message.get("id")
-        with self._pending_lock:
-            future = self._pending.get(request_id) if isinstance(request_id, int) else None
-        if future is None or future.done():
-            return  # an answer to nothing we asked, as the Node SDK does: ignore it
-        error = message.get("error")
-        if isinstance(error, Mapping):
-            code = error.get("code")
-            future.set_exception(AgenttyError(
-                str(error.get("message", "error")), code if isinstance(code, int) else INTERNAL_ERROR))
-        else:
-            future.set_result(message.get("result"))
-
     def _answer(self, request_id: Any, result: Any) -> None:
         self._write({"jsonrpc": "2.0", "id": request_id, "result": result})
 
@@ -748,87 +396,27 @@ class Plugin:
         self._write({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": text}})
 
     def _initialize(self, params: Dict[str, Any]) -> None:
-        plugin = params.get("plugin") if isinstance(params.get("plugin"), Mapping) else {}
-        assert isinstance(plugin, Mapping)
-        agentty = params.get("agentty") if isinstance(params.get("agentty"), Mapping) else {}
-        assert isinstance(agentty, Mapping)
         api = params.get("apiVersion")
         self.api_version = api if isinstance(api, int) and not isinstance(api, bool) and api > 0 else 1
         language = normalize_language(params.get("language") or os.environ.get("AGENTTY_LANGUAGE"))
-        context = self._context_from(params.get("context"), language)
-        self.context = context
-        self.info = ActivateInfo(
-            api_version=self.api_version,
-            agentty_version=str(agentty.get("version", os.environ.get("AGENTTY_VERSION", ""))),
-            plugin=PluginInfo(
-                id=str(plugin.get("id", os.environ.get("AGENTTY_PLUGIN_ID", ""))),
-                name=str(plugin.get("name", "")),
-                version=str(plugin.get("version", "")),
-                dir=str(plugin.get("dir", os.environ.get("AGENTTY_PLUGIN_DIR", os.getcwd()))),
-                data_dir=str(plugin.get("dataDir", os.environ.get("AGENTTY_PLUGIN_DATA", ""))),
-            ),
-            language=language,
-            context=context,
-            raw=dict(params),
-        )
+        self.context = self._context_from(params.get("context"), language)
+        self.info = activate_info(params, self.api_version, language, self.context)
         info = self.info
 
         def activate() -> None:
             try:
                 for handler in list(self._lists["activate"]):
-                    self._guarded(handler, info)
+                    self._handlers.run_one(handler, info)
             finally:
                 self._activated.set()  # later messages run even if activation failed, as in the Node SDK
 
         self._spawn(activate)
 
     def _route(self, method: str, params: Dict[str, Any]) -> Optional[Callable[[], None]]:
-        """The work a host notification asks for, or None for a method we do not know."""
         context = self.context
         if isinstance(params.get("context"), Mapping):
             context = self._context_from(params["context"])
-        if method == "command/execute":
-            name = str(params.get("command", ""))
-            call = CommandCall(command=name, args=params.get("args"), context=context)
-            handler = self._commands.get(name)
-            if handler is None:
-                return lambda: self._emit_log(f"agentty-plugin: no handler for command {name}")
-            return lambda: self._guarded(handler, call)
-        if method in ("panel/open", "panel/close", "context/changed"):
-            key = {"panel/open": "panel_open", "panel/close": "panel_close", "context/changed": "context_change"}
-            handlers = list(self._lists[key[method]])
-            return lambda: self._run_all(handlers, context)
-        if method == "ui/event":
-            item = params.get("item")
-            action = params.get("action")
-            event = UIEvent(
-                element=str(params.get("element", "")),
-                event=str(params.get("event", "")),
-                value=params.get("value"),
-                item=None if item is None else str(item),
-                action=None if action is None else str(action),
-                context=context,
-                raw=dict(params),
-            )
-            element_handler = self._element_handlers.get(event.element)
-            if element_handler is not None:
-                return lambda: self._guarded(element_handler, event, context)
-            handlers = list(self._lists["any_event"])
-            return lambda: self._run_all(handlers, event, context)
-        if method == "url/open":
-            url = str(params.get("url", ""))
-            path = str(params.get("path", "")).strip("/")
-            request = UrlRequest(path=path, query=params.get("query"), params=_url_params(params.get("query"), url),
-                                 url=url, context=context)
-            own = self._url_handlers.get(path)
-            if own is not None:
-                return lambda: self._guarded(own, request)
-            handlers = list(self._lists["any_url"])
-            return lambda: self._run_all(handlers, request)
-        if method == "pane/status":
-            handlers = list(self._lists["pane_status"])
-            return lambda: self._run_all(handlers, dict(params))
-        return None
+        return self._handlers.route(method, params, context)
 
     def _submit(self, work: Callable[[], None]) -> None:
         self._ordered.put(work)
@@ -859,43 +447,18 @@ class Plugin:
         except RuntimeError:
             pass  # the pool is closing: we are shutting down
 
-    def _run_all(self, handlers: List[Handler], *args: Any) -> None:
-        # Listeners of one message run one after another, in registration order (Node SDK semantics).
-        for handler in handlers:
-            self._guarded(handler, *args)
-
-    def _guarded(self, handler: Handler, *args: Any) -> None:
-        """Run a sync or async handler; an exception is logged with its traceback and shown to the user."""
+    def _handler_failed(self, handler: Handler, error: Exception, trace: str) -> None:
+        """A handler raised: log its traceback and tell the user (once per distinct failure)."""
+        self._emit_log(f"agentty-plugin: handler {getattr(handler, '__name__', handler)!s} failed\n{trace}")
         try:
-            result = handler(*args)
-            if hasattr(result, "__await__"):
-                import asyncio
-
-                asyncio.run_coroutine_threadsafe(_await(result), self._event_loop()).result()
-        except Exception as error:  # a handler's failure must never stop the plugin
-            import traceback
-
-            self._emit_log(f"agentty-plugin: handler {getattr(handler, '__name__', handler)!s} failed\n"
-                           + traceback.format_exc().rstrip())
-            try:
-                if isinstance(error, ImportError):
-                    self.report_missing_dependency(error)
-                    return
-                message = str(error) or error.__class__.__name__
-                if message in self._toast_repeats.admit(message):  # the same failure again: no new toast
-                    self.notify(message, "error")
-            except Exception:
-                pass
-
-    def _event_loop(self) -> asyncio.AbstractEventLoop:
-        import asyncio
-
-        with self._loop_lock:
-            if self._loop is None:
-                loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name="agentty-async", daemon=True).start()
-                self._loop = loop
-            return self._loop
+            if isinstance(error, ImportError):
+                self.report_missing_dependency(error)
+                return
+            message = str(error) or error.__class__.__name__
+            if message in self._toast_repeats.admit(message):  # the same failure again: no new toast
+                self.notify(message, "error")
+        except Exception:
+            pass
 
     def _context_from(self, data: Any, language: Optional[str] = None) -> Context:
         fallback = language or (self.info.language if self.info is not None else self.context.language)
@@ -919,7 +482,7 @@ class Plugin:
         handlers = list(self._lists["shutdown"])
 
         def run_handlers() -> None:
-            self._run_all(handlers)
+            self._handlers.run_each(handlers)
             self._exit.set()
 
         # Shutdown handlers get a bounded time: the host kills us 1.5 s after `shutdown` anyway.
@@ -931,14 +494,8 @@ class Plugin:
     def _finish(self, exit_process: bool) -> None:
         if self._pacer is not None:
             self._pacer.stop()
-        repeats = self._log_repeats.flush()
-        if repeats:
-            self._write_log_lines(repeats)
-        with self._pending_lock:
-            pending = list(self._pending.values())
-        for future in pending:
-            if not future.done():
-                future.set_exception(AgenttyError("the plugin is shutting down", INTERNAL_ERROR))
+        self._log.close()
+        self._requests.fail_all("the plugin is shutting down")
         if self._executor is not None:
             self._executor.close()
         for stream in (sys.stdout, sys.stderr, self._stderr):
@@ -950,17 +507,3 @@ class Plugin:
         if exit_process:
             # Busy handler threads (indexing, a subprocess wait) must not keep the process alive.
             os._exit(0)
-
-
-async def _await(awaitable: Any) -> Any:
-    return await awaitable
-
-
-def _log_part(part: Any) -> str:
-    if isinstance(part, str):
-        return part
-    try:
-        return json.dumps(part, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return str(part)
-
