@@ -147,9 +147,16 @@ def test_edited_mentions_need_an_edit_word() -> None:
         "*** Update File: lib/x.py\nI looked at docs/guide.md",
         "auth/login.tsを修正しました。",
         "Fixed the import path in app/routes/orders.js:12 (see `a/b.py`).",
+        "• Edited web/a.ts (+1 -1)\n• Explored\n  └ Read package.json, web/tsconfig.json",
+        "> Applied edit to cli.py",
+        "已修改 src/login.ts，修复了空指针。",
+        "The fixture in tests/conftest.py and the address in net/addresses.py are fine.",
     ) + turns("please edit user/asked.py", role="user"))
     assert "src/app.py" in found and "lib/x.py" in found and "auth/login.ts" in found
-    assert "app/routes/orders.js" in found
+    assert "app/routes/orders.js" in found and "web/a.ts" in found and "cli.py" in found
+    assert "src/login.ts" in found
+    assert "web/tsconfig.json" not in found and "package.json" not in found
+    assert "tests/conftest.py" not in found and "net/addresses.py" not in found  # "fixture", "address": no edit
     assert "src/util.py" not in found and "docs/guide.md" not in found and "user/asked.py" not in found
 
 

@@ -13,8 +13,10 @@ from .worktrees import PaneTag, WorktreeReport, WorktreeState
 # ("Update(src/a.py)", "Write(...)"), Codex's patch headers ("*** Update File: a.py") and prose
 # ("I fixed src/a.py") all do; "Read(src/a.py)" or "see src/a.py" do not.
 _EDIT_WORDS = re.compile(
-    r"(?:\b(?:edit|update|updat|writ|wrote|creat|modif|chang|fix|add|replac|renam|delet|remov|refactor|patch|"
-    r"rewr|implement|insert|apply_patch|multiedit)[a-z]*\b)"
+    r"\b(?:edit(?:s|ed|ing)?|updat(?:e|es|ed|ing)|writ(?:e|es|ing|ten)|wrote|creat(?:e|es|ed|ing)|"
+    r"modif(?:y|ies|ied|ying)|chang(?:e|es|ed|ing)|fix(?:es|ed|ing)?|add(?:s|ed|ing)?|replac(?:e|es|ed|ing)|"
+    r"renam(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|remov(?:e|es|ed|ing)|refactor(?:s|ed|ing)?|patch(?:es|ed|ing)?|"
+    r"rewr(?:ite|ites|ote|itten|iting)|implement(?:s|ed|ing)?|insert(?:s|ed|ing)?|apply_patch|multiedit)\b"
     r"|修正|変更|編集|追加|作成|更新|削除|書き換|수정|변경|편집|추가|작성|생성|삭제|修改|编辑|添加|创建|删除|改动",
     re.IGNORECASE)
 # Path-shaped tokens. ASCII-only as well as any-character tokens: in Japanese or Chinese prose a
