@@ -171,6 +171,37 @@ def _score_in(plugin_dir: Path) -> Dict[str, Any]:
     return dict(json.loads(answer.stdout))
 
 
+_TIME_SCRIPT = """
+import json, sys, time
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+from session_summarizer.local_summary import summarize
+from session_summarizer.session import parse_session
+raw = json.load(open(sys.argv[3], encoding="utf-8"))
+raw["cwd"] = sys.argv[4]
+summarize(parse_session(raw))
+times = []
+for _ in range(int(sys.argv[5])):
+    started = time.perf_counter()
+    summarize(parse_session(raw))
+    times.append((time.perf_counter() - started) * 1000)
+print(json.dumps(times))
+"""
+
+
+def _times_before(session_file: Path, repo: Path) -> List[float]:
+    """Wall times of the pre-issue-13 summarizer on the same session and repository (1 warm-up)."""
+    with tempfile.TemporaryDirectory(prefix="bench-summarizer-old-") as folder:
+        archive = subprocess.run(["git", "archive", BASELINE_COMMIT, "plugins/session-summarizer"], cwd=ROOT,
+                                 capture_output=True, check=False)
+        if archive.returncode != 0:
+            return []
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        answer = subprocess.run([sys.executable, "-c", _TIME_SCRIPT, str(Path(folder) / "plugins" /
+                                 "session-summarizer"), str(ROOT / "shared"), str(session_file), str(repo),
+                                 str(LOCAL_RUNS)], capture_output=True, text=True, check=True)
+        return [float(value) for value in json.loads(answer.stdout)]
+
+
 def corpus_recall() -> None:
     from corpus_loader import load_cases
 
@@ -237,6 +268,9 @@ def main() -> None:
     print(_row("local summary, files checked on disk only", no_git, base))
     with_git = _times(lambda: summarize(parse_session(raw)), LOCAL_RUNS, label="git")
     print(_row("local summary + git check (the real path)", with_git, base))
+    before = _times_before(session_file, repo)
+    if before:
+        print(_row("before issue 13 (" + BASELINE_COMMIT + "), + git check", before, base))
     verdict = "meets" if statistics.median(with_git) <= TARGET_MS else "MISSES"
     median = statistics.median(with_git)
     print(f"target: local summary of 2,000 turns <= {TARGET_MS:.0f} ms -> {verdict} (median {median:.1f} ms wall)")
