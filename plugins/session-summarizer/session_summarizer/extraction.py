@@ -169,7 +169,9 @@ _SHELL_LANGS = frozenset(("bash", "sh", "shell", "console", "zsh", "terminal", "
 _PROMPT = re.compile(r"^\s*(?:\$|%|❯|>|PS [^>]*>)\s+(.+)$")
 _TOOL_CALL = re.compile(r"\b(?:Bash|Shell|shell|Run|exec_command|run_command)\((.+)\)\s*$")
 _INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
-_RAN_WORDS = re.compile(r"(?i)\b(?:ran|re-?ran|executed|running|after running)\b|実行しました|运行了|执行了|실행했")
+# Past tense only: "before running the app, install it with `pip install flask`" is advice.
+_RAN_WORDS = re.compile(r"(?i)\b(?:ran|re-?ran|executed|(?:after|by) running|i(?:'ve| have) run)\b"
+                        r"|実行しました|运行了|执行了|실행했")
 
 
 # Output that starts with a command's name: npm's "npm notice …", "npm WARN …", "yarn info …".
@@ -256,11 +258,13 @@ def _with_punctuation(words: "tuple[str, ...]") -> "frozenset[str]":
 _FINDING_WORDS = _with_punctuation((
     "cause", "caused", "turns", "found", "problem", "issue", "bug", "culprit", "decided", "decision", "we'll",
     "will", "instead", "chose", "opted", "reason", "because", "means", "trade-off", "tradeoff", "conclusion",
-    "rejected", "instead,",
+    "rejected", "instead,", "find", "exist", "exist.", "defined", "defined.", "no", "by",
 ))
 _FINDING_EN = re.compile(
     r"\b(?:root cause|the cause|caused by|turns out|found that|the (?:problem|issue|bug|culprit) (?:was|is)"
     r"|decided|decision|we(?:'ll| will) (?:use|go with|keep)|instead|chose|opted|the reason|because|rejected"
+    r"|(?:couldn't|could not|can't|cannot) find|does(?:n't| not) exist|is(?:n't| not) defined|there is no"
+    r"|by (?:using|creating|adding|replacing|switching to|moving|wrapping|caching|splitting|introducing|passing)"
     r"|this means|trade-?off|conclusion)\b"
 )
 _FINDING_CJK = re.compile(
