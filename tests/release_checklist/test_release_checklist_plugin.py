@@ -1,6 +1,7 @@
 """End to end through the host harness: run all, badge and states, confirmation, hand-off only to idle panes."""
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -294,3 +295,27 @@ def test_run_all_counts_what_could_not_be_checked(make_repo, open_host):
     host.wait_for(lambda: ("Checks: 1 passed, 1 failed, 1 couldn't check (the reason is on each step).", "error")
                   in host.notifications, what="the count of checks that could not run")
     host.wait_for(lambda: host.badge == "1/3", what="badge 1/3")
+
+
+def test_a_typed_version_survives_a_restart_until_it_is_released(make_repo, open_host, tmp_path):
+    repo = make_repo()  # pyproject.toml says 1.1.0
+    host = open_host(repo)
+    host.type("release.version", "2.0.0")
+    host.click("release.version-apply")
+    host.wait_for_text("Release 2.0.0")
+    host.close()
+    saved = tmp_path / "data" / "chosen-versions.json"
+    assert json.loads(saved.read_text(encoding="utf-8")) == {str(repo.path): "2.0.0"}
+    assert not any(path.name == "chosen-versions.json" for path in PLUGIN_DIR.rglob("*.json"))
+
+    again = open_host(repo)
+    tree = again.wait_for_text("Release 2.0.0")
+    assert any(text.endswith("chosen by you") for text in again.texts(tree))
+    again.close()
+
+    repo.git("tag", "-a", "v2.0.0", "-m", "2.0.0")  # released: the choice is forgotten, the next is suggested
+    third = open_host(repo)
+    tree = third.wait_for_text("Release 2.0.1")
+    assert f"{repo.path.name} · suggested: the next after v2.0.0 · pyproject.toml says 1.1.0, older than the " \
+           "last release 2.0.0: not used" in third.texts(tree)
+    assert json.loads(saved.read_text(encoding="utf-8")) == {}

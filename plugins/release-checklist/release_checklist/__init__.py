@@ -7,9 +7,10 @@ Load a release (one repository, one version)::
     from release_checklist import ReleaseSession, ChecklistParseError, NotARepository
 
     session = ReleaseSession(repo_path, data_dir, version=None, on_change=None)
-    # version=None: read from pyproject.toml / package.json / Cargo.toml / setup.cfg / VERSION /
-    # __version__, else the next patch after the highest tag (session.version_source says which:
-    # "given", "project" or "suggested").
+    # version=None: read from the root's pyproject.toml / package.json / Cargo.toml / setup.cfg /
+    # VERSION / __version__ (a file older than the last release tag is passed over), else the
+    # changelog's top entry when it is newer than the last tag, else the next version after it
+    # (session.version_source says which: "given", "project", "changelog" or "suggested").
     # Raises NotARepository, ChecklistParseError (.problems: [ChecklistProblem(line, column, code,
     # message, details)]) for a malformed RELEASE_CHECKLIST.md, OSError if it cannot be read.
 
@@ -22,7 +23,8 @@ List the steps (``session.steps`` is a tuple of ``Step``)::
         session.command_of(step)      # command (check/terminal), prompt (agent) or hint, filled in; or None
         step.irreversible             # ask before doing it (tag, push, publish)
         step.timeout                  # seconds, or None for the default (600 s)
-    session.loaded.source             # "file" (RELEASE_CHECKLIST.md) or "default" (derived from the project)
+    session.loaded.source             # "file" (RELEASE_CHECKLIST.md), "settings" (its settings, derived steps),
+                                      # "adopted" (RELEASING.md & co. read as steps) or "default" (derived)
     session.checklist_changed()       # the file was edited since: make a new ReleaseSession to pick it up
     session.tag, session.repo, session.placeholder_values()
 
@@ -152,7 +154,7 @@ def __getattr__(name: str) -> Any:
 
 
 _SUBMODULES = frozenset({
-    "builtin_checks", "checklist_file", "command_runner", "controller", "default_checklist", "git_repo", "handoff",
-    "output_tail", "panel", "panel_text", "project_files", "redraw_throttle", "release_session", "run_store",
-    "steps", "versions",
+    "builtin_checks", "checklist_file", "chosen_versions", "command_runner", "controller", "default_checklist",
+    "git_repo", "handoff", "output_tail", "panel", "panel_text", "project_files", "push_preview", "redraw_throttle",
+    "release_docs", "release_session", "run_store", "steps", "versions",
 })

@@ -13,6 +13,7 @@ from agentty_plugin import AgenttyError, Plugin
 
 from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistParseError
+from .chosen_versions import ChosenVersions
 from .default_checklist import write_checklist_file
 from .handoff import AGENT_KINDS, SHELL_KINDS, busy_agents, choose_pane, pane_name
 from .panel import PanelView, badge_text, continue_prompt, fix_prompt, render
@@ -33,12 +34,18 @@ class ReleasePanel:
         self.host = host
         self.view = PanelView()
         self.lock = threading.RLock()  # handlers run on several threads; the view changes under this lock
-        self.chosen_versions: Dict[str, str] = {}  # repository -> version the user typed
+        self._chosen: Optional[ChosenVersions] = None  # repository -> version the user typed, on disk
         self.typed: Dict[str, str] = {}  # last text of the version and skip-reason inputs
         self.panel_open = False
         self.badge: Optional[str] = None
         self.pending_folder: Optional[str] = None  # focus moved while a step ran: follow it afterwards
         self.throttle = RedrawThrottle(self.draw, interval=0.3)
+
+    @property
+    def chosen_versions(self) -> ChosenVersions:
+        if self._chosen is None:  # the data folder is known once the host said hello
+            self._chosen = ChosenVersions(self.host.data_dir)
+        return self._chosen
 
     def t(self, key: str, **values: Any) -> str:
         return str(TRANSLATOR.get(self.host.language, key, **values))
@@ -79,8 +86,13 @@ class ReleasePanel:
         try:
             if repo is None:
                 raise NotARepository(folder)
-            session = ReleaseSession(repo, self.host.data_dir, version or self.chosen_versions.get(repo),
+            kept = None if version else self.chosen_versions.get(repo)
+            session = ReleaseSession(repo, self.host.data_dir, version or kept,
                                      on_change=lambda _step, _record: self.throttle.request())
+            if kept and git_repo.tag_exists(repo, session.tag):  # released since: back to the project's version
+                self.chosen_versions.set(repo, None)
+                session = ReleaseSession(repo, self.host.data_dir, None,
+                                         on_change=lambda _step, _record: self.throttle.request())
         except NotARepository:
             pass
         except ChecklistParseError as parse_error:
@@ -330,7 +342,7 @@ class ReleasePanel:
         if not is_version(value):
             self.view.version_error = self.t("version-bad", value=value)
             return
-        self.chosen_versions[session.repo] = value
+        self.chosen_versions.set(session.repo, value)
         self.load(self.view.folder, value)
 
     def write_checklist(self) -> None:
