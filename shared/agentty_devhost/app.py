@@ -8,7 +8,7 @@ import os
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Set
 
 from agentty_plugin.context import pane_is_busy
-from agentty_plugin.testing import World
+from agentty_plugin.world import World
 from aiohttp import WSMsgType, web
 
 from .runners import RUNTIME_FOLDER, EventRefused, PluginRunner

@@ -6,7 +6,7 @@ import asyncio
 import threading
 from typing import Dict, Optional, Sequence
 
-from agentty_plugin.testing import World
+from agentty_plugin.world import World
 
 from .app import DevHost
 from .cli import serve

@@ -11,8 +11,9 @@ from typing import Any, Callable, Deque, Dict, List, Mapping, Optional, Tuple
 
 import agentty_plugin
 from agentty_plugin import ui
+from agentty_plugin.host import SimulatedHost
 from agentty_plugin.manifest import Manifest, ManifestError, load_manifest
-from agentty_plugin.testing import HostCall, PluginHost, World
+from agentty_plugin.world import HostCall, World
 
 from .watcher import Fingerprint, fingerprint
 
@@ -43,7 +44,7 @@ class Drained:
     badge: str = ""
 
 
-class DevPluginHost(PluginHost):
+class DevPluginHost(SimulatedHost):
     """The harness, plus `drain()` so a long dev session does not keep every panel and call in memory."""
 
     def drain(self) -> Drained:

@@ -13,7 +13,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from agentty_plugin.testing import PaneSpec, WorkspaceSpec, World
+from agentty_plugin.world import PaneSpec, WorkspaceSpec, World
 
 # Bump when the generated data changes shape, so an old `.demo/` is rebuilt instead of half-used.
 SAMPLE_VERSION = "4"

@@ -7,7 +7,7 @@ import threading
 from typing import Any, Dict, List, Mapping, Optional
 
 from agentty_plugin.context import normalize_language
-from agentty_plugin.testing import PaneSpec, WorkspaceSpec, World
+from agentty_plugin.world import PaneSpec, WorkspaceSpec, World
 
 LANGUAGES = ("en", "ja", "ko", "zh")
 PANE_KINDS = ("claude", "codex", "shell")
