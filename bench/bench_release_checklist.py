@@ -54,6 +54,30 @@ def _quote(part: str) -> str:
     return f'"{part}"' if " " in part or "%" in part else part
 
 
+def make_big_repo() -> Path:
+    """Shaped like ripgrep or jq: 300 release tags, a 1 MB changelog, no checklist file (derived steps)."""
+    repo = DATA / "big"
+    if repo.exists():
+        shutil.rmtree(repo)
+    repo.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, env=GIT_ENV, check=True)
+    (repo / "Cargo.toml").write_text('[workspace]\nmembers = ["crates/a"]\n[workspace.package]\nversion = "3.0.0"\n')
+    entries = "".join(f"## 2.{minor}.{patch}\n\n" + "- a change that is described at some length\n" * 40
+                      for minor in range(30, 0, -1) for patch in range(10, -1, -1))
+    (repo / "CHANGELOG.md").write_text("# Changelog\n\n## 3.0.0\n\n- new\n\n" + entries[:1_000_000])
+    subprocess.run(["git", "add", "-A"], cwd=repo, env=GIT_ENV, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "big"], cwd=repo, env=GIT_ENV, check=True)
+    refs = "".join(f"create refs/tags/v2.{minor}.{patch} HEAD\n" for minor in range(30) for patch in range(10))
+    subprocess.run(["git", "update-ref", "--stdin"], cwd=repo, env=GIT_ENV, input=refs.encode(), check=True)
+    return repo
+
+
+def git_floor(repo: Path) -> None:
+    """The git calls any release view needs at least (work tree root and the tag list)."""
+    for args in (["rev-parse", "--show-toplevel"], ["tag", "--list", "--sort=-creatordate"]):
+        subprocess.run(["git", "-C", str(repo), *args], stdin=subprocess.DEVNULL, capture_output=True, check=True)
+
+
 def direct(repo: Path) -> None:
     env = clean_env()
     for args in COMMANDS:
@@ -113,6 +137,17 @@ def main() -> None:
     print(f"overhead per step (median): {per_step:.2f} ms (target: ratio <= 1.20x)")
     print(f"opening a release (checklist, project, saved state; {len(opened)} runs): "
           f"median {statistics.median(opened) * 1000:.1f} ms, first {opened[0] * 1000:.1f} ms")
+
+    big = make_big_repo()
+    floor_times: List[float] = []
+    open_times: List[float] = []
+    for _ in range(10):  # interleaved, as above
+        floor_times.append(timed(lambda: git_floor(big)))
+        open_times.append(timed(lambda: ReleaseSession(str(big), str(data_dir))))
+    floor = statistics.median(floor_times)
+    derived = statistics.median(open_times)
+    print(f"derived checklist on 300 tags + 1 MB changelog (10 runs): floor (2 git calls) {floor * 1000:.1f} ms, "
+          f"open {derived * 1000:.1f} ms ({derived / floor:.1f}x the floor; target: under 150 ms)")
 
 
 if __name__ == "__main__":
