@@ -197,3 +197,14 @@ def test_a_refused_edit_or_command_is_not_claimed():
     assert parts.edited == ["src/c.py"]
     assert parts.commands == ["make test"]  # it ran, and failed
     assert parts.records == ["Updated src/c.py with 1 addition"]
+
+
+def test_tool_calls_printed_as_json_input():
+    parts = read_turn('Let me look.\n\n🔧 Using tool: Bash\nInput: {\n  "command": "ls -la docs/",\n'
+                      '  "description": "because it lists the folder"\n}\n\n🔧 Using tool: Read\nInput: {\n'
+                      '  "file_path": "/repo/docs/ASSIGNMENT.md"\n}\n\n🔧 Tool: edit_file\n'
+                      '   Args: {"path": "README.md", "content": "x {y}"}\n\n'
+                      '🔧 Tool: shell\nArgs: {"command": ["bash", "-lc", "cargo test"]}\n\nDone.')
+    assert parts.commands == ["ls -la docs/", "cargo test"]
+    assert parts.read == ["/repo/docs/ASSIGNMENT.md"] and parts.edited == ["README.md"]
+    assert "because it lists" not in parts.prose and "Let me look." in parts.prose and "Done." in parts.prose

@@ -5,6 +5,7 @@ lines, `Applied edit to …`, `Commit <hash> <message>`) and SpecStory exports (
 `<think>`, `<details>`) each mark these differently; everything unknown stays prose.
 """
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
@@ -118,11 +119,90 @@ def _record_path(text: str) -> Optional[str]:
     return path or None
 
 
+# Exporters that print a tool call as its name and its JSON input ("🔧 Using tool: Bash" / "Input: {…}",
+# "Tool: readFile" / "Args: {…}").
+_JSON_TOOL = re.compile(
+    r"(?m)^[ \t]*(?:🔧[ \t]*)?(?:Using tool|Tool call|Tool|Calling tool)[ \t]*:[ \t]*([\w.-]+)[^\n]*\n")
+# Tool names compared without case, "_" or "-": edit_file, EditFile and editfile are one tool.
+_JSON_EDIT = frozenset(("edit", "write", "multiedit", "notebookedit", "strreplaceeditor", "strreplacebasededittool",
+                        "applypatch", "editfile", "writefile", "createfile", "replaceinfile"))
+_JSON_READ = frozenset(("read", "readfile", "view", "notebookread", "viewfile"))
+_JSON_RUN = frozenset(("bash", "shell", "runcommand", "execcommand", "terminal", "runterminalcmd", "powershell",
+                       "localshell"))
+_MAX_TOOL_INPUT = 20_000
+
+
+def _json_object(text: str, start: int) -> Tuple[int, int]:
+    """(start, end) of the JSON object that opens at or after `start` (within a few lines), else (-1, -1)."""
+    opening = text.find("{", start, start + 200)
+    if opening < 0:
+        return -1, -1
+    depth, in_string, escaped = 0, False, False
+    for index in range(opening, min(len(text), opening + _MAX_TOOL_INPUT)):
+        char = text[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return opening, index + 1
+    return -1, -1
+
+
+def _json_tool_calls(text: str, parts: TurnParts) -> str:
+    """Take tool calls printed as a name and JSON input out of `text`; what they did goes into `parts`."""
+    pieces: List[str] = []
+    position = 0
+    for found in _JSON_TOOL.finditer(text):
+        if found.start() < position:
+            continue
+        start, end = _json_object(text, found.end())
+        if start < 0:
+            continue
+        try:
+            data = json.loads(text[start:end])
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        pieces.append(text[position:found.start()])
+        position = end
+        name = found.group(1).lower().replace("_", "").replace("-", "").replace(".", "")
+        path = next((data[key] for key in ("file_path", "filePath", "path", "notebook_path", "target_file")
+                     if isinstance(data.get(key), str)), None)
+        command = data.get("command", data.get("cmd"))
+        if isinstance(command, list):  # ["bash", "-lc", "cargo test"]
+            words = [str(word) for word in command]
+            command = words[-1] if len(words) >= 3 and words[-2] in ("-lc", "-c", "-Command") else " ".join(words)
+        if name in _JSON_RUN and isinstance(command, str) and command.strip():
+            parts.commands.append(unwrap_shell(command))
+        elif name in _JSON_EDIT and path:
+            parts.edited.append(path)
+            parts.records.append("Edited " + path)
+        elif name in _JSON_READ and path:
+            parts.read.append(path)
+    if not pieces:
+        return text
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
 def read_turn(text: str) -> TurnParts:
     """Split one turn into the agent's prose and what its tools did."""
     parts = TurnParts()
     if "<think" in text or "<details" in text:
         text = _HIDDEN.sub("\n", text)
+    if "ool" in text and _JSON_TOOL.search(text):
+        text = _json_tool_calls(text, parts)
     prose_text, blocks = split_code(text)
     parts.blocks = blocks
     if blocks:
