@@ -203,3 +203,16 @@ def test_a_repository_filter_is_never_run(tmp_path):
     # The same status without our options does run it: the test above is not vacuous.
     subprocess.run(["git", "status", "--porcelain"], cwd=repo, check=False, capture_output=True)
     assert marker.exists()
+
+
+def test_chinese_reports_decisions_and_offers():
+    session = parse_session({"agent": "codex", "turns": [
+        {"role": "user", "text": "导出 CSV 时中文乱码，请修复。"},
+        {"role": "assistant", "text": "原因是文件没有写入 BOM，Excel 按 GBK 打开。我决定改用 utf-8-sig 编码。\n"
+                                      "我已将 export.py 的编码改为 utf-8-sig。\n已新增测试 tests/test_export.py。\n"
+                                      "如果需要，我可以再加一个导出选项。"}]})
+    summary = summarize(session, file_checker=lambda paths, cwd: [])
+    assert summary.language == "zh"
+    assert summary.done.items == ["我已将 export.py 的编码改为 utf-8-sig。", "已新增测试 tests/test_export.py。"]
+    assert any(item.startswith("原因是文件没有写入 BOM") for item in summary.findings.items)
+    assert summary.questions.items == ["如果需要，我可以再加一个导出选项。"]
