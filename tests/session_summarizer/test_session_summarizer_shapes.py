@@ -208,3 +208,14 @@ def test_tool_calls_printed_as_json_input():
     assert parts.commands == ["ls -la docs/", "cargo test"]
     assert parts.read == ["/repo/docs/ASSIGNMENT.md"] and parts.edited == ["README.md"]
     assert "because it lists" not in parts.prose and "Let me look." in parts.prose and "Done." in parts.prose
+
+
+def test_a_recent_commit_of_a_file_only_talked_about_is_not_claimed(tmp_path):
+    repo = make_repo(tmp_path / "r", {"notes.md": "a\n", "app.py": "a\n"})
+    (repo / "notes.md").write_text("b\n", encoding="utf-8")
+    (repo / "app.py").write_text("b\n", encoding="utf-8")
+    commit_now(repo, ["notes.md", "app.py"], "someone's commit this morning")
+    session = parse_session({"cwd": str(repo), "turns": [
+        {"role": "user", "text": "Should we keep notes.md?"},
+        {"role": "assistant", "text": "Yes, notes.md is fine as it is. I also updated app.py to log less."}]})
+    assert {c.path: c.state for c in summarize(session).files} == {"notes.md": "exists", "app.py": "committed"}

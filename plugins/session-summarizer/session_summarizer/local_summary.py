@@ -178,7 +178,10 @@ def summarize(session: Session, language: Optional[str] = None,
         checks = check_files(unique_paths, session.cwd, pending) if unique_paths else []
         if pending is not None and not unique_paths:
             pending.result()  # reap the processes
-    checks = [_with_role(check, edited, read) for check in checks]
+    # Without the session's start, "committed in the last days" is the session's work only if the
+    # session says it worked on the file (a tool's edit record or a reported action naming it).
+    acted = edited | {_normal(path) for item in done.items for path in ex.find_paths(item)}
+    checks = [_with_role(check, edited, read, acted if session.started is None else None) for check in checks]
     # Verified files first: they are what the session really changed; then what its tools edited or read.
     checks.sort(key=lambda check: _FILE_ORDER.get(check.state, 9))
     shown, groups, files_overflow = _fit_files(checks, LIMITS["files"])
@@ -273,7 +276,7 @@ def _has(paths: Set[str], shown: str) -> bool:
     return shown in paths or any(shown.endswith("/" + path) or path.endswith("/" + shown) for path in paths)
 
 
-def _with_role(check: FileCheck, edited: Set[str], read: Set[str]) -> FileCheck:
+def _with_role(check: FileCheck, edited: Set[str], read: Set[str], acted: Optional[Set[str]] = None) -> FileCheck:
     was_edited = _has(edited, check.path) if edited else False
     if check.state in ("exists", "mentioned") and was_edited:
         return FileCheck(check.path, EDITED)
@@ -281,6 +284,8 @@ def _with_role(check: FileCheck, edited: Set[str], read: Set[str]) -> FileCheck:
     # A recent commit of a file the session only read is someone else's commit, not the session's work.
     if was_read and not was_edited and check.state in ("exists", "mentioned", "committed"):
         return FileCheck(check.path, READ)
+    if check.state == "committed" and acted is not None and not _has(acted, check.path):
+        return FileCheck(check.path, "exists")
     return check
 
 
