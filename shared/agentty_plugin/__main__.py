@@ -1,5 +1,6 @@
-"""The `agentty-plugin` command: `check` validates plugin folders; `dev` runs them in a browser host;
-`bundle`, `install`, `uninstall`, `export` and `link` distribute them (see agentty_plugin.distribution)."""
+"""The `agentty-plugin` command: `new` writes a plugin folder to start from; `check` validates plugin folders;
+`dev` runs them in a browser host; `bundle`, `install`, `uninstall`, `export` and `link` distribute them
+(see agentty_plugin.distribution)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,25 @@ def _check(folders: List[str]) -> int:
     return 1 if failed else 0
 
 
+def _new(plugin_id: str, dest: str) -> int:
+    from .scaffold import ScaffoldError, new_plugin
+
+    try:
+        folder = new_plugin(plugin_id, dest)
+    except (ScaffoldError, OSError) as error:
+        sys.stderr.write(f"✗ {error}\n")
+        return 1
+    package = plugin_id.replace("-", "_")
+    sys.stdout.write(
+        f"✓ {plugin_id}: wrote {folder} (agentty-plugin.json, main.py, {package}/, tests/, README.md; "
+        f"the runtime in _vendor/)\n"
+        f"  Test it:    cd {folder} && python3 -m pytest\n"
+        f"  Install it: copy the folder to ~/.agentty/plugins/{plugin_id}/, then Plugins → Refresh in Agentty\n"
+        f"  In the agentty-plugins checkout: --dest plugins, then make link PLUGIN={plugin_id} or make bundle\n"
+        f"  Read next:  {folder}/README.md, then docs/writing-a-plugin.md in agentty-plugins\n")
+    return 0
+
+
 def _dev(arguments: List[str]) -> int:
     # Imported here, not at the top: the runtime stays standard-library only and the dev host needs aiohttp.
     try:
@@ -41,6 +61,9 @@ def _dev(arguments: List[str]) -> int:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="agentty-plugin", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
+    new = commands.add_parser("new", help="write a small working plugin folder <dest>/<id>/ to start from")
+    new.add_argument("id", help="the plugin id, kebab-case (e.g. word-count); also the folder's name")
+    new.add_argument("--dest", default=".", help="the folder to create it in (default: the current folder)")
     check = commands.add_parser("check", help="validate plugin folders (manifest, command handlers, main.py)")
     check.add_argument("folders", nargs="*")
     # The dev host parses its own options (`agentty-plugin dev --help`), so everything after `dev` goes to it.
@@ -51,6 +74,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return _dev(rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "new":
+        return _new(args.id, args.dest)
     if args.command == "check":
         return _check(args.folders)
     if args.command in distribution_cli.COMMANDS:
