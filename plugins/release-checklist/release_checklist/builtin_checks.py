@@ -98,6 +98,10 @@ def version_bumped(repo: str, args: List[str]) -> int:
     tag = args[1] if len(args) > 1 and args[1] else f"v{version}"
     tag_format = tag.replace(version, "{version}") if version in tag else "v{version}"
     previous = highest_tagged_version(git_repo.tags(repo), tag_format)
+    if previous is None and git_repo.run_git(repo, "rev-parse", "--is-shallow-repository").out.strip() == "true":
+        say("This is a shallow clone, so earlier release tags may be missing; "
+            "run git fetch --unshallow --tags, then check again.")
+        return UNKNOWN
     if previous is None:
         say(f"No earlier release tag ({tag_format.replace('{version}', '*')}); {version} is the first release.")
         return PASS

@@ -296,7 +296,14 @@ class ReleasePanel:
         return True
 
     def _push_preview(self, session: ReleaseSession, step_id: str) -> str:
-        """What a push step sends, in words, shown next to the exact command before it runs."""
+        """What an irreversible step will do, in words, next to the exact command: what a push sends,
+        and a working tree that changed since the checks ran."""
+        dirty = git_repo.dirty_paths(session.repo)
+        note = self.t("confirm-dirty", count=len(dirty), first=dirty[0]) if dirty else ""
+        text = self._what_is_pushed(session, step_id)
+        return " ".join(part for part in (text, note) if part)
+
+    def _what_is_pushed(self, session: ReleaseSession, step_id: str) -> str:
         try:
             preview = preview_push(session.repo, session.argv_of(session.step(step_id)))
         except ValueError:  # unreadable quotes: the command itself is shown, that is all we can say

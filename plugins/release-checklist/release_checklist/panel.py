@@ -319,8 +319,8 @@ def version_line(session: ReleaseSession, t: Translate) -> str:
     if project.version_from_tags not in (None, "tags") and source != "project":
         text += " · " + t("version-tags", tool=project.version_from_tags)
     for ignored in project.ignored[:2]:
-        text += " · " + t("version-ignored", file=ignored.file, version=ignored.version,
-                          last=last[1] if last else "")
+        key = "version-unreadable" if ignored.reason == "unreadable" else "version-ignored"
+        text += " · " + t(key, file=ignored.file, version=ignored.version, last=last[1] if last else "")
     return text
 
 

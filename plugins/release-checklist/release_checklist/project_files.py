@@ -40,7 +40,7 @@ class IgnoredVersion:
 
     file: str
     version: str
-    reason: str  # "older-than-tag"
+    reason: str  # "older-than-tag", or "unreadable" for a Version file setting naming no readable version
 
 
 @dataclasses.dataclass(frozen=True)
@@ -315,8 +315,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
                 candidates.append((first_line.strip(), names[file_name]))
 
     version, chosen_file, ignored = _choose_version(repo, candidates, last_release, version_file)
-    if chosen_file is not None and version_file is None and from_tags == "go":
-        from_tags = None
+    chosen_file = chosen_file if version is not None else None
     if version is not None:
         from_tags = None
     elif from_tags is None and ignored:
@@ -340,7 +339,8 @@ def _runs_first(ecosystem: str, tests: Dict[str, str]) -> bool:
 def _choose_version(repo: str, candidates: List[Tuple[str, str]], last_release: Optional[str],
                     version_file: Optional[str]) -> Tuple[Optional[str], Optional[str], List[IgnoredVersion]]:
     if version_file:
-        return read_version_file(repo, version_file), version_file, []
+        found = read_version_file(repo, version_file)
+        return found, version_file, [] if found else [IgnoredVersion(version_file, "", "unreadable")]
     ignored: List[IgnoredVersion] = []
     for version, file_name in candidates:
         version = version.strip()
