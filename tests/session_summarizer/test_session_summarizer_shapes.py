@@ -2,6 +2,8 @@
 
 import time
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from session_summarizer.local_summary import ask_text, summarize
 from session_summarizer.session import parse_session
 from session_summarizer.transcript import read_turn, unwrap_shell
@@ -219,3 +221,19 @@ def test_a_recent_commit_of_a_file_only_talked_about_is_not_claimed(tmp_path):
         {"role": "user", "text": "Should we keep notes.md?"},
         {"role": "assistant", "text": "Yes, notes.md is fine as it is. I also updated app.py to log less."}]})
     assert {c.path: c.state for c in summarize(session).files} == {"notes.md": "exists", "app.py": "committed"}
+
+
+MARKS = ["⏺ ", "⎿ ", "• Ran ", "• Edited ", "└ ", "> ", "Read file: ", "```", "```bash\n", "<think>", "</think>",
+         "<details>", "Commit abc1234 ", "Applied edit to ", "🔧 Using tool: Bash\nInput: {", "}", "\n", "  ",
+         "/run ", "☐ ", "12 + ", "Update(", ")", "Bash(", "Error: ", "?", "。", "已修改 "]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(MARKS) | st.text(max_size=12), max_size=30), min_size=1, max_size=8))
+def test_any_mix_of_shapes_is_read_without_failing(pieces):
+    turns = [{"role": "user" if index % 2 == 0 else "assistant", "text": "".join(parts)}
+             for index, parts in enumerate(pieces)]
+    for turn in turns:
+        read_turn(turn["text"])
+    summary = summarize(parse_session({"turns": turns}), file_checker=lambda paths, cwd: [])
+    assert summary.markdown.startswith("# ")
