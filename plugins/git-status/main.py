@@ -76,21 +76,13 @@ def refresh(context: Optional[Context] = None, debounce: float = 0.0,
         if view.team is not None and (snapshot.location is None or view.team.root != snapshot.location.root):
             view.team = None  # another repository's worktrees
     poller.refreshed(snapshot.seconds, snapshot.location if snapshot.ok else None)
-    plugin.set_badge(badge_text(snapshot, team_collisions(snapshot)))
+    plugin.set_badge(badge_text(snapshot, view.team))
     redraw()
     if drawn is not None:
         drawn.set()
     team = update_team(snapshot, generation)
     if team is not None:
         poller.add_cost(team.seconds)
-
-
-def team_collisions(snapshot: RepoSnapshot) -> int:
-    team = view.team
-    if team is None or snapshot.location is None:
-        return 0
-    shown = team.worktrees.worktree_for(snapshot.location.root)
-    return len(shown.collisions) if shown is not None else 0
 
 
 def update_team(snapshot: RepoSnapshot, generation: Any) -> Optional[TeamReport]:
@@ -106,7 +98,7 @@ def update_team(snapshot: RepoSnapshot, generation: Any) -> Optional[TeamReport]
         return team
     with lock:
         view.team, view.team_loading = team, False
-    plugin.set_badge(badge_text(snapshot, team_collisions(snapshot)))
+    plugin.set_badge(badge_text(snapshot, team))
     redraw()
     return team
 
@@ -179,7 +171,7 @@ def send_prompt(make: Callable[[RepoSnapshot, RepoLocation], handoff.HandOff]) -
     if session.is_repeat(request.title):
         return  # a double click: the same prompt was just sent
     try:
-        workspaces = plugin.list_workspaces()
+        workspaces = session_reader.list_workspaces()
     except AgenttyError:
         workspaces = []
     # Never type into a busy agent: an idle agent pane in this worktree, else a new tab opened there.
@@ -188,22 +180,13 @@ def send_prompt(make: Callable[[RepoSnapshot, RepoLocation], handoff.HandOff]) -
     target = handoff.choose_target(plugin.context.pane if plugin.context else None, workspaces,
                                    snapshot.location.root, worktrees)
     try:
-        if target.target == "pane":
-            result = plugin.inject_prompt(request.text, title=request.title, target="pane", pane_id=target.pane_id)
-        else:
-            result = plugin.inject_prompt(request.text, title=request.title, target="newTab", cwd=target.cwd,
-                                          agent=target.agent)
+        key, values = handoff.deliver(plugin.inject_prompt, request, target,
+                                      snapshot.status.branch.head or snapshot.location.name)
     except AgenttyError as error:
         notice("handoff.failed", "error", error=str(error))
         return
     session.sent(request.title)
-    if result.get("status") != "sent":
-        notice("handoff.asked")  # Agentty chose to ask the user (e.g. long after the last click)
-    elif target.target == "pane":
-        notice("handoff.sent", pane=result.get("paneId", target.pane_id))
-    else:
-        name = snapshot.status.branch.head or snapshot.location.name
-        notice("handoff.new_tab_busy" if target.reason == "busy" else "handoff.new_tab", name=name)
+    notice(key, **values)
 
 
 def reveal_file(path: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from agentty_plugin import Pane, Workspace
 
@@ -68,6 +68,20 @@ def choose_target(focused: Optional[Pane], workspaces: Iterable[Workspace], repo
                 return Target("pane", pane.id)
     # The same kind of agent as the busy one here, so the user's choice of agent is kept.
     return Target("newTab", reason="busy" if busy_kind else "no-agent", cwd=repo_root, agent=busy_kind or "claude")
+
+
+def deliver(inject: Callable[..., Dict[str, Any]], request: HandOff, target: Target,
+            worktree_name: str) -> Tuple[str, Dict[str, Any]]:
+    """Sends the prompt where `choose_target` said; returns the panel message (key, values) saying where it went."""
+    if target.target == "pane":
+        result = inject(request.text, title=request.title, target="pane", pane_id=target.pane_id)
+    else:
+        result = inject(request.text, title=request.title, target="newTab", cwd=target.cwd, agent=target.agent)
+    if result.get("status") != "sent":
+        return "handoff.asked", {}  # Agentty chose to ask the user (e.g. long after the last click)
+    if target.target == "pane":
+        return "handoff.sent", {"pane": result.get("paneId", target.pane_id)}
+    return ("handoff.new_tab_busy" if target.reason == "busy" else "handoff.new_tab"), {"name": worktree_name}
 
 
 class NothingToSend(Exception):

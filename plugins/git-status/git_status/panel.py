@@ -54,11 +54,13 @@ class View:
     can_hand_off: bool = True
 
 
-def badge_text(snapshot: Optional[RepoSnapshot], collisions: int = 0) -> str:
+def badge_text(snapshot: Optional[RepoSnapshot], team: Optional[TeamReport] = None) -> str:
     """The changed-file count, then "⚠n" files shared with another worktree, at most 8 characters;
     empty (cleared) when clean and collision-free, or not a repository."""
     if snapshot is None or not snapshot.ok:
         return ""
+    shown = shown_worktree(team, snapshot.location.root if snapshot.location else None)
+    collisions = len(shown.collisions) if shown is not None else 0
     count = snapshot.status.dirty_count
     text = (str(count) if count < 10_000_000 else "9999999+") if count else ""
     if collisions:
