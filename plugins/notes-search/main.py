@@ -34,7 +34,7 @@ def panel_close(context: Context) -> None:
 
 @plugin.on_context_change
 def context_changed(context: Context) -> None:
-    app.draw()  # the language may have changed
+    app.context_changed()
 
 
 @plugin.on_event("search.query")

@@ -57,10 +57,10 @@ def test_a_slow_old_query_never_overwrites_a_newer_one(tmp_path: Path):
     assert app.library is not None
     real_search = app.library.search
 
-    def slow_for_apple(text: str, limit: int = 30):
+    def slow_for_apple(text: str, limit: int = 30, focus=None):
         if text.startswith("apple"):
             time.sleep(0.5)  # the older query finishes last
-        return real_search(text, limit)
+        return real_search(text, limit, focus)
 
     app.library.search = slow_for_apple  # type: ignore[method-assign]
     old = threading.Thread(target=app.search, args=("apple ",))

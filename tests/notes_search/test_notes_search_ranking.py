@@ -48,6 +48,11 @@ def library(notes_root: Path, make_library):
         # Typo correction keeps the last word a prefix: "blockquotes" only matches "block" as a prefix.
         "md/Code blockquotes.md": "# Code blockquotes\n\nQuoting code.\n",
         "md/Code block.md": "# Code block\n\nFenced code.\n",
+        # A whole heading above a title and other headings sharing its words.
+        "ro/Creează un seif.md": "## Deschideți un director existent\n\nun seif nou\n",
+        "ro/Exploratorul.md": "## Creează un director nou\n\ntext\n",
+        # A name mixing scripts, typed whole: Japanese runs around a Latin word.
+        "ja/チームへのObsidianの展開.md": "チームで使う。\n",
     }
     for number, (relative, text) in enumerate(notes.items()):
         write_note(notes_root, relative, text, mtime=2_000_000 + number)
@@ -92,6 +97,14 @@ def test_headings_by_level_then_tags_then_body(library):
         "deploy/four.md",
         "deploy/five.md",
     ]
+def test_a_whole_heading_beats_its_words_spread_over_a_title_and_a_heading(library):
+    assert paths(library.search("Creează un director nou")) == ["ro/Exploratorul.md", "ro/Creează un seif.md"]
+
+
+def test_a_name_mixing_japanese_and_latin_is_found_whole(library):
+    assert paths(library.search("チームへのObsidianの展開")) == ["ja/チームへのObsidianの展開.md"]
+
+
 def test_typo_correction_keeps_the_prefix_of_the_last_word(library):
     typed_right = library.search("code block")
     corrected = library.search("code bolck")

@@ -109,6 +109,13 @@ class NotesApp:
         if self.watcher is None and time.monotonic() - self._last_refresh > 5:
             self.queue("refresh")
 
+    def context_changed(self) -> None:
+        """Another pane got the focus: the empty query's related notes follow it (else only redraw)."""
+        if self._panel_open and not self.state.query.strip() and self.library is not None:
+            self.search(self.state.query)
+        else:
+            self.draw()  # the language may have changed
+
     def panel_closed(self) -> None:
         self._panel_open = False
 
@@ -298,7 +305,9 @@ class NotesApp:
         if stale and self.watcher is None and not library.is_refreshing:
             self._last_refresh = time.monotonic()
             self.queue("refresh")  # notes edited since the last look are picked up as the user searches
-        outcome = library.search(text)
+        # With an empty query, notes about what the focused pane works on come first.
+        context = getattr(self.plugin, "context", None)  # test doubles of the plugin may have none
+        outcome = library.search(text, focus=context.cwd if context is not None else None)
         if not generation.is_current:
             return
         with self.lock:

@@ -39,12 +39,6 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
-def _known(engine: SearchEngine, term: Term) -> bool:
-    token = term.tokens[0]
-    found = engine.terms_starting_with(token, 1)
-    if term.kind == "prefix":
-        return bool(found)
-    return bool(found) and found[0][0] == token
 
 
 def _trimmed(a: str, b: str) -> Tuple[str, str]:
@@ -71,12 +65,23 @@ def within(a: str, b: str, limit: int) -> int:
     return edit_distance(a, b, limit)
 
 
-def _candidates(engine: SearchEngine, starts: Iterable[str], word: str, limit: int) -> Dict[str, int]:
+def _candidates(
+    engine: SearchEngine, starts: Iterable[str], word: str, limit: int, headings_only: bool, prefix: bool
+) -> Dict[str, int]:
     found: Dict[str, int] = {}
     for start in starts:
-        for term, docs in engine.terms_starting_with(start, _CANDIDATES_PER_START):
-            if abs(len(term) - len(word)) <= limit and term != word:
+        for term, docs in engine.terms_starting_with(start, _CANDIDATES_PER_START, headings_only):
+            if term == word or not term.isalpha():
+                continue
+            if prefix:
+                # A word still being typed is compared with the starts of indexed words: "meetn" is one
+                # edit from "meeti", the start of "meeting".
+                for size in {len(word) - 1, len(word), len(word) + 1}:
+                    if 0 < size <= len(term):
+                        found[term[:size]] = max(docs, found.get(term[:size], 0))
+            elif abs(len(term) - len(word)) <= limit:
                 found[term] = max(docs, found.get(term, 0))
+    found.pop(word, None)
     return found
 
 
@@ -86,8 +91,6 @@ def _best(word: str, candidates: Dict[str, int], limit: int) -> Optional[Tuple[i
     for allowed in range(1, limit + 1):
         best: Optional[Tuple[int, int, str]] = None
         for term, docs in candidates.items():
-            if not term.isalpha():
-                continue
             distance = within(word, term, allowed)
             if distance > allowed:
                 continue
@@ -99,21 +102,28 @@ def _best(word: str, candidates: Dict[str, int], limit: int) -> Optional[Tuple[i
     return None
 
 
-def nearest_word(engine: SearchEngine, word: str) -> Optional[str]:
-    """The closest indexed word (fewest edits, then most notes, then alphabetical), or None.
+def nearest_word(engine: SearchEngine, word: str, prefix: bool = False) -> Optional[str]:
+    """The closest indexed word (fewest edits, then most notes, then alphabetical), or None; with
+    `prefix`, the closest start of an indexed word (the last word of a query is still being typed).
 
     Most typos are past the second letter, or swap the second and third ("bolck"): words starting
-    with the typed first two letters, or with the first and third, are looked at first (a few hundred
-    words). Only when none is one edit away are all words sharing the first letter, or starting with
-    the second, compared (a wrong or missing first or second letter)."""
+    with the typed first two letters, or with the first and third, are looked at first. Only when
+    none is one edit away are all words sharing the first letter, or starting with the second,
+    compared (a wrong or missing second letter). The words of names, titles and headings come
+    first: their lists are short to read, and a known note's name is what most queries mean."""
     limit = allowed_distance(word)
     if limit == 0 or not word.isalpha():
         return None
-    narrow = _best(word, _candidates(engine, {word[:2], word[0] + word[2]}, word, limit), limit)
-    if narrow is not None and narrow[0] == 1:
-        return narrow[2]
-    best = _best(word, _candidates(engine, {word[0], word[1]}, word, limit), limit)
-    return best[2] if best else None
+    found: List[Tuple[int, int, str]] = []
+    for headings_only in (True, False):
+        for starts in ({word[:2], word[0] + word[2]}, {word[0], word[1]}):
+            candidates = _candidates(engine, starts, word, limit, headings_only, prefix)
+            best = _best(word, candidates, limit)
+            if best is not None:
+                if best[0] == 1:
+                    return best[2]
+                found.append(best)
+    return min(found)[2] if found else None
 
 
 def correct_query(
@@ -124,8 +134,8 @@ def correct_query(
     terms: List[Term] = []
     for term in query.terms:
         single = term.kind in ("word", "prefix") and not is_cjk(term.tokens[0])
-        if single and not _known(engine, term):
-            replacement = nearest_word(engine, term.tokens[0])
+        if single and not engine.has_match(term):
+            replacement = nearest_word(engine, term.tokens[0], prefix=term.kind == "prefix")
             if replacement:
                 changed.append((term.tokens[0], replacement))
                 # The last word keeps its prefix meaning: "code bolck" searches "code block*", as typed right.

@@ -15,6 +15,7 @@ from .indexer import ProgressCallback, RefreshReport, refresh_index, update_path
 from .markdown import reader_text
 from .notes import NoteRecord, UnreadableNote, decode_note, note_body
 from .query import ParsedQuery, parse_query
+from .related import RELATED_LIMIT, related_notes
 from .safety import OpenedNote, open_note
 from .settings import Settings
 from .snippets import PreparedText, make_snippet
@@ -196,19 +197,26 @@ class NotesLibrary:
         except (OSError, UnreadableNote):
             return ""
 
-    def search(self, text: str, limit: int = DEFAULT_LIMIT) -> SearchOutcome:
+    def search(self, text: str, limit: int = DEFAULT_LIMIT, focus: Optional[str] = None) -> SearchOutcome:
+        """Search; an empty query lists the notes related to `focus` (the focused pane's folder) first,
+        then the most recent."""
         started = time.perf_counter()
         query = parse_query(text)
         try:
             with self._using() as engine:
-                return self._search(engine, query, limit, started)
+                return self._search(engine, query, limit, started, focus)
         except LibraryClosed:  # shutting down: an empty answer, never an exception in a handler
             return SearchOutcome(query, [], "recent" if query.is_empty else "search")
 
-    def _search(self, engine: SearchEngine, query: ParsedQuery, limit: int, started: float) -> SearchOutcome:
+    def _search(
+        self, engine: SearchEngine, query: ParsedQuery, limit: int, started: float, focus: Optional[str] = None
+    ) -> SearchOutcome:
         if query.is_empty:
-            records = engine.recent(query, limit)
-            items = [ResultItem(r, self._excerpt(r, query)) for r in records]
+            filtered = bool(query.tags or query.folders)
+            related = [] if filtered else related_notes(engine, focus, min(limit, RELATED_LIMIT))
+            shown = {record.path for record in related}
+            records = related + [r for r in engine.recent(query, limit + len(related)) if r.path not in shown]
+            items = [ResultItem(r, self._excerpt(r, query)) for r in records[:limit]]
             return SearchOutcome(query, items, "recent", elapsed_ms=(time.perf_counter() - started) * 1000)
         hits = engine.search(query, limit)
         corrections: List[Tuple[str, str]] = []

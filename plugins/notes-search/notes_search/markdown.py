@@ -13,11 +13,12 @@ _MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(((?:[^()\s]|\([^()\s]*\))*)(?:\s+\"
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 _CALLOUT = re.compile(r"^(\s*>)+\s*\[![^\]\n]*\][+-]?\s*", re.MULTILINE)
 _QUOTE_OR_LIST = re.compile(
-    r"^[ \t]*(?:>[ \t]?)*(?:(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?(?=\S)", re.MULTILINE
+    r"^[ \t]*(?:>[ \t]?)*(?:[-*+]|\d+[.)])[ \t]+(?:\[[ xX]\][ \t]+)?|^[ \t]*(?:>[ \t]?)+", re.MULTILINE
 )
 _HEADING_MARK = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
 # Emphasis, strike-through, highlight and code marks: the words between them stay.
 _EMPHASIS = re.compile(r"\*\*|__|~~|==|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|`+")
+_HAS_EMPHASIS = re.compile(r"[*_~=`]")  # most prose has none: the slower pattern is skipped
 _HEADING_LINE = re.compile(r"^(#{1,3})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 
@@ -45,8 +46,11 @@ def reader_text(body: str) -> str:
         body = _CALLOUT.sub("", body)
     if "<" in body:
         body = _HTML_TAG.sub(" ", body)
-    body = _HEADING_MARK.sub("", body)
+    if "#" in body:
+        body = _HEADING_MARK.sub("", body)
     body = _QUOTE_OR_LIST.sub("", body)
+    if _HAS_EMPHASIS.search(body) is None:
+        return body
     return _EMPHASIS.sub("", body)
 
 

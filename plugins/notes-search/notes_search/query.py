@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import List, Tuple
 
-from .text import fold, is_cjk, tokens
+from .text import fold, is_cjk, query_tokens
 
 MIN_PREFIX_LENGTH = 2
 MAX_QUERY_LENGTH = 500
@@ -72,7 +72,7 @@ def _strip_quotes(value: str) -> str:
 
 
 def _word_term(raw: str, is_last: bool) -> List[Term]:
-    parts = tokens(fold(raw), for_query=True)
+    parts = query_tokens(fold(raw))
     if not parts:
         return []
     single_cjk_char = len(parts) == 1 and is_cjk(parts[0]) and len(parts[0]) == 1
@@ -131,7 +131,7 @@ def parse_query(text: str) -> ParsedQuery:
         elif piece.group("phrase"):
             raw = piece.group("phrase")
             unterminated = not (len(raw) >= 2 and raw.endswith('"'))
-            parts = tokens(fold(_strip_quotes(raw)), for_query=True)
+            parts = query_tokens(fold(_strip_quotes(raw)))
             if len(parts) == 1 and not is_cjk(parts[0]):
                 terms.append(Term("word", (parts[0],)))
             elif parts:

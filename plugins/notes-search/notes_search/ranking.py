@@ -14,7 +14,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .notes import NoteRecord
 from .query import ParsedQuery, Term
-from .text import fold, light_stem, tokens
+from .text import fold, light_stem, query_tokens
 
 # Per matched field, for one query term. A second field matching the same term adds OTHER_FIELDS of
 # its weight (a title and a folder both saying "sync" is a better sign than the title alone).
@@ -33,17 +33,22 @@ EXACT = 1.0  # the typed word is a word of the field
 STEM = 0.85  # another form of it ("plans" for "plan")
 PREFIX_LOW, PREFIX_HIGH = 0.5, 0.8  # a longer word starting with it: more of the word typed, nearer 0.8
 FUZZY = 0.5  # a corrected word counts half, in every field alike
-WHOLE_FIELD = 1.0  # the query is the whole field (its weight once more); a still-typed last word: half
+# The query is a whole field value (an alias, the file name, a heading): its weight once more per
+# query word, since every word of it matching one value is stronger than the words scattered over
+# a title and other headings; a still-typed last word: half.
+WHOLE_FIELD = 1.0
 BODY = 2.0  # the engine's BM25, scaled to 0..1 over the candidates
 _CACHE_SIZE = 4096
 
 Tokens = Tuple[str, ...]
-# Field name -> (its values as token lists, every token of them): the set answers most terms at once.
-Fields = Dict[str, Tuple[Tuple[Tokens, ...], FrozenSet[str]]]
+# Field name -> (its values as token lists, every token of them, their light stems): the sets answer
+# most terms at once.
+Fields = Dict[str, Tuple[Tuple[Tokens, ...], FrozenSet[str], FrozenSet[str]]]
 
 
 def _tokens(text: str) -> Tokens:
-    return tuple(tokens(fold(text), for_query=False))
+    # Split as a query is (text.query_tokens), so a query that is a whole field has its very tokens.
+    return tuple(query_tokens(fold(text)))
 
 
 def note_fields(record: NoteRecord) -> Fields:
@@ -57,11 +62,12 @@ def note_fields(record: NoteRecord) -> Fields:
     fields["title"] = [_tokens(record.title)]
     fields["folder"] = [_tokens(part) for part in record.folder.split("/") if part]
     fields["tags"] = [_tokens(tag.replace("/", " ")) for tag in record.tags]
-    return {
-        name: (tuple(values), frozenset(token for value in values for token in value))
-        for name, values in fields.items()
-        if any(values)
-    }
+    out: Fields = {}
+    for name, values in fields.items():
+        words = frozenset(token for value in values for token in value)
+        if words:
+            out[name] = (tuple(values), words, frozenset(light_stem(word) for word in words))
+    return out
 
 
 class _FieldCache:
@@ -141,18 +147,20 @@ def _whole_field(query_tokens: Tokens, last_is_prefix: bool, value: Tokens) -> f
     return 0.0
 
 
-def _field_match(term: Term, values: Tuple[Tokens, ...], words: FrozenSet[str]) -> float:
+def _field_match(term: Term, values: Tuple[Tokens, ...], words: FrozenSet[str], stems: FrozenSet[str]) -> float:
     if term.kind != "phrase":
-        # One word: the field's set of words answers it without looking at each value.
+        # One word: the field's sets of words and stems answer it without looking at each value.
         token = term.tokens[0]
         if token in words:
             quality = EXACT
         elif term.kind == "prefix":
-            quality = max((_prefix_quality(token, w) for w in words if w.startswith(token)), default=0.0)
+            quality = 0.0
+            for word in words:
+                if word.startswith(token):
+                    quality = max(quality, _prefix_quality(token, word))
         else:
-            stem = light_stem(token)
-            quality = STEM if any(light_stem(w) == stem for w in words) else 0.0
-        return quality * (FUZZY if term.corrected else 1.0)
+            quality = STEM if light_stem(token) in stems else 0.0
+        return quality * FUZZY if term.corrected else quality
     if term.tokens[0] not in words:
         return 0.0
     return max(term_match(term, value) for value in values)
@@ -162,25 +170,25 @@ def field_score(query: ParsedQuery, fields: Fields) -> float:
     """The note's score from its name, aliases, title, folder, headings and tags (no body)."""
     total = 0.0
     for term in query.terms:
-        matched = []
-        for name, (values, words) in fields.items():
-            quality = _field_match(term, values, words)
+        best = summed = 0.0
+        for name, (values, words, stems) in fields.items():
+            quality = _field_match(term, values, words, stems)
             if quality > 0:
-                matched.append(WEIGHTS[name] * quality)
-        if matched:
-            best = max(matched)
-            total += best + OTHER_FIELDS * (sum(matched) - best)
+                weighted = WEIGHTS[name] * quality
+                summed += weighted
+                best = max(best, weighted)
+        total += best + OTHER_FIELDS * (summed - best)
     query_tokens = tuple(token for term in query.terms for token in term.tokens)
     if query_tokens:
         last = query.terms[-1]
         last_is_prefix = last.kind == "prefix" or last.prefix_last
         whole = [
             WEIGHTS[name] * max(_whole_field(query_tokens, last_is_prefix, v) for v in values)
-            for name, (values, words) in fields.items()
+            for name, (values, words, _stems) in fields.items()
             if query_tokens[0] in words
         ]
         fuzzy = FUZZY if any(term.corrected for term in query.terms) else 1.0
-        total += fuzzy * max(whole, default=0.0)
+        total += fuzzy * len(query_tokens) * max(whole, default=0.0)
     return total
 
 
@@ -204,3 +212,20 @@ def rank(
         scored.append((field_score(query, _CACHE.get(record)) + body, record))
     scored.sort(key=lambda item: (-item[0], -item[1].mtime_ns, item[1].path))
     return [(record, score) for score, record in scored[:limit]]
+
+
+_NAMING_FIELDS = ("name", "aliases", "title", "folder", "tags")
+
+
+def naming_fields_match(query: ParsedQuery, record: NoteRecord) -> float:
+    """How well every query term matches the note's file name, aliases, title, folder or tags (the
+    weakest term decides; headings and body do not count)."""
+    fields = _CACHE.get(record)
+    weakest = EXACT
+    for term in query.terms:
+        best = 0.0
+        for name in _NAMING_FIELDS:
+            if name in fields:
+                best = max(best, _field_match(term, *fields[name]))
+        weakest = min(weakest, best)
+    return weakest if query.terms else 0.0

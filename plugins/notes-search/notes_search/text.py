@@ -159,6 +159,22 @@ def tokens(folded: str, for_query: bool = False) -> List[str]:
     return out
 
 
+def query_tokens(folded: str) -> List[str]:
+    """Tokens of a query piece whose words must stay adjacent: as tokens(for_query=True), except that a
+    CJK run followed by more text keeps the index's trailing single character ("への" + "obsidian"
+    is への, の, obsidian in the index), so a phrase across scripts still matches."""
+    if folded.isascii() or _HAS_CJK.search(folded) is None:
+        return _WORD.findall(folded)
+    runs = _WORD_OR_CJK_RUN.findall(folded)
+    out: List[str] = []
+    for number, (run, word) in enumerate(runs):
+        if run:
+            out.extend(cjk_bigrams(run) if number < len(runs) - 1 and len(run) > 1 else query_bigrams(run))
+        else:
+            out.append(word)
+    return out
+
+
 # Characters that FTS5's unicode61 tokenizer and tokens() agree on, besides ASCII (checked against
 # every code point: Latin-1 to Latin Extended-B after folding, general punctuation such as curly
 # quotes and dashes, CJK punctuation). Combining marks are not among them: unicode61 keeps them

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..notes import IndexDocument, NoteRecord
-from ..query import ParsedQuery, TagFilter
+from ..query import ParsedQuery, TagFilter, Term
 
 # Field weights of the engines' BM25, which picks the candidates that ranking.rank() then orders (it
 # uses the same order of fields; see the README). Other forms of a word are found in each engine's
@@ -26,8 +26,8 @@ RAW_FIELDS = ("name", "aliases", "title", "folder", "headings", "tags", "links",
 # (a prefix like "no" can still match hundreds of titles).
 HEADING_FIELDS = ("name", "aliases", "title", "folder", "headings", "tags")
 HEADING_CAP = 200
-BODY_CANDIDATES = 40  # best body (BM25) matches handed to ranking.rank() besides the heading matches
-HEADING_CANDIDATES = 60  # best heading-table matches handed over
+BODY_CANDIDATES = 30  # best body (BM25) matches handed to ranking.rank() besides the heading matches
+HEADING_CANDIDATES = 40  # best heading-table matches handed over
 TIE_MARGIN = 10  # extra notes ranked, so notes tied at the cut are still ordered newest first
 MAX_FORMS = 24  # other forms of a word searched with it (the most frequent ones)
 
@@ -82,15 +82,24 @@ class SearchEngine:
         """Newest notes first; only the query's tag and folder filters apply."""
         raise NotImplementedError
 
+    def related(self, keys: Sequence[str], limit: int) -> List[NoteRecord]:
+        """Notes whose front matter cwd/project has one of these keys (focus.context_keys), newest first."""
+        raise NotImplementedError
+
     def get(self, path: str) -> Optional[NoteRecord]:
         raise NotImplementedError
 
     def count(self) -> int:
         raise NotImplementedError
 
-    def terms_starting_with(self, prefix: str, limit: int) -> List[Tuple[str, int]]:
-        """Indexed words (title and body) starting with `prefix`, with their document counts."""
+    def terms_starting_with(self, prefix: str, limit: int, headings_only: bool = False) -> List[Tuple[str, int]]:
+        """Indexed words (name, title, headings and body; or only those of names, aliases, titles,
+        folders, headings and tags) starting with `prefix`, with their document counts."""
         raise NotImplementedError
+
+    def has_match(self, term: Term) -> bool:
+        """True when some note matches this one term (typo correction leaves such terms alone)."""
+        return bool(self.search(ParsedQuery((term,)), 1))
 
     def clear(self) -> None:
         raise NotImplementedError

@@ -7,6 +7,7 @@ import threading
 import time
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ..focus import context_keys
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, Term
 from ..ranking import rank
@@ -30,7 +31,8 @@ from .base import (
     word_forms,
 )
 
-SCHEMA_VERSION = 9  # 9: name, folder, headings and links columns; headings in the record
+# 9: name, folder, headings and links columns, headings in the record; 10: note_context; 11: notes_head_vocab
+SCHEMA_VERSION = 11
 # No *_stems columns: other forms of a word are looked up in the index's vocabulary at query time
 # (inflections()), which halves the text FTS5 indexes and so the time of a first index.
 _COLUMNS = RAW_FIELDS
@@ -121,6 +123,7 @@ def _filters(query: ParsedQuery) -> Tuple[str, List[str]]:
 
 
 _SQL_VARIABLES = 500  # bound parameters per statement (old SQLite builds allow 999)
+_RECORD_CACHE = 5000  # parsed records kept between writes
 
 
 class SqliteEngine(SearchEngine):
@@ -151,6 +154,8 @@ class SqliteEngine(SearchEngine):
         self._first_build = self._is_empty()
         self._generation = 0  # bumped by every write, so cached word forms follow the index
         self._forms: Dict[Tuple[int, str], List[str]] = {}
+        self._record_cache: Dict[int, NoteRecord] = {}
+        self._records_generation = 0
 
     def _move_aside(self) -> None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -174,7 +179,7 @@ class SqliteEngine(SearchEngine):
 
     def _create(self, db: sqlite3.Connection) -> None:
         db.execute("BEGIN")
-        for name in ("notes_vocab", "notes_fts", "notes_head"):
+        for name in ("notes_vocab", "notes_head_vocab", "notes_fts", "notes_head", "note_context"):
             db.execute(f"DROP TABLE IF EXISTS {name}")
         db.execute("DROP TABLE IF EXISTS notes")
         db.execute(
@@ -183,6 +188,9 @@ class SqliteEngine(SearchEngine):
             " folder_keys TEXT NOT NULL, record TEXT NOT NULL)"
         )
         db.execute("CREATE INDEX notes_by_mtime ON notes(mtime_ns)")
+        # Front matter cwd/project keys (focus.context_keys): few notes have them, looked up by key.
+        db.execute("CREATE TABLE note_context (key TEXT NOT NULL, id INTEGER NOT NULL)")
+        db.execute("CREATE INDEX note_context_by_key ON note_context(key)")
         # Text arrives already folded (text.py): tokenized, or for an ASCII body unsplit, which unicode61
         # splits exactly as text.tokens() would (letters and digits; CJK is pre-split into bigrams);
         # prefix indexes of 2 to 4 characters keep as-you-type queries fast (without the 4, "plan*" merged
@@ -196,6 +204,9 @@ class SqliteEngine(SearchEngine):
             "CREATE VIRTUAL TABLE notes_head USING fts5({}, tokenize='unicode61 remove_diacritics 0',"
             " prefix='2 3 4')".format(", ".join(HEADING_FIELDS))
         )
+        # The words of names, titles and headings: their lists are short, so typo correction reads
+        # them first (the body vocabulary counts every note a common word is in: 18 ms for "m*").
+        db.execute("CREATE VIRTUAL TABLE notes_head_vocab USING fts5vocab(notes_head, 'row')")
         # Merge index segments less eagerly while writing (the first index of 10,000 notes is ~25%
         # faster); queries barely notice a few more segments.
         db.execute("INSERT INTO notes_fts (notes_fts, rank) VALUES ('automerge', 16)")
@@ -227,6 +238,7 @@ class SqliteEngine(SearchEngine):
                 id_marks = ",".join("?" * len(ids))
                 self._db.execute(f"DELETE FROM notes_fts WHERE rowid IN ({id_marks})", ids)
                 self._db.execute(f"DELETE FROM notes_head WHERE rowid IN ({id_marks})", ids)
+                self._db.execute(f"DELETE FROM note_context WHERE id IN ({id_marks})", ids)
                 self._db.execute(f"DELETE FROM notes WHERE id IN ({id_marks})", ids)
 
     def _insert_many(self, documents: Sequence[IndexDocument]) -> None:
@@ -242,6 +254,11 @@ class SqliteEngine(SearchEngine):
             ("rowid", *_COLUMNS),
             [(rowid, *(document.fields[c] for c in _COLUMNS)) for rowid, document in zip(ids, documents)],
         )
+        contexts = [
+            (key, rowid) for rowid, document in zip(ids, documents) for key in context_keys(document.record.context)
+        ]
+        if contexts:
+            self._insert_rows("note_context", ("key", "id"), contexts)
         self._insert_rows(
             "notes_head",
             ("rowid", *HEADING_FIELDS),
@@ -400,12 +417,21 @@ class SqliteEngine(SearchEngine):
         ).fetchall()
 
     def _records(self, rowids: Sequence[int]) -> Dict[int, NoteRecord]:
-        found: Dict[int, NoteRecord] = {}
-        for start in range(0, len(rowids), _SQL_VARIABLES):
-            chunk = list(rowids[start : start + _SQL_VARIABLES])
+        """Records by rowid; those read since the last write are kept (typing ranks the same notes
+        keystroke after keystroke, and parsing their JSON was ~1 ms of each search)."""
+        if self._records_generation != self._generation:
+            self._record_cache.clear()
+            self._records_generation = self._generation
+        cache = self._record_cache
+        found = {rowid: cache[rowid] for rowid in rowids if rowid in cache}
+        missing = [rowid for rowid in rowids if rowid not in found]
+        for start in range(0, len(missing), _SQL_VARIABLES):
+            chunk = missing[start : start + _SQL_VARIABLES]
             marks = ",".join("?" * len(chunk))
             for rowid, record in self._reader.execute(f"SELECT id, record FROM notes WHERE id IN ({marks})", chunk):
-                found[rowid] = record_from_json(record)
+                found[rowid] = cache[rowid] = record_from_json(record)
+        if len(cache) > _RECORD_CACHE:
+            cache.clear()
         return found
 
     def recent(self, query: ParsedQuery, limit: int) -> List[NoteRecord]:
@@ -413,6 +439,18 @@ class SqliteEngine(SearchEngine):
         sql = f"SELECT n.record FROM notes n WHERE 1{where} ORDER BY n.mtime_ns DESC, n.path LIMIT ?"
         with self._read_lock:
             rows = self._reader.execute(sql, (*params, limit)).fetchall()
+        return [record_from_json(row[0]) for row in rows]
+
+    def related(self, keys: Sequence[str], limit: int) -> List[NoteRecord]:
+        if not keys:
+            return []
+        marks = ",".join("?" * len(keys))
+        sql = (
+            "SELECT n.record FROM notes n WHERE n.id IN"
+            f" (SELECT id FROM note_context WHERE key IN ({marks})) ORDER BY n.mtime_ns DESC, n.path LIMIT ?"
+        )
+        with self._read_lock:
+            rows = self._reader.execute(sql, (*keys, limit)).fetchall()
         return [record_from_json(row[0]) for row in rows]
 
     def get(self, path: str) -> Optional[NoteRecord]:
@@ -438,8 +476,23 @@ class SqliteEngine(SearchEngine):
             self._forms[key] = found
         return found
 
-    def terms_starting_with(self, prefix: str, limit: int) -> List[Tuple[str, int]]:
+    def has_match(self, term: Term) -> bool:
+        expression = match_expression(ParsedQuery((term,)), self.inflections)
+        with self._read_lock:
+            row = self._reader.execute(
+                "SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1", (expression,)
+            ).fetchone()
+        return row is not None
+
+    def terms_starting_with(self, prefix: str, limit: int, headings_only: bool = False) -> List[Tuple[str, int]]:
         upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        if headings_only:
+            with self._read_lock:
+                rows = self._reader.execute(
+                    "SELECT term, doc FROM notes_head_vocab WHERE term >= ? AND term < ? LIMIT ?",
+                    (prefix, upper, limit),
+                ).fetchall()
+            return [(term, int(docs)) for term, docs in rows]
         with self._read_lock:
             rows = self._reader.execute(
                 "SELECT term, max(doc) FROM notes_vocab WHERE term >= ? AND term < ?"

@@ -27,6 +27,7 @@ from itertools import islice
 from math import log
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
+from ..focus import context_keys
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, Term
 from ..ranking import rank
@@ -50,7 +51,7 @@ from .base import (
     word_forms,
 )
 
-SCHEMA_VERSION = "6"  # 6: name, folder, headings and links fields; headings in the record
+SCHEMA_VERSION = "7"  # 6: name, folder, headings and links fields, headings in the record; 7: context_keys
 # A query matching more notes than this is ranked among its most recently indexed BROAD_CAP matches
 # only: reading a posting list costs ~2 µs per note in whoosh, so a two-letter prefix or a word in
 # nearly every note would otherwise read and score all 10,000 notes on each keystroke.
@@ -107,6 +108,7 @@ def _schema() -> Any:
         starts=fields.KEYWORD(analyzer=space),
         tag_keys=fields.KEYWORD(analyzer=lines),
         folder_keys=fields.KEYWORD(analyzer=lines),
+        context_keys=fields.KEYWORD(analyzer=lines),  # front matter cwd/project (focus.context_keys)
         # Columns only: a NUMERIC field would also index 16 trie terms per note.
         mtime=fields.COLUMN(columns.NumericColumn("q")),
         length=fields.COLUMN(columns.NumericColumn("I")),  # words in all the text fields
@@ -605,6 +607,7 @@ class WhooshEngine(SearchEngine):
             starts=_starts(fields),
             tag_keys="\n".join(tag_keys(record.tags)),
             folder_keys="\n".join(record.folder_keys),
+            context_keys="\n".join(context_keys(record.context)),
             mtime=record.mtime_ns,
             length=sum(_word_count(fields[name]) for name in RAW_FIELDS),
             record=record_to_json(record),
@@ -689,6 +692,19 @@ class WhooshEngine(SearchEngine):
         records.sort(key=lambda r: (-r.mtime_ns, r.path))
         return records
 
+    def related(self, keys: Sequence[str], limit: int) -> List[NoteRecord]:
+        from whoosh import query as q
+
+        if not keys:
+            return []
+        with self._lock:
+            results = self._searcher.search(
+                q.Or([q.Term("context_keys", key) for key in keys]), sortedby="mtime", reverse=True, limit=limit
+            )
+            records = [record_from_json(hit["record"]) for hit in results]
+        records.sort(key=lambda r: (-r.mtime_ns, r.path))
+        return records
+
     def get(self, path: str) -> Optional[NoteRecord]:
         with self._lock:
             fields = self._searcher.document(path=path)
@@ -698,11 +714,11 @@ class WhooshEngine(SearchEngine):
         with self._lock:
             return int(self._searcher.doc_count())
 
-    def terms_starting_with(self, prefix: str, limit: int) -> List[Tuple[str, int]]:
+    def terms_starting_with(self, prefix: str, limit: int, headings_only: bool = False) -> List[Tuple[str, int]]:
         found: Dict[str, int] = {}
         with self._lock:
             view = self._current()
-            for name in _WORD_FIELDS:
+            for name in HEADING_FIELDS if headings_only else _WORD_FIELDS:
                 for word, count in view.first_words(name, prefix, limit):
                     found[word] = max(found.get(word, 0), count)
         return sorted(found.items())[:limit]
