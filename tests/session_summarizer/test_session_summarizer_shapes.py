@@ -87,6 +87,13 @@ def test_claude_code_tool_calls_records_output_and_todos():
     assert "the failing test expects the old default, so it needs a decision from you." in parts.prose
 
 
+def test_claude_code_thinking_is_not_prose():
+    parts = read_turn("✻ Thinking…\n\n  Maybe I should drop the table because it is simpler.\n\n"
+                      "⏺ I'll add a column instead, because dropping the table loses data.")
+    assert "drop the table because it is simpler" not in parts.prose
+    assert "I'll add a column instead, because dropping the table loses data." in parts.prose
+
+
 def test_codex_ran_edited_explored_and_wrapped_prose():
     parts = read_turn(CODEX)
     assert parts.commands == ["npm run build"]

@@ -50,6 +50,7 @@ _AIDER_COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40}) (.+)$")
 _AIDER_REMOVED = re.compile(r"^Removed: ([0-9a-f]{7,40}) ")
 _AIDER_RUNNING = re.compile(r"^(?:## )?Running:? (.+)$")
 _SPECSTORY_READ = re.compile(r"^Read file: (\S+)")
+_THINKING = re.compile(r"^[✻✽✢∴*]\s*Thinking\b")
 # Claude Code's first answer line when a call did not happen: a refusal, an interruption, a failed edit.
 _REFUSED = re.compile(r"(?i)^(?:user rejected|interrupted|error|failed|string to replace not found|no changes)")
 # Todo lists: Claude Code's ☐/☒, Codex's plan □/✔ (under `• Updated Plan`), Markdown checkboxes.
@@ -110,7 +111,7 @@ def join_wrapped(text: str) -> str:
 
 # Any of these at a line start means the turn holds tool calls, tool output, todo lists or diff lines.
 _MARKERS = re.compile(
-    r"(?m)^[ \t]*(?:[⏺●•◦⎿└>]|Read file:|\d{1,6}[ \t]{1,3}[+-](?:\s|$)|(?:[-*•][ \t]*)?(?:[☐☒✔✓□■▢◻◼✗]|\[[ xX✓]\])\s)"
+    r"(?m)^[ \t]*(?:[⏺●•◦⎿└>✻∴]|Read file:|\d{1,6}[ \t]{1,3}[+-](?:\s|$)|(?:[-*•][ \t]*)?(?:[☐☒✔✓□■▢◻◼✗]|\[[ xX✓]\])\s)"
 )
 
 
@@ -211,7 +212,7 @@ def read_turn(text: str) -> TurnParts:
         parts.prose = join_wrapped(prose_text)
         return parts
     prose: List[str] = []
-    mode = ""  # "", "output", "todo", "command"
+    mode = ""  # "", "output", "todo", "thinking", "command"
     record_open = False  # the last edit record may go on on the next line
     first_output = False  # the next ⎿ line is the first answer to a Claude Code tool call
     tool = ""
@@ -238,6 +239,8 @@ def read_turn(text: str) -> TurnParts:
                 continue
             finish_command()
             mode = "output"
+        if mode == "thinking" and indent >= 1:
+            continue
         if mode in ("output", "todo") and indent >= 4 and not _OUTPUT_MARK.match(line):
             if mode == "output" and record_open and stripped[0].islower():
                 parts.records[-1] += " " + stripped  # "Updated x with 176 additions and 3" / "removals"
@@ -285,6 +288,9 @@ def read_turn(text: str) -> TurnParts:
             _aider_line(stripped[1:].strip(), parts)
             continue
         if _PROSE_TODO.match(line) or _DIFF_LINE.match(line):
+            continue
+        if _THINKING.match(stripped):  # Claude Code's "✻ Thinking…": what follows, indented, is reasoning
+            mode = "thinking"
             continue
         if stripped[0] in "⏺●":
             if _CLAUDE_TODO.match(stripped):
