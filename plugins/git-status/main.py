@@ -168,20 +168,22 @@ def send_prompt(make: Callable[[RepoSnapshot, RepoLocation], handoff.HandOff]) -
     except GitError as error:
         notice("handoff.failed", "error", error=str(error))
         return
+    dispatch(request, snapshot.location.root, snapshot.status.branch.head or snapshot.location.name)
+
+
+def dispatch(request: handoff.HandOff, root: str, name: str) -> None:
+    """Never types into a busy agent: an idle agent pane in the worktree at `root`, else a new tab opened there."""
     if session.is_repeat(request.title):
         return  # a double click: the same prompt was just sent
     try:
         workspaces = session_reader.list_workspaces()
     except AgenttyError:
         workspaces = []
-    # Never type into a busy agent: an idle agent pane in this worktree, else a new tab opened there.
     team = view.team
-    worktrees = team.worktrees if team is not None and team.root == snapshot.location.root else None
-    target = handoff.choose_target(plugin.context.pane if plugin.context else None, workspaces,
-                                   snapshot.location.root, worktrees)
+    worktrees = team.worktrees if team is not None and team.worktrees.worktree_for(root) is not None else None
+    target = handoff.choose_target(plugin.context.pane if plugin.context else None, workspaces, root, worktrees)
     try:
-        key, values = handoff.deliver(plugin.inject_prompt, request, target,
-                                      snapshot.status.branch.head or snapshot.location.name)
+        key, values = handoff.deliver(plugin.inject_prompt, request, target, name)
     except AgenttyError as error:
         notice("handoff.failed", "error", error=str(error))
         return
@@ -287,8 +289,27 @@ def collision_selected(event: Any, context: Context) -> None:
 
 
 @plugin.on_event("worktrees.list")
-def worktree_selected(event: Any, context: Context) -> None:
-    show_worktree(event.item, context)
+def worktree_event(event: Any, context: Context) -> None:
+    if event.event == "action" and event.action == "review" and event.item:
+        review_worktree(event.item)
+    elif event.event == "select":
+        show_worktree(event.item, context)
+
+
+def review_worktree(path: str) -> None:
+    team = view.team
+    chosen = next((w for w in (team.worktrees.worktrees if team else []) if w.path == path), None)
+    if team is None or chosen is None or not handing_off.acquire(blocking=False):
+        return
+    try:
+        request = handoff.review_worktree(chosen, team.worktrees.base, runner, plugin.language)
+        dispatch(request, chosen.path, chosen.name)
+    except handoff.NothingToSend as nothing:
+        notice(nothing.key, **nothing.values)
+    except GitError as error:
+        notice("handoff.failed", "error", error=str(error))
+    finally:
+        handing_off.release()
 
 
 def show_worktree(path: Optional[str], context: Optional[Context] = None) -> None:

@@ -223,3 +223,25 @@ def test_a_collision_leads_to_the_worktree_and_the_file(team_repo: Dict[str, Pat
         host.wait_for_call("host/revealPath",
                            lambda c: c.params["path"] == str(team_repo["feature-a"] / "src" / "app.py"))
         assert host.violations == []
+
+
+def test_review_a_whole_worktree_from_its_row(team_repo: Dict[str, Path], tmp_path: Path) -> None:
+    with start(team_world(team_repo, focused=15), tmp_path) as host:
+        host.open_panel()
+        host.wait_for_text("Nothing to commit")
+        host.choose("toolbar.view", "worktrees")
+        tree = host.wait_for_panel(lambda t: row(t, "worktrees.list", str(team_repo["feature-b"])) is not None)
+        assert "actions" not in row(tree, "worktrees.list", str(team_repo["clean-c"]))  # type: ignore[operator]
+        host.row_action("worktrees.list", str(team_repo["feature-b"]), "review")
+        call = host.wait_for_call("prompt/inject")
+        # Committed and uncommitted work since feature-b left main, to a new Codex tab (pane 13 is busy).
+        assert "+print('agent b')" in call.params["text"] and "+docs, edited by b" in call.params["text"]
+        assert "since it left main" in call.params["text"]
+        assert (call.params["target"], call.params["cwd"], call.params["agent"]) == (
+            "newTab", str(team_repo["feature-b"]), "codex")
+        count = len(host.calls)
+        host.row_action("worktrees.list", str(team_repo["feature-a"]), "review")
+        call = host.wait_for_call("prompt/inject", after=count)
+        assert (call.params["target"], call.params["paneId"]) == ("pane", 12)
+        assert "+print('agent a')" in call.params["text"]
+        assert host.world.pane(13).typed == [] and host.violations == []

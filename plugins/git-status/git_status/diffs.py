@@ -114,6 +114,14 @@ def file_diff(location: RepoLocation, runner: GitRunner, change: FileChange, lim
         return _diff(location, runner, ["--cached"], paths, limit)
 
 
+def worktree_diff(location: RepoLocation, runner: GitRunner, merge_base: str,
+                  limit: int = DIFF_LIMIT_BYTES) -> DiffText:
+    """The work tree against a commit (its merge base): committed, staged and unstaged changes together."""
+    if not is_commit_id(merge_base):
+        raise ValueError(f"not a commit id: {merge_base!r}")
+    return _diff(location, runner, [merge_base], [], limit)
+
+
 def staged_diff(location: RepoLocation, runner: GitRunner, limit: int = DIFF_LIMIT_BYTES) -> DiffText:
     return _diff(location, runner, ["--cached"], [], limit)
 

@@ -13,7 +13,7 @@ from .history import is_commit_id
 from .location import RepoLocation
 from .runner import GitRunner
 from .snapshot import RepoSnapshot
-from .worktrees import WorktreeReport
+from .worktrees import WorktreeReport, WorktreeState
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,24 @@ def resolve_conflict(snapshot: RepoSnapshot, location: RepoLocation, runner: Git
     text = prompts.resolve_conflict_prompt(location.name, snapshot.status.branch.head, change, operation, diff,
                                            language)
     return HandOff(f"Resolve {path}", text)
+
+
+def review_worktree(worktree: WorktreeState, base: Optional[str], runner: GitRunner, language: str) -> HandOff:
+    """Everything a worktree changed since its merge base with the base branch (committed, staged, unstaged)."""
+    location = worktree.location
+    if location is None or worktree.state != "ok":
+        raise NothingToSend("file.gone", path=worktree.name)
+    if base is None or base.startswith("-"):
+        raise NothingToSend("handoff.no_base")
+    found = runner.run(location.root, ["merge-base", "--end-of-options", base, "HEAD"], ok_statuses=(0, 1))
+    merge_base = found.text.strip()
+    if not is_commit_id(merge_base):
+        raise NothingToSend("handoff.no_base")
+    diff = diffs.worktree_diff(location, runner, merge_base)
+    if diff.empty:
+        raise NothingToSend("handoff.nothing_to_review", name=worktree.name, base=base)
+    return HandOff(f"Review {worktree.name}",
+                   prompts.review_worktree_prompt(location.name, worktree.entry.branch, base, diff, language))
 
 
 def commit_message(snapshot: RepoSnapshot, location: RepoLocation, runner: GitRunner, language: str) -> HandOff:

@@ -67,6 +67,16 @@ def resolve_conflict_prompt(repo: str, branch: Optional[str], change: FileChange
     )
 
 
+def review_worktree_prompt(worktree: str, branch: Optional[str], base: str, diff: DiffText,
+                           language: str = "en") -> str:
+    where = f"branch {branch} in the worktree {worktree}" if branch else f"the worktree {worktree}"
+    return (
+        f"Review the work on {where}: everything it changed since it left {base}, committed or not. Point out "
+        "bugs, risky edits and missing tests; suggest concrete fixes. Do not change any files unless I ask.\n\n"
+        + _diff_section(diff) + _reply_in(language)
+    )
+
+
 def commit_message_prompt(repo: str, branch: Optional[str], diff: DiffText, language: str = "en") -> str:
     where = f" on branch {branch}" if branch else ""
     return (

@@ -404,6 +404,7 @@ ZH: Dict[str, str] = {
 
 # Worktrees, collisions, agent tags and hand-offs to a new tab.
 EN.update({
+    "handoff.nothing_to_review": "{name} has no changes since it left {base}.",
     "collision.select": "Select a file to show the first worktree that changed it.",
     "wt.foreign": "its .git belongs to another repository: not read",
     "view.worktrees": "Worktrees",
@@ -462,6 +463,7 @@ EN.update({
     "handoff.new_tab_busy": "The agent in {name} is busy, so it was not interrupted: opened a new tab there.",
 })
 JA.update({
+    "handoff.nothing_to_review": "{name} には {base} から分かれて以来の変更がありません。",
     "collision.select": "ファイルを選ぶと、それを変更した最初のワークツリーを表示します。",
     "wt.foreign": ".git が別のリポジトリのものなので読み込みません",
     "view.worktrees": "ワークツリー",
@@ -520,6 +522,7 @@ JA.update({
     "handoff.new_tab_busy": "{name} のエージェントは作業中なので中断せず、そこで新しいタブを開きました。",
 })
 KO.update({
+    "handoff.nothing_to_review": "{name}에는 {base}에서 갈라진 뒤 바뀐 것이 없습니다.",
     "collision.select": "파일을 선택하면 그 파일을 바꾼 첫 워크트리를 표시합니다.",
     "wt.foreign": ".git이 다른 저장소의 것이라 읽지 않습니다",
     "view.worktrees": "워크트리",
@@ -575,6 +578,7 @@ KO.update({
     "handoff.new_tab_busy": "{name}의 에이전트가 작업 중이라 방해하지 않고 그곳에 새 탭을 열었습니다.",
 })
 ZH.update({
+    "handoff.nothing_to_review": "{name} 自离开 {base} 以来没有改动。",
     "collision.select": "选择一个文件以显示第一个改动它的工作树。",
     "wt.foreign": "其 .git 属于另一个仓库：未读取",
     "view.worktrees": "工作树",

@@ -118,7 +118,7 @@ def _panes(worktree: WorktreeState, t: Translate) -> str:
 _STATUSES = ("idle", "working", "thinking", "permission", "question", "finished", "interrupted", "exited")
 
 
-def worktree_rows(team: TeamReport, t: Translate) -> List[Dict[str, Any]]:
+def worktree_rows(team: TeamReport, t: Translate, can_hand_off: bool = True) -> List[Dict[str, Any]]:
     rows = []
     for worktree in team.worktrees.worktrees[:MAX_WORKTREE_ROWS]:
         entry = worktree.entry
@@ -131,8 +131,11 @@ def worktree_rows(team: TeamReport, t: Translate) -> List[Dict[str, Any]]:
         else:
             tone, icon = ("warning" if worktree.dirty else "success"), "folder-git-2"
         title = t("wt.detached_title", name=worktree.name) if entry.detached else worktree.name
+        review = can_hand_off and worktree.state == "ok" and team.worktrees.base is not None and (
+            worktree.dirty or worktree.base_ahead)
         rows.append(ui.item(entry.path, title, subtitle=summary + (" · " + panes if panes else ""),
-                            detail=home_relative(entry.path), icon=icon, tone=tone))
+                            detail=home_relative(entry.path), icon=icon, tone=tone,
+                            actions=[ui.action("review", t("action.review"), "sparkles")] if review else None))
     return rows
 
 
