@@ -244,4 +244,12 @@ def test_review_a_whole_worktree_from_its_row(team_repo: Dict[str, Path], tmp_pa
         call = host.wait_for_call("prompt/inject", after=count)
         assert (call.params["target"], call.params["paneId"]) == ("pane", 12)
         assert "+print('agent a')" in call.params["text"]
+        # New files are part of the work too, though git diff leaves them out.
+        write(team_repo["clean-c"] / "plan.md", "the plan of agent c\n")
+        host.click("toolbar.refresh")
+        host.wait_for_panel(lambda t: "actions" in (row(t, "worktrees.list", str(team_repo["clean-c"])) or {}))
+        count = len(host.calls)
+        host.row_action("worktrees.list", str(team_repo["clean-c"]), "review")
+        call = host.wait_for_call("prompt/inject", after=count)
+        assert "+the plan of agent c" in call.params["text"] and call.params["paneId"] == 14
         assert host.world.pane(13).typed == [] and host.violations == []

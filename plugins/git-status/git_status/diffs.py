@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat as stat_module
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from .history import Commit, is_commit_id, parse_log
 from .location import RepoLocation
@@ -114,12 +114,28 @@ def file_diff(location: RepoLocation, runner: GitRunner, change: FileChange, lim
         return _diff(location, runner, ["--cached"], paths, limit)
 
 
-def worktree_diff(location: RepoLocation, runner: GitRunner, merge_base: str,
+UNTRACKED_SHOWN = 5  # new files whose content goes into a worktree review (the rest are named)
+
+
+def worktree_diff(location: RepoLocation, runner: GitRunner, merge_base: str, untracked: Sequence[str] = (),
                   limit: int = DIFF_LIMIT_BYTES) -> DiffText:
-    """The work tree against a commit (its merge base): committed, staged and unstaged changes together."""
+    """The work tree against a commit (its merge base): committed, staged and unstaged changes together,
+    then new files (git diff leaves them out): the first few with their content, within the same cap."""
     if not is_commit_id(merge_base):
         raise ValueError(f"not a commit id: {merge_base!r}")
-    return _diff(location, runner, [merge_base], [], limit)
+    diff = _diff(location, runner, [merge_base], [], limit)
+    room = limit - diff.shown_bytes
+    for number, path in enumerate(untracked):
+        if number >= UNTRACKED_SHOWN or room <= 0 or path.endswith("/"):
+            diff.stat += f"{path} (new, not tracked)\n"
+            continue
+        change = FileChange(path, os.fsencode(path).decode("utf-8", "replace"), "untracked", "?", "?")
+        new = _untracked_file(location, change, room)
+        diff.stat += new.stat + "\n"
+        diff.text += new.text
+        diff.truncated = diff.truncated or new.truncated
+        room -= len(new.text.encode("utf-8", "replace"))
+    return diff
 
 
 def staged_diff(location: RepoLocation, runner: GitRunner, limit: int = DIFF_LIMIT_BYTES) -> DiffText:

@@ -132,7 +132,7 @@ def review_worktree(worktree: WorktreeState, base: Optional[str], runner: GitRun
     merge_base = found.text.strip()
     if not is_commit_id(merge_base):
         raise NothingToSend("handoff.no_base")
-    diff = diffs.worktree_diff(location, runner, merge_base)
+    diff = diffs.worktree_diff(location, runner, merge_base, untracked=sorted(worktree.untracked))
     if diff.empty:
         raise NothingToSend("handoff.nothing_to_review", name=worktree.name, base=base)
     return HandOff(f"Review {worktree.name}",

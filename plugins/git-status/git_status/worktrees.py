@@ -95,6 +95,7 @@ class WorktreeState:
     base_behind: Optional[int] = None
     operation: Optional[Operation] = None
     uncommitted: FrozenSet[str] = frozenset()
+    untracked: FrozenSet[str] = frozenset()  # the new files among `uncommitted`
     committed: FrozenSet[str] = frozenset()  # changed on the branch since its merge base with the base branch
     committed_blobs: Dict[str, str] = field(default_factory=dict)  # path -> blob id at HEAD ("0"*40: deleted)
     detail: str = ""
@@ -271,6 +272,7 @@ class WorktreeReader:
                     if change.orig_path:
                         paths.add(change.orig_path)
             state.uncommitted = frozenset(paths)
+            state.untracked = frozenset(c.path for c in report.files if c.kind == "untracked")
         finally:
             helper.join()
         if branch_part:
