@@ -324,3 +324,46 @@ def test_checklist_settings_tune_the_derived_steps(tmp_path, data_dir):
         ("create-the-tag", 'git tag -a release-4.1.0 -m "Release 4.1.0"'),
         ("push-and-to-together", "git push --atomic upstream stable release-4.1.0"),
     ]
+
+
+SECTIONED_DOC = """# Release
+
+## Branch management
+
+- Bug fixes go to the latest release branch
+- Features go to main
+
+## Cutting a release
+
+1. Update the version:
+   - Update `VERSION`
+2. After merge, tag it:
+
+   ```bash
+   tag="v$(< VERSION)"
+   git tag -s "${tag}" -m "${tag}"
+   ```
+
+3a. For release candidates: mark it as a pre-release
+3b. For final releases: mark it as latest
+4. Switch branch: `<yourname>/merge-back`
+
+## Compatibility guarantees
+
+- Methods may be added, but not removed
+"""
+
+
+def test_a_sectioned_release_document_keeps_its_procedure_only(tmp_path, data_dir):
+    """Shaped like a Go library's RELEASE.md: policy lists around numbered steps, shell variables in code."""
+    repo = build(tmp_path / "golib", {"go.mod": "module example.com/golib\n", "VERSION": "1.2.0\n",
+                                      "RELEASE.md": SECTIONED_DOC}, ["v1.2.0"], {"VERSION": "1.3.0\n"})
+    session = open_release(repo, data_dir)
+    assert session.loaded.source == "adopted" and session.version == "1.3.0"
+    assert [(step.id, step.kind) for step in session.steps] == [
+        ("update-the-version", StepKind.MANUAL), ("after-merge-tag-it", StepKind.MANUAL),
+        ("for-release-candidates-mark-it-as-a-pre-release", StepKind.MANUAL),
+        ("for-final-releases-mark-it-as-latest", StepKind.MANUAL),
+        ("switch-branch-yourname-merge-back", StepKind.MANUAL)]  # a code span that is no command line stays text
+    hint = session.command_of(session.step("after-merge-tag-it"))
+    assert 'git tag -s "${tag}" -m "${tag}"' in hint  # the shell's variable, not this release's tag

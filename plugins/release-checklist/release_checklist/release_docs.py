@@ -8,6 +8,7 @@ by the plugin on its own, and confirmed first when it publishes something.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from typing import Dict, List, Optional, Tuple
@@ -18,12 +19,15 @@ from .steps import Step, StepKind
 ADOPTED_NAMES = ("RELEASE-CHECKLIST.md", "RELEASING.md", "RELEASE.md", "RELEASE_PROCESS.md", "RELEASE-PROCESS.md")
 ADOPTED_FOLDERS = ("", ".github", "docs", "doc")
 MAX_TITLE = 120
-_ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(.*)$")
+_ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[a-z]?[.)])\s+(?:\[[ xX]\]\s+)?(.*)$")
+_PROCEDURE = re.compile(r"(?i)releas|checklist|steps?\b|process|publish|cutting|how to|procedure|prepar|tag")
+_POLICY = re.compile(r"(?i)polic|guarantee|compatib|versioning|support|deprecat|note|conflict|branch management")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 _CODE = re.compile(r"(`+)(.+?)\1")
 # The start of an item that asks to run exactly the command in its first code span.
 _RUN = re.compile(r"^(?:run|execute|type|invoke)\s*(?::\s*)?(`+)(.+?)\1", re.IGNORECASE)
-_TITLED_COMMAND = re.compile(r"^([^`]+?):\s*(`+)(.+?)\2\s*$")
+# "Title: `command`", when the code reads as a command line (a program and its arguments).
+_TITLED_COMMAND = re.compile(r"^([^`]+?):\s*(`+)([A-Za-z.][^`<>]*\s[^`<>]*?)\2\s*$")
 # Commands that publish or rewrite shared history: the panel asks before typing them.
 _IRREVERSIBLE = re.compile(r"\b(?:push|publish|upload|release|tag)\b")
 _KNOWN_PLACEHOLDERS = {"version": "{version}", "tag": "{tag}", "previous_tag": "{previous_tag}",
@@ -54,13 +58,25 @@ def _placeholders(text: str) -> str:
         name = match.group(1).lower()
         return _KNOWN_PLACEHOLDERS.get(name, "{{" + match.group(1) + "}}")
 
-    return re.sub(r"(?<!\{)\{([A-Za-z_]\w*)\}(?!\})", replace, text)
+    text = re.sub(r"(?<![{$])\{([A-Za-z_]\w*)\}(?!\})", replace, text)
+    return re.sub(r"\$\{([A-Za-z_]\w*)\}", r"${{\1}}", text)  # ${tag} is a shell variable: kept as written
 
 
-def _items(text: str) -> Tuple[str, List[Tuple[int, str, List[str]]]]:
-    """(title of the document, [(line, item text, detail lines)]) for the top-level list items."""
+Item = Tuple[int, str, List[str]]  # (line, item text, detail lines)
+
+
+@dataclasses.dataclass
+class _Section:
+    heading: str
+    numbered: bool = False
+    items: List[Item] = dataclasses.field(default_factory=list)
+
+
+def _sections(text: str) -> Tuple[str, List[_Section]]:
+    """(title of the document, its sections with their top-level list items)."""
     title = ""
-    items: List[Tuple[int, str, List[str]]] = []
+    sections = [_Section("")]
+    items: List[Item] = sections[0].items
     base: Optional[int] = None  # indentation of the current list's top-level items
     fence: Optional[str] = None
     fence_kept = False  # the open code block belongs to the last item
@@ -91,10 +107,13 @@ def _items(text: str) -> Tuple[str, List[Tuple[int, str, List[str]]]]:
         heading = _HEADING.match(line)
         if heading:
             title, base = title or heading.group(1), None
+            sections.append(_Section(heading.group(1)))
+            items = sections[-1].items
             continue
         item = _ITEM.match(line)
         if item and not inside:
             base = indent
+            sections[-1].numbered = sections[-1].numbered or item.group(2)[0].isdigit()
             items.append((number, item.group(3).strip(), []))
         elif inside and not item and not items[-1][2] and not stripped.startswith((">", "|")):
             first, body, detail = items[-1]
@@ -103,7 +122,17 @@ def _items(text: str) -> Tuple[str, List[Tuple[int, str, List[str]]]]:
             items[-1][2].append(stripped)  # a sub-list, a quote or a later paragraph of the item
         else:
             base = None  # prose between lists
-    return title, items
+    return title, [section for section in sections if section.items]
+
+
+def _procedure(sections: List[_Section]) -> List[Item]:
+    """The items of the sections that read as a procedure (numbered, or headed "Release", "Steps"…);
+    policy sections ("Versioning", "Compatibility guarantees") are left out. One section: all of it."""
+    if len(sections) <= 1:
+        return [item for section in sections for item in section.items]
+    chosen = [section for section in sections
+              if (section.numbered or _PROCEDURE.search(section.heading)) and not _POLICY.search(section.heading)]
+    return [item for section in (chosen or sections) for item in section.items]
 
 
 def _first_sentence(text: str) -> Tuple[str, str]:
@@ -120,7 +149,8 @@ def _first_sentence(text: str) -> Tuple[str, str]:
 
 def read_release_doc(text: str, path: str) -> Optional[ChecklistSpec]:
     """The document's list as steps, or None when it has no list to follow."""
-    title, items = _items(text)
+    title, sections = _sections(text)
+    items = _procedure(sections)
     steps: List[Step] = []
     used: Dict[str, int] = {}
     for number, body, detail in items:
