@@ -56,11 +56,12 @@ def test_a_real_transcript_through_the_plugin_process(tmp_path):
         host.open_panel()
         host.wait_for_panel(lambda t: host.find(t, "session.summarize") is not None)
         host.click("session.summarize")
-        tree = host.wait_for_panel(lambda t: host.find(t, "summary.save") is not None)
+        tree = host.wait_for_panel(lambda t: host.find(t, "summary.save") is not None, timeout=30)
         text = "\n".join(host.texts(tree))
         assert "154 turns" in text and "Preserve existing UUID when marking analytics as disabled" in text
         host.click("summary.save")
-        host.wait_for(lambda: list(notes.glob("*.md")), what="the note")
+        host.wait_for(lambda: list(notes.glob("*.md")), what="the note", timeout=30)
+        host.wait_for_text("Saved to", timeout=30)  # written and closed, not just created
         note = next(notes.glob("*.md")).read_text(encoding="utf-8")
         assert note.startswith('---\ntitle: "i think this script is only consider the files')
         assert "phc_99T7muzafUMMZX15H8XePbMSreEUzahHbtWjy3l5Qbv" not in note and "## Next steps" in note

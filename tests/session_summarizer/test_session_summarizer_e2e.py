@@ -54,6 +54,7 @@ def test_local_summary_save_handoff_and_busy_refusal(tmp_path):
         # Save twice in the same minute: two files, the first never overwritten.
         host.click("summary.save")
         host.wait_for(lambda: len(list(notes.glob("*.md"))) == 1, what="the first note")
+        host.wait_for_text("Saved to")  # the note is created first and written after: wait until it is done
         first = next(notes.glob("*.md"))
         first_content = first.read_text(encoding="utf-8")
         host.click("summary.save")
