@@ -231,6 +231,7 @@ def test_cut_stream_is_kept_and_marked_incomplete(tmp_path, llm_server):
         assert "Goal" in host.texts(tree) and "Incomplete: the summary was cut short (cut)." in text
         host.click("summary.save")
         host.wait_for(lambda: list(notes.glob("*.md")), what="the note")
+        host.wait_for_text("Saved to")
         saved = next(notes.glob("*.md")).read_text(encoding="utf-8")
         assert "incomplete: true" in saved and "## Goal" in saved
 
