@@ -158,6 +158,8 @@ def test_asks_that_are_not_the_goal():
     assert ask_text("<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>") == ""
     assert ask_text("<system-reminder>be brief</system-reminder>\nAdd a --json flag.") == "Add a --json flag."
     assert ask_text("# Fix any errors below, if possible.\n\n## Running: ./lint.sh a.py") == ""
+    assert ask_text("     1→import os\n     2→print(1)") == ""
+    assert ask_text("<tool_use_error>File has not been read yet.</tool_use_error>") == ""
 
 
 def test_only_read_files_are_listed_as_read_even_when_committed_recently(tmp_path):
