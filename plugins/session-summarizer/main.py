@@ -85,7 +85,7 @@ def reveal_clicked(event: UIEvent, context: Context) -> None:
 
 @plugin.on_event("insert.panes")
 def insert_action(event: UIEvent, context: Context) -> None:
-    if event.event == "action" and event.item:
+    if event.event == "action" and event.action == "insert" and event.item:
         app.insert(event.item)
 
 
@@ -95,7 +95,7 @@ def history_event(event: UIEvent, context: Context) -> None:
         return
     if event.event == "action" and event.action == "delete":
         app.delete_history(event.item)
-    else:  # a click on the row or its Show button
+    elif event.action == "show" or event.event != "action":  # its Show button, or a click on the row
         app.show_history(event.item)
 
 
