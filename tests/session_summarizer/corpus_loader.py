@@ -13,10 +13,6 @@ from typing import Any, Dict, List
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
-def _turn(role: str, lines: List[str]) -> Dict[str, str]:
-    return {"role": role, "text": "\n".join(lines).strip("\n")}
-
-
 def _flush(turns: List[Dict[str, str]], role: str, lines: List[str]) -> None:
     text = "\n".join(lines).strip()
     if text:
