@@ -319,3 +319,41 @@ def test_a_typed_version_survives_a_restart_until_it_is_released(make_repo, open
     assert f"{repo.path.name} · suggested: the next after v2.0.0 · pyproject.toml says 1.1.0, older than the " \
            "last release 2.0.0: not used" in third.texts(tree)
     assert json.loads(saved.read_text(encoding="utf-8")) == {}
+
+
+def test_a_check_handed_to_an_agent_runs_again_when_the_agent_is_idle_again(make_repo, open_host):
+    repo = make_repo()
+    code = "import os,sys; sys.exit(0 if os.path.exists(chr(102)+chr(105)+chr(120)) else 4)"  # passes once ./fix exists
+    write_checklist(repo, f'- [ ] Lints: `{PY} -c "{code}"`')
+    host = open_host(repo)
+    host.row_action("release.steps", "lints", "run")
+    wait_step(host, "lints", lambda item: item["tone"] == "error")
+    host.row_action("release.steps", "lints", "fix")
+    call = host.wait_for_call("prompt/inject")
+    assert call.params["paneId"] == 11 and "Lints" in call.params["text"]
+    host.set_pane_status(11, "working")  # the agent works on it…
+    seen = len(host.calls)
+    host.wait_for_call("workspace/list", after=seen)  # the plugin looked while it worked (it polls on API 1)
+    (Path(str(repo)) / "fix").write_text("done", encoding="utf-8")
+    host.set_pane_status(11, "idle")  # …and is done: the check runs again by itself
+    wait_step(host, "lints", lambda item: item["tone"] == "success")
+    assert any("is idle again: running \"Lints\" again." in text for text, _level in host.notifications)
+
+
+def test_a_fix_nobody_worked_on_is_not_rerun(make_repo, open_host):
+    from agentty_plugin import Pane, Workspace
+    from release_checklist.fix_watch import FixWatch
+
+    statuses = {"now": "idle"}
+    reruns = []
+    watch = FixWatch(lambda: [Workspace(id=1, panes=[Pane(id=7, kind="claude", status=statuses["now"])])],
+                     lambda step_id, pane: reruns.append((step_id, pane.id)))
+    watch.watch(7, "lints")
+    watch.stop()  # no thread: each poll() below is one look at the panes
+    watch.poll()
+    assert reruns == [] and watch.watching() == {7: "lints"}  # idle but never busy: not worked on yet
+    statuses["now"] = "thinking"
+    watch.poll()
+    statuses["now"] = "idle"
+    watch.poll()
+    assert reruns == [("lints", 7)] and watch.watching() == {}

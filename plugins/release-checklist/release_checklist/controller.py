@@ -9,12 +9,13 @@ import os
 import threading
 from typing import Any, Callable, Dict, Optional
 
-from agentty_plugin import AgenttyError, Plugin
+from agentty_plugin import AgenttyError, Pane, Plugin
 
 from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistParseError
 from .chosen_versions import ChosenVersions
 from .default_checklist import write_checklist_file
+from .fix_watch import FixWatch
 from .handoff import AGENT_KINDS, SHELL_KINDS, busy_agents, choose_pane, pane_name
 from .panel import PanelView, badge_text, continue_prompt, fix_prompt, render
 from .panel_text import TRANSLATOR
@@ -40,6 +41,7 @@ class ReleasePanel:
         self.badge: Optional[str] = None
         self.pending_folder: Optional[str] = None  # focus moved while a step ran: follow it afterwards
         self.throttle = RedrawThrottle(self.draw, interval=0.3)
+        self.fix_watch = FixWatch(self.host.list_workspaces, self._rerun_after_fix)
 
     @property
     def chosen_versions(self) -> ChosenVersions:
@@ -202,7 +204,19 @@ class ReleasePanel:
 
         self._in_background(work)
 
+    def _rerun_after_fix(self, step_id: str, pane: Pane) -> None:
+        session = self.session
+        if session is None or step_id not in {step.id for step in session.steps}:
+            return
+        if session.status(step_id).state in StepState.COMPLETE:
+            return  # passed or skipped meanwhile: nothing to find out
+        self.host.notify(self.t("rerun-after-fix", pane=pane_name(pane), title=session.title_of(session.step(step_id))))
+        self.run_one(step_id)
+        self.throttle.request()
+
     def stop(self, immediately: bool = False) -> None:
+        if immediately:
+            self.fix_watch.stop()
         session = self.session
         if session is not None:
             session.stop(immediately)
@@ -237,7 +251,8 @@ class ReleasePanel:
 
         return deliver
 
-    def _hand_over(self, prompt: Callable[[ReleaseSession], str]) -> Delivery:
+    def _hand_over(self, prompt: Callable[[ReleaseSession], str], fixing: Optional[str] = None) -> Delivery:
+        """fixing: the failed check the agent is asked to fix; it runs again when that agent is idle again."""
         def deliver(session: ReleaseSession) -> Optional[str]:
             text = prompt(session)
             pane = choose_pane(AGENT_KINDS, session.repo, self.host.context.pane, self.host.list_workspaces())
@@ -246,6 +261,8 @@ class ReleasePanel:
                 self.host.inject_prompt(text, target="ask", cwd=session.repo, title=title)
                 return "asked-agent"
             self.host.inject_prompt(text, target="pane", pane_id=pane.id, cwd=session.repo, title=title)
+            if fixing is not None:
+                self.fix_watch.watch(pane.id, fixing)
             return "sent-agent"
 
         return deliver
@@ -269,7 +286,7 @@ class ReleasePanel:
         elif action == "hand":
             self._send(self._hand_over(lambda s: continue_prompt(s, s.step(step_id), self.t)), step_id)
         elif action == "fix":
-            self._send(self._hand_over(lambda s: fix_prompt(s, s.step(step_id), self.t)))
+            self._send(self._hand_over(lambda s: fix_prompt(s, s.step(step_id), self.t), fixing=step_id))
         elif action == "done":
             session.mark_done(step_id)
         elif action == "undo":
