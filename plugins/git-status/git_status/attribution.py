@@ -23,6 +23,7 @@ _EDIT_WORDS = re.compile(
 # path is glued to the words around it ("src/app.pyを修正").
 _TOKEN = re.compile(r"[^\s`'\"()\[\]{}<>,;|*]+")
 _ASCII_TOKEN = re.compile(r"[A-Za-z0-9_./@+~\-]+")
+_WIDE = re.compile("[\u2e80-\uffff]")  # CJK and the like: only then are paths glued to words
 _LINE_NUMBER = re.compile(r":\d+(?::\d+)?$")
 MAX_TURNS = 200
 MAX_TEXT_CHARS = 400_000  # per session: a huge pasted log must not cost seconds
@@ -37,6 +38,13 @@ class SessionResult:
     state: str  # ok | refused | timeout | no-session | error
     cwd: Optional[str] = None
     turns: List[Mapping[str, Any]] = field(default_factory=list)
+    _mentions: Optional[List[str]] = None  # worked out once: a cached session is matched on every refresh
+
+    @property
+    def mentions(self) -> List[str]:
+        if self._mentions is None:
+            self._mentions = list(dict.fromkeys(edited_mentions(self.turns)))  # each once: resolving costs
+        return self._mentions
 
 
 @dataclass
@@ -78,9 +86,12 @@ def edited_mentions(turns: Iterable[Mapping[str, Any]]) -> List[str]:
         for line in text.splitlines():
             if not _EDIT_WORDS.search(line):
                 continue
-            tokens: Set[str] = set(_TOKEN.findall(line)) | set(_ASCII_TOKEN.findall(line))
+            tokens: Set[str] = set(_ASCII_TOKEN.findall(line))
+            if not line.isascii() and _WIDE.search(line):
+                tokens.update(_TOKEN.findall(line))
             for token in tokens:
-                found.extend(_candidates(token))
+                if "/" in token or "." in token:  # only these can name a file; most words are skipped here
+                    found.extend(_candidates(token))
     return found
 
 
@@ -92,15 +103,23 @@ def attribute(report: WorktreeReport, sessions: Iterable[SessionResult]) -> Attr
     """Matches each session's edited paths against the changed files of the worktrees of this repository."""
     result = Attribution(state="none")
     states: Set[str] = set()
-    roots = [(os.path.realpath(w.path), w) for w in report.worktrees if w.state == "ok"]
+    roots: List[Tuple[str, WorktreeState]] = []
+    for worktree in report.worktrees:
+        if worktree.state == "ok":
+            for form in {os.path.normpath(worktree.path), os.path.realpath(worktree.path)}:
+                roots.append((form, worktree))
     for session in sessions:
         states.add(session.state)
         if session.state != "ok":
             continue
         home = report.worktree_for(session.cwd)
+        # Where the pane works, relative to its worktree: computed once, then every mention is
+        # resolved with string operations (a session can name thousands of paths).
+        below = os.path.relpath(os.path.realpath(session.cwd), os.path.realpath(home.path)) \
+            if home is not None and session.cwd else None
         tag = PaneTag(session.pane_id, session.kind, "")
-        for mention in edited_mentions(session.turns):
-            target = _resolve(mention, session.cwd, home, roots)
+        for mention in session.mentions:
+            target = _resolve(mention, below, home, roots)
             if target is None:
                 if os.path.isabs(mention) or mention.startswith("~/"):
                     result.ignored_outside += 1
@@ -120,28 +139,25 @@ def attribute(report: WorktreeReport, sessions: Iterable[SessionResult]) -> Attr
     return result
 
 
-def _resolve(mention: str, cwd: Optional[str], home: Optional[WorktreeState],
+def _resolve(mention: str, below: Optional[str], home: Optional[WorktreeState],
              roots: List[Tuple[str, WorktreeState]]) -> Optional[Tuple[WorktreeState, str]]:
     """(worktree, path relative to it) for a mention, or None when it is outside this repository."""
     if mention.startswith("~/"):
         mention = os.path.expanduser(mention)
     if os.path.isabs(mention):
-        absolute = os.path.realpath(mention)
+        absolute = os.path.normpath(mention)
         best = max((r for r in roots if _inside(absolute, r[0])), key=lambda r: len(r[0]), default=None)
         if best is None:
             return None
         return best[1], os.path.relpath(absolute, best[0]).replace(os.sep, "/")
     if home is None:
         return None
-    home_root = os.path.realpath(home.path)
-    if cwd:
-        joined = os.path.realpath(os.path.join(cwd, mention))
-        if _inside(joined, home_root):
-            relative = os.path.relpath(joined, home_root).replace(os.sep, "/")
-            if relative in home.changed_paths:
-                return home, relative
+    if below is not None and below != ".":
+        joined = os.path.normpath(os.path.join(below, mention)).replace(os.sep, "/")
+        if not joined.startswith("../") and joined in home.changed_paths:
+            return home, joined
     # Agents often name files from the repository root even when working in a subfolder.
     normalized = os.path.normpath(mention).replace(os.sep, "/")
-    if normalized.startswith("../"):
+    if normalized.startswith("../") or normalized == "..":
         return None
     return home, normalized
