@@ -215,3 +215,16 @@ def test_worktrees_view_outside_a_repository_says_why() -> None:
     tree = render(View(mode="worktrees", snapshot=RepoSnapshot("not-repo", "/plain")), "en")
     assert "/plain is not inside a git repository." in ui.texts(tree)
     assert not any(node.get("type") == "spinner" for node in tree["children"])
+
+
+def test_reading_every_worktree_never_rewrites_an_index(team_repo: Dict[str, Path],
+                                                        runner) -> None:  # type: ignore[no-untyped-def]
+    common = team_repo["main"] / ".git"
+    indexes = [common / "index", *sorted((common / "worktrees").glob("*/index"))]
+    for folder in (team_repo["feature-a"], team_repo["feature-b"], team_repo["clean-c"]):
+        write(folder / "racy.txt", "written in the same second as the index\n")
+    before = [(p, p.stat().st_mtime_ns, p.stat().st_size) for p in indexes]
+    assert len(before) == 5  # main, a, b, c, and gone-d's record (its folder went, git's record stays)
+    read(team_repo["main"], runner)
+    read(team_repo["feature-b"], runner)
+    assert [(p, p.stat().st_mtime_ns, p.stat().st_size) for p in indexes] == before
