@@ -1,4 +1,4 @@
-"""git-status: the focused pane's repository at a glance, every workspace too, and diffs handed to agents."""
+"""git-status: the focused repository, its worktrees and who changed what, every workspace, and hand-offs to agents."""
 import os
 import sys
 
@@ -35,7 +35,7 @@ handing_off = threading.Lock()  # one hand-off at a time
 session = Session()
 FOCUS_DEBOUNCE_SECONDS = 0.25
 # On reopen, the panel drawn at once would take the host's only redraw slot for the next 52 ms, and
-# the fresh status (14 ms on a small repository, bench_git_status "reopen" row) would wait for it.
+# the fresh status (16-19 ms on a 100-file repository, bench_git_status "Refresh clicked" row) would wait for it.
 # So a reopen first waits this long for the fresh status, and draws the previous one only if git is slower.
 # GIT_STATUS_REOPEN_WAIT_MS overrides it (tests make it long, so a slow machine cannot change what they see).
 REOPEN_WAIT_SECONDS = float(os.environ.get("GIT_STATUS_REOPEN_WAIT_MS") or 40) / 1000
