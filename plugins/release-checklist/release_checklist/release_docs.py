@@ -13,7 +13,7 @@ import os
 import re
 from typing import Dict, List, Optional, Tuple
 
-from .checklist_file import ChecklistSpec, _slug, _unique_id
+from .checklist_file import _PLACEHOLDER, ChecklistSpec, _slug, _unique_id
 from .steps import Step, StepKind
 
 ADOPTED_NAMES = ("RELEASE-CHECKLIST.md", "RELEASING.md", "RELEASE.md", "RELEASE_PROCESS.md", "RELEASE-PROCESS.md")
@@ -53,13 +53,17 @@ def find_release_doc(repo: str) -> Optional[str]:
 
 
 def _placeholders(text: str) -> str:
-    """{VERSION} -> {version}; any other {NAME} stays literal ({{NAME}}) so nothing half-fills."""
+    """{VERSION} -> {version}; any other {NAME}, and a shell's ${NAME}, stay literal ({{NAME}}), read the way
+    the checklist format reads placeholders, so nothing half-fills and the adopted file reads back."""
     def replace(match: re.Match[str]) -> str:
-        name = match.group(1).lower()
-        return _KNOWN_PLACEHOLDERS.get(name, "{{" + match.group(1) + "}}")
+        if match.group(1) is not None:
+            return match.group(0)  # already literal
+        name = match.group(2)
+        shell = match.start() > 0 and text[match.start() - 1] == "$"
+        known = None if shell else _KNOWN_PLACEHOLDERS.get(name.lower())
+        return known or "{{" + name + "}}"
 
-    text = re.sub(r"(?<![{$])\{([A-Za-z_]\w*)\}(?!\})", replace, text)
-    return re.sub(r"\$\{([A-Za-z_]\w*)\}", r"${{\1}}", text)  # ${tag} is a shell variable: kept as written
+    return _PLACEHOLDER.sub(replace, text)
 
 
 Item = Tuple[int, str, List[str]]  # (line, item text, detail lines)
