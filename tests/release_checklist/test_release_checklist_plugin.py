@@ -357,3 +357,16 @@ def test_a_fix_nobody_worked_on_is_not_rerun(make_repo, open_host):
     statuses["now"] = "idle"
     watch.poll()
     assert reruns == [("lints", 7)] and watch.watching() == {}
+
+
+def test_the_repositorys_own_release_document_is_shown_and_adopted(make_repo, open_host):
+    repo = make_repo(files={"RELEASING.md": "# Releasing\n\n1. Run `make dist`.\n2. Publish: `twine upload dist/*`\n"})
+    host = open_host(repo)
+    tree = host.wait_for_text("Checklist: RELEASING.md, this repository's own release document read as steps")
+    assert [item["id"] for item in host.find(tree, "release.steps")["items"]] == ["run-make-dist", "publish"]
+    assert step_item(host, tree, "publish")["subtitle"] == "Pending · terminal · irreversible"
+    host.click("checklist.write")
+    host.wait_for_text("Checklist: RELEASE_CHECKLIST.md")
+    text = (Path(str(repo)) / "RELEASE_CHECKLIST.md").read_text(encoding="utf-8")
+    assert "- [ ] Publish: `twine upload dist/*` #terminal #irreversible" in text
+    assert ("Wrote RELEASE_CHECKLIST.md. Edit it to fit your release and commit it.", "success") in host.notifications
