@@ -91,6 +91,7 @@ class _Module:
     is_package: bool
     constants: Dict[str, str] = field(default_factory=dict)
     sequences: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    table_values: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # a dict's values, for TABLE[key]
     modules: Dict[str, str] = field(default_factory=dict)  # local name -> plugin module it names
     ui_names: Set[str] = field(default_factory=set)  # local names of agentty_plugin.ui
     builders: Dict[str, str] = field(default_factory=dict)  # local name -> ui builder imported by name
@@ -165,6 +166,8 @@ def _bind_imports(module: _Module, modules: Mapping[str, _Module]) -> None:
                         module.constants[local] = other.constants[alias.name]
                     if alias.name in other.sequences:
                         module.sequences[local] = other.sequences[alias.name]
+                    if alias.name in other.table_values:
+                        module.table_values[local] = other.table_values[alias.name]
 
 
 def _dotted(node: ast.expr) -> Optional[List[str]]:
@@ -214,6 +217,14 @@ class _Resolver:
             place = self._attribute(parts) if parts else None
             if place is not None and place[1] in self.modules[place[0]].constants:
                 return (self.modules[place[0]].constants[place[1]],)
+        looked_up: Optional[ast.expr] = None  # TABLE[key] or TABLE.get(key): any of the dict's values
+        if isinstance(node, ast.Subscript):
+            looked_up = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+            looked_up = node.func.value
+        table = self.table(looked_up) if looked_up is not None else None
+        if table is not None:
+            return table
         if isinstance(node, ast.IfExp):
             body, orelse = self.strings(node.body), self.strings(node.orelse)
             if isinstance(body, tuple) and isinstance(orelse, tuple):
@@ -231,6 +242,14 @@ class _Resolver:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return _Computed(_pattern_of(self.strings(node.left)) + _pattern_of(self.strings(node.right)))
         return _Computed(".*")
+
+    def table(self, node: ast.expr) -> Optional[Tuple[str, ...]]:
+        """The values of a module-level dict of strings named by `node` (`ELEMENTS`, `ids.ELEMENTS`)."""
+        if isinstance(node, ast.Name):
+            return self.module.table_values.get(node.id)
+        parts = _dotted(node)
+        place = self._attribute(parts) if parts else None
+        return self.modules[place[0]].table_values.get(place[1]) if place else None
 
     def sequence(self, node: ast.expr) -> Optional[Tuple[str, ...]]:
         """The strings a literal tuple/list/set/dict (or a module-level one by name) holds, if all are known."""
@@ -285,6 +304,10 @@ def _collect_constants(module: _Module, modules: Mapping[str, _Module]) -> None:
         sequence = resolver.sequence(value)
         if sequence is not None:
             module.sequences[target.id] = sequence
+        if isinstance(value, ast.Dict):
+            values = [resolver.strings(v) for v in value.values]
+            if values and all(isinstance(v, tuple) and len(v) == 1 for v in values):
+                module.table_values[target.id] = tuple(v[0] for v in values if isinstance(v, tuple))
 
 
 class _Visitor:
@@ -347,17 +370,39 @@ class _Visitor:
         for child in ast.iter_child_nodes(node):
             self.visit(child)
 
+    def _table_values(self, table: ast.expr) -> Optional[Tuple[str, ...]]:
+        if isinstance(table, ast.Dict):
+            values: List[str] = []
+            for node in table.values:
+                found = self.resolver.strings(node)
+                if not isinstance(found, tuple):
+                    return None
+                values.extend(found)
+            return tuple(values)
+        return self.resolver.table(table)
+
     def _bind(self, target: ast.expr, iterable: ast.expr) -> Dict[str, Resolved]:
-        values = self.resolver.sequence(iterable)
+        method = iterable.func.attr if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) \
+            else ""
+        if method == "values" and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute):
+            values = self._table_values(iterable.func.value)
+        else:
+            values = self.resolver.sequence(iterable)
         known: Resolved = values if values is not None else _Computed(".*")
         if isinstance(target, ast.Name):
             return {target.id: known}
-        if isinstance(target, ast.Tuple):  # `for key, value in table.items()`: the key is known
+        if isinstance(target, ast.Tuple):  # `for key, value in table.items()`: keys and values are known
             names = [t.id for t in target.elts if isinstance(t, ast.Name)]
             bound: Dict[str, Resolved] = {name: _Computed(".*") for name in names}
             first = target.elts[0] if target.elts else None
             if isinstance(first, ast.Name):
                 bound[first.id] = known
+            second = target.elts[1] if len(target.elts) == 2 else None
+            if method == "items" and isinstance(second, ast.Name) and isinstance(iterable, ast.Call) \
+                    and isinstance(iterable.func, ast.Attribute):
+                table = self._table_values(iterable.func.value)
+                if table is not None:
+                    bound[second.id] = table
             return bound
         return {}
 

@@ -258,3 +258,31 @@ def test_every_plugin_in_the_repo_has_its_ids_wired(name):
     result = inspect_plugin(folder)
     assert result.problems == []
     assert analyze(folder).elements, "the analysis found no element ids at all: it is not reading this plugin"
+
+
+def test_ids_from_a_table_and_handlers_from_its_items_are_resolved(tmp_path):
+    ids = IDS + 'FILES = {"staged": "files.staged", "changed": "files.changed"}\n'
+    view = '''"""View."""
+    from agentty_plugin import ui
+
+    from . import ids
+
+
+    def render(state, t):
+        return ui.column([ui.button(ids.GO, "Go"), ui.input(ids.QUERY)] +
+                         [ui.list(ids.FILES[group], []) for group in ("staged", "changed")])
+    '''
+    wiring = FULL_WIRING + 'for _group, _element in ids.FILES.items():\n    plugin.on_event(_element)(app.go)\n'
+    assert inspect_plugin(write_plugin(tmp_path, wiring, view=view, ids=ids)).warnings == []
+    assert check_plugin(write_plugin(tmp_path / "a", wiring, view=view, ids=ids))[1] == []
+    # .items() binds the key, not the value: handlers registered by key are for ids nothing emits
+    by_key = FULL_WIRING + 'for _group in ids.FILES:\n    plugin.on_event(_group)(app.go)\n'
+    problems = check_plugin(write_plugin(tmp_path / "b", by_key, view=view, ids=ids))[1]
+    assert any("plugin.on_event('staged') handles an id that no view emits" in p for p in problems), problems
+
+
+def test_a_package_imported_whole_resolves_through_its_dotted_name(tmp_path):
+    wiring = FULL_WIRING.replace("ids.GO", "demo.ids.GO")
+    folder = write_plugin(tmp_path, "import demo.ids\n" + wiring)
+    assert check_plugin(folder)[1] == []
+    assert {v for use in analyze(folder).handlers for v in use.values} == {"panel.go", "panel.query"}
