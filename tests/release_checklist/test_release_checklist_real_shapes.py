@@ -367,3 +367,18 @@ def test_a_sectioned_release_document_keeps_its_procedure_only(tmp_path, data_di
         ("switch-branch-yourname-merge-back", StepKind.MANUAL)]  # a code span that is no command line stays text
     hint = session.command_of(session.step("after-merge-tag-it"))
     assert 'git tag -s "${tag}" -m "${tag}"' in hint  # the shell's variable, not this release's tag
+
+
+def test_a_missing_test_tool_is_named_with_the_fix(tmp_path, data_dir):
+    from release_checklist import clean_env
+    from release_checklist.panel import state_text
+
+    repo = build(tmp_path / "lib", {"pyproject.toml": '[project]\nname = "lib"\nversion = "1.0.0"\n',
+                                    "tox.ini": "[tox]\n"}, [], {})
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    session = ReleaseSession(str(repo), data_dir, env=clean_env(path=str(empty)))  # no tox on this PATH
+    record = session.run_step("tests-pass")
+    assert record.state == "unknown"
+    assert state_text(record, EN, session.step("tests-pass")).startswith(
+        "Couldn't check · tox is not installed: install it, or set the Tests line in RELEASE_CHECKLIST.md · ")
