@@ -1,7 +1,10 @@
-"""Benchmark for notes-search (issue 3, "Proof"): 10,000 generated notes; cold index in the background
-with the panel answering meanwhile, 10 changed notes, keystroke -> panel latency through the real plugin
-process for 200 queries typed character by character, engine-only search time, plugin RSS; against a
-plain Python scan (and ripgrep, when installed) of the same folder in the same run. Data: bench/.data/."""
+"""Benchmark for notes-search (issues 3 and 18): generated notes (10,000 and 100,000 by default; the
+NOTES environment variable or a `--notes=10000,100000` argument chooses); cold index in the background
+with the panel answering meanwhile, 10 changed notes, a saved note until the panel shows it, keystroke ->
+panel latency through the real plugin process for 200 queries typed character by character (typos
+included), engine-only search time, plugin RSS; against a plain Python scan (and ripgrep, when
+installed) of the same folder in the same run. Then known-item ranking on a real vault, when one is
+given (NOTES_BENCH_VAULT), against a BM25F baseline. Data: bench/.data/."""
 
 import heapq
 import json
@@ -25,9 +28,11 @@ from agentty_plugin.testing import PluginHost, World  # noqa: E402
 from notes_search.library import NotesLibrary  # noqa: E402
 from notes_search.settings import Settings  # noqa: E402
 
-NOTES = 10_000
+NOTES = 10_000  # the count being measured; main() sets it for each count asked for
+DEFAULT_COUNTS = "10000,100000"
 WORDS_PER_NOTE = 300
 QUERIES = 200  # typed character by character through the plugin with FTS5 (and engine-only, both engines)
+SAVES = 10  # notes saved one at a time while the panel shows a query they match
 WHOOSH_PANEL_QUERIES = 60  # the whoosh keystroke -> panel run is shorter to keep the bench under 4 minutes
 BASELINE_RUNS = 30  # keystrokes sampled evenly from the same stream for the scan and ripgrep
 KEY_GAP = 0.06  # seconds between keystrokes at least (a very fast typist); the runtime sends a panel per 52 ms
@@ -37,18 +42,81 @@ DATA = HERE / ".data" / "notes_search"
 NOTES_DIR = DATA / f"notes-{NOTES}"
 WHOOSH_DATA = DATA / "whoosh-cached"
 
-_SYLLABLES = ["ka", "to", "ri", "mon", "sel", "dar", "vin", "lo", "pe", "qua", "zen", "ur", "bis", "tem", "gra",
-              "no", "ve", "sta", "cor", "li"]
+_SYLLABLES = [
+    "ka",
+    "to",
+    "ri",
+    "mon",
+    "sel",
+    "dar",
+    "vin",
+    "lo",
+    "pe",
+    "qua",
+    "zen",
+    "ur",
+    "bis",
+    "tem",
+    "gra",
+    "no",
+    "ve",
+    "sta",
+    "cor",
+    "li",
+]
 _ENGLISH = [
-    "meeting", "release", "plan", "planning", "search", "index", "note", "agent", "review", "design",
-    "deploy", "test", "running", "runner", "budget", "customer", "invoice", "roadmap", "sprint", "backlog",
-    "retro", "incident", "outage", "database", "migration", "schema", "server", "client", "report", "weekly",
-    "daily", "summary", "project", "proposal", "draft", "final", "todo", "idea", "question", "answer",
-    "research", "paper",
+    "meeting",
+    "release",
+    "plan",
+    "planning",
+    "search",
+    "index",
+    "note",
+    "agent",
+    "review",
+    "design",
+    "deploy",
+    "test",
+    "running",
+    "runner",
+    "budget",
+    "customer",
+    "invoice",
+    "roadmap",
+    "sprint",
+    "backlog",
+    "retro",
+    "incident",
+    "outage",
+    "database",
+    "migration",
+    "schema",
+    "server",
+    "client",
+    "report",
+    "weekly",
+    "daily",
+    "summary",
+    "project",
+    "proposal",
+    "draft",
+    "final",
+    "todo",
+    "idea",
+    "question",
+    "answer",
+    "research",
+    "paper",
 ]
 _JAPANESE = [
-    "明日の会議は東京で行います。", "全文検索の索引を作り直した。", "リリース計画を確認する。", "議事録をまとめる。",
-    "顧客との打ち合わせは来週です。", "データベースの移行手順を書く。", "障害報告を共有した。", "週次の振り返り。",
+    "明日の会議は東京で行います。",
+    "全文検索の索引を作り直した。",
+    "リリース計画を確認する。",
+    "議事録をまとめる。",
+    "顧客との打ち合わせは来週です。",
+    "データベースの移行手順を書く。",
+    "障害報告を共有した。",
+    "週次の振り返り。",
 ]
 
 
@@ -78,8 +146,23 @@ def _zipf(rng: random.Random, words: Sequence[str]) -> str:
     return rng.choices(words, cum_weights=cumulative)[0]
 
 
+def use_count(count: int) -> None:
+    """Measure `count` notes from now on (each count has its own generated folder and cache)."""
+    global NOTES, NOTES_DIR
+    NOTES = count
+    NOTES_DIR = DATA / f"notes-{NOTES}"
+
+
+def note_counts(argv: Sequence[str]) -> List[int]:
+    text = os.environ.get("NOTES") or DEFAULT_COUNTS
+    for argument in argv:
+        if argument.startswith("--notes="):
+            text = argument.split("=", 1)[1]
+    return [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
+
+
 def generate() -> List[str]:
-    """10,000 deterministic notes (~300 words, front matter, tags, 12 folders; every 5th has Japanese)."""
+    """NOTES deterministic notes (~300 words, front matter, tags, 12 folders; every 5th has Japanese)."""
     rng = random.Random(SEED)
     vocabulary = _vocabulary(rng)
     marker = DATA / f"notes-{NOTES}.version"
@@ -90,7 +173,7 @@ def generate() -> List[str]:
         title = " ".join(_zipf(rng, vocabulary) for _ in range(3)).capitalize()
         tags = sorted({_zipf(rng, vocabulary[:60]) for _ in range(2)})
         words = [_zipf(rng, vocabulary) for _ in range(WORDS_PER_NOTE)]
-        paragraphs = [" ".join(words[start:start + 60]) + "." for start in range(0, WORDS_PER_NOTE, 60)]
+        paragraphs = [" ".join(words[start : start + 60]) + "." for start in range(0, WORDS_PER_NOTE, 60)]
         if index % 5 == 0:
             paragraphs.insert(1, rng.choice(_JAPANESE) + rng.choice(_JAPANESE))
         text = "---\ntitle: {}\ntags: [{}]\n---\n# {}\n\n{}\n\n#{}\n".format(
@@ -105,14 +188,24 @@ def generate() -> List[str]:
     return vocabulary
 
 
+def _typo(word: str, rng: random.Random) -> str:
+    """Two neighbouring letters swapped, past the first one (the commonest slip)."""
+    at = rng.randrange(1, len(word) - 2) if len(word) > 4 else 1
+    return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+
+
 def typed_queries(vocabulary: Sequence[str]) -> List[List[str]]:
-    """200 queries, each as the texts the field holds after every keystroke (1-letter prefixes included)."""
+    """200 queries, each as the texts the field holds after every keystroke (1-letter prefixes included);
+    every 7th has a typo in its last word (of 5+ letters, so it is corrected)."""
     rng = random.Random(SEED + 1)
     common = [word for word in vocabulary[:400] if len(word) <= 6]  # what people type: short, frequent words
+    long_words = [word for word in vocabulary[:400] if 6 <= len(word) <= 9]
     japanese = ["会議", "東京", "全文検索", "索引", "議事録", "リリース", "顧客", "障害報告"]
     result = []
     for number in range(QUERIES):
-        if number % 10 == 9:
+        if number % 7 == 6:
+            text = _zipf(rng, common) + " " + _typo(_zipf(rng, long_words), rng)
+        elif number % 10 == 9:
             text = rng.choice(japanese)
         elif number % 8 == 7:
             text = _zipf(rng, common) + " " + _zipf(rng, common)
@@ -198,9 +291,7 @@ def keystroke(host: PluginHost, text: str, timeout: float = 30.0) -> float:
     sent = time.monotonic()
     host.type("search.query", text)
     check = _shows(host, text)
-    host.wait_for(
-        lambda: any(check(tree) for tree in host.panels[before:]), timeout, f"the panel for {text!r}"
-    )
+    host.wait_for(lambda: any(check(tree) for tree in host.panels[before:]), timeout, f"the panel for {text!r}")
     arrived = next(at for tree, at in zip(host.panels[before:], host.panel_times[before:]) if check(tree))
     return (arrived - sent) * 1000
 
@@ -239,8 +330,8 @@ def cold_build_in_plugin(queries: Sequence[Sequence[str]]) -> Dict[str, Any]:
 
     position = 0
     while not (host.panel is not None and ready(host.panel)):
-        if time.monotonic() - started > 120:
-            raise TimeoutError("the first index took over 2 minutes")
+        if time.monotonic() - started > 300:
+            raise TimeoutError("the first index took over 5 minutes")
         text = stream[position % len(stream)]
         position += 1
         during.append(keystroke(host, text))
@@ -260,9 +351,41 @@ def cold_build_in_plugin(queries: Sequence[Sequence[str]]) -> Dict[str, Any]:
     }
 
 
+def is_typo_query(text: str, vocabulary: Set[str]) -> bool:
+    words = text.split()
+    return len(words) == 2 and len(words[1]) >= 5 and words[1] not in vocabulary
+
+
+def saved_note_latency(host: PluginHost) -> List[float]:
+    """ms from writing a new note until the panel, already showing its query, lists it (the watcher's
+    path: no refresh is asked for). The notes are removed afterwards."""
+    latencies = []
+    written = []
+    for number in range(SAVES):
+        word = f"savedword{number:02d}x"
+        keystroke(host, word)
+        before = len(host.panels)
+        path = NOTES_DIR / "saved" / f"saved-{number:02d}.md"
+        path.parent.mkdir(exist_ok=True)
+        started = time.monotonic()
+        path.write_text(f"# Saved {number}\n\n{word} was saved just now\n", encoding="utf-8")
+        written.append(path)
+
+        def shows(tree: Dict[str, Any], title: str = f"Saved {number}") -> bool:
+            results = host.find(tree, "search.results")
+            return bool(results) and any(item.get("title") == title for item in results.get("items", []))
+
+        host.wait_for(lambda start=before: any(shows(t) for t in host.panels[start:]), 30, f"saved note {number}")
+        arrived = next(at for tree, at in zip(host.panels[before:], host.panel_times[before:]) if shows(tree))
+        latencies.append((arrived - started) * 1000)
+    for path in written:
+        path.unlink()
+    return latencies
+
+
 def _edit_ten() -> Dict[Path, Tuple[str, int]]:
     originals = {}
-    for index in range(0, 10_000, 1000):
+    for index in range(0, NOTES, NOTES // 10):
         path = NOTES_DIR / f"area-{index % 12:02d}" / f"note-{index:05d}.md"
         originals[path] = (path.read_text(encoding="utf-8"), path.stat().st_mtime_ns)
         path.write_text(originals[path][0] + f"\nedited benchmark line {index}\n", encoding="utf-8")
@@ -276,8 +399,10 @@ def _restore(originals: Dict[Path, Tuple[str, int]]) -> None:
 
 
 def whoosh_cache_ready() -> bool:
-    """True when the cached whoosh index exists and has the engine's current layout (an older one
-    would be rebuilt from scratch inside the timed run, which takes minutes)."""
+    """True when the cached whoosh index (of 10,000 notes) exists and has the engine's current layout
+    (an older one would be rebuilt from scratch inside the timed run, which takes minutes)."""
+    if NOTES != 10_000:
+        return False
     from notes_search.engines.whoosh_engine import SCHEMA_VERSION
 
     try:
@@ -322,30 +447,41 @@ def _row(name: str, values: Sequence[float], base: Optional[float], unit: str = 
     return f"{name:<46}{median:>9.1f}{_p95(values):>9.1f}{max(values):>9.1f}{ratio}{len(values):>7}"
 
 
-def main() -> None:
+def measure(count: int) -> Dict[str, Any]:
+    """Every latency and index figure for `count` generated notes (whoosh only where its index is cached)."""
+    use_count(count)
     began = time.perf_counter()
     DATA.mkdir(parents=True, exist_ok=True)
     vocabulary = generate()
+    known_words = set(vocabulary)
     queries = typed_queries(vocabulary)
     stream = [text for keystrokes in queries for text in keystrokes]
     size = sum(p.stat().st_size for p in NOTES_DIR.rglob("*.md")) / 2**20
-    print(f"notes-search: {NOTES:,} generated notes (~{WORDS_PER_NOTE} words, every 5th with Japanese, "
-          f"{size:.0f} MiB), Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-    print(f"{QUERIES} queries typed character by character = {len(stream)} keystrokes "
-          f"(1-letter prefixes included), at most one every {KEY_GAP * 1000:.0f} ms")
+    print(
+        f"\nnotes-search: {NOTES:,} generated notes (~{WORDS_PER_NOTE} words, every 5th with Japanese, "
+        f"{size:.0f} MiB), Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+    )
+    print(
+        f"{QUERIES} queries typed character by character = {len(stream)} keystrokes "
+        f"(1-letter prefixes included), at most one every {KEY_GAP * 1000:.0f} ms"
+    )
 
-    sample = stream[:: max(1, len(stream) // BASELINE_RUNS)][:BASELINE_RUNS]
+    runs = BASELINE_RUNS if NOTES <= 10_000 else 8  # a scan of 100,000 notes takes seconds
+    sample = stream[:: max(1, len(stream) // runs)][:runs]
     scan = _timed(python_scan, sample)
     rg = _timed(ripgrep, sample) if shutil.which("rg") else []
 
     cold = cold_build_in_plugin(queries)
     host = cold["host"]
     try:
+        host.wait_idle(0.5, 60)
         typed_sqlite = type_queries(host, queries)
+        saved = saved_note_latency(host)
         rss_sqlite = _rss_mb(host.process.pid) if host.process else (0.0, 0.0)
         assert not host.violations, host.violations
     finally:
         host.close()
+    typo_sqlite = [ms for text, ms in zip(stream, typed_sqlite) if is_typo_query(text, known_words)]
     sqlite = library_figures("sqlite", DATA / "plugin-sqlite", stream)
 
     whoosh: Dict[str, Any] = {}
@@ -369,50 +505,123 @@ def main() -> None:
     print()
     print(f"{'per keystroke (ms)':<46}{'median':>9}{'p95':>9}{'max':>9}{'scan/x':>10}{'runs':>7}")
     print(_row("baseline: Python scan of the folder", scan, base))
-    print(_row("baseline: ripgrep per query", rg, base) if rg else f"{'baseline: ripgrep per query':<46}"
-          "   (rg not installed: row skipped)")
+    print(
+        _row("baseline: ripgrep per query", rg, base)
+        if rg
+        else f"{'baseline: ripgrep per query':<46}   (rg not installed: row skipped)"
+    )
     print(_row("FTS5: keystroke -> panel (plugin process)", typed_sqlite, base))
+    print(_row("FTS5: ... of which typo queries (corrected)", typo_sqlite, base))
     print(_row("FTS5: engine search + snippets only", sqlite["search"], base))
     print(_row("FTS5: keystroke -> panel during cold index", cold["during"], base))
+    print(_row("FTS5: note saved -> panel lists it", saved, None))
     if whoosh:
         print(_row("whoosh: keystroke -> panel (plugin process)", typed_whoosh, base))
         print(_row("whoosh: engine search + snippets only", whoosh["search"], base))
     print()
-    print(f"{'index':<10}{'cold build s':>13}{'10 changed ms':>15}{'re-index part':>15}{'no change ms':>14}"
-          f"{'RSS MB (peak)':>15}")
-    print(f"{'FTS5':<10}{cold['seconds']:>13.1f}{sqlite['ten_changed_ms']:>15.0f}{sqlite['ten_reindex_ms']:>15.0f}"
-          f"{sqlite['no_change_ms']:>14.0f}{rss_sqlite[0]:>8.0f} ({max(rss_sqlite[1], cold['peak_rss']):.0f})")
+    print(
+        f"{'index':<10}{'cold build s':>13}{'10 changed ms':>15}{'re-index part':>15}{'no change ms':>14}"
+        f"{'RSS MB (peak)':>15}"
+    )
+    peak = max(rss_sqlite[1], cold["peak_rss"])
+    print(
+        f"{'FTS5':<10}{cold['seconds']:>13.1f}{sqlite['ten_changed_ms']:>15.0f}{sqlite['ten_reindex_ms']:>15.0f}"
+        f"{sqlite['no_change_ms']:>14.0f}{rss_sqlite[0]:>8.0f} ({peak:.0f})"
+    )
     whoosh_cold = whoosh.get("cold_build", {})
     if whoosh:
-        print(f"{'whoosh':<10}{whoosh_cold.get('seconds', float('nan')):>13.1f}{whoosh['ten_changed_ms']:>15.0f}"
-              f"{whoosh['ten_reindex_ms']:>15.0f}{whoosh['no_change_ms']:>14.0f}{rss_whoosh[0]:>8.0f}"
-              f" ({rss_whoosh[1]:.0f})")
+        print(
+            f"{'whoosh':<10}{whoosh_cold.get('seconds', float('nan')):>13.1f}{whoosh['ten_changed_ms']:>15.0f}"
+            f"{whoosh['ten_reindex_ms']:>15.0f}{whoosh['no_change_ms']:>14.0f}{rss_whoosh[0]:>8.0f}"
+            f" ({rss_whoosh[1]:.0f})"
+        )
     print()
-    print(f"FTS5 cold index in the plugin: first panel after {cold['first_panel_ms']:.0f} ms; "
-          f"{len(cold['during'])} keystrokes typed while it built, {cold['answered_with_results']} already "
-          f"with results; longest gap between panels {cold['longest_panel_gap_ms']:.0f} ms.")
+    print(
+        f"FTS5 cold index in the plugin: first panel after {cold['first_panel_ms']:.0f} ms; "
+        f"{len(cold['during'])} keystrokes typed while it built, {cold['answered_with_results']} already "
+        f"with results; longest gap between panels {cold['longest_panel_gap_ms']:.0f} ms."
+    )
     if whoosh_cold:
-        print(f"whoosh cold build (peak RSS {whoosh_cold.get('peak_rss_mb', 0):.0f} MB) measured once "
-              f"({whoosh_cold.get('when')}) and cached in {WHOOSH_DATA}.")
-    else:
-        print("whoosh rows skipped: its 10,000-note index takes ~1.5 minutes to build, so it is built once with "
-              "`.venv/bin/python bench/bench_notes_search.py --build-whoosh` and cached in bench/.data/.")
-    print("10 changed: finding them among 10,000 files (stat only) plus re-indexing them. 1 run each; "
-          f"total {time.perf_counter() - began:.0f} s.")
+        print(
+            f"whoosh cold build (peak RSS {whoosh_cold.get('peak_rss_mb', 0):.0f} MB) measured once "
+            f"({whoosh_cold.get('when')}) and cached in {WHOOSH_DATA}."
+        )
+    elif NOTES == 10_000:
+        print(
+            "whoosh rows skipped: its 10,000-note index takes ~1.5 minutes to build, so it is built once with "
+            "`.venv/bin/python bench/bench_notes_search.py --build-whoosh` and cached in bench/.data/."
+        )
+    print(
+        f"10 changed: finding them among {NOTES:,} files (stat only) plus re-indexing them (the walk that "
+        f"runs without a watcher). 1 run each; total {time.perf_counter() - began:.0f} s."
+    )
+    return {
+        "notes": NOTES,
+        "panel": typed_sqlite,
+        "typo": typo_sqlite,
+        "engine": sqlite["search"],
+        "saved": saved,
+        "cold": cold["seconds"],
+        "first_panel": cold["first_panel_ms"],
+        "gap": cold["longest_panel_gap_ms"],
+        "rss": rss_sqlite[0],
+        "peak": peak,
+        "ten_changed": sqlite["ten_changed_ms"],
+    }
+
+
+def print_side_by_side(figures: Sequence[Dict[str, Any]]) -> None:
+    """The FTS5 figures of every note count in one table (issue 18: the 100k row beside the 10k one)."""
+    print(f"\n{'FTS5, by note count':<44}" + "".join(f"{f['notes']:>16,}" for f in figures) + f"{'target':>14}")
+
+    def line(label: str, cells: Sequence[str], target: str) -> None:
+        print(f"{label:<44}" + "".join(f"{cell:>16}" for cell in cells) + f"{target:>14}")
+
+    line(
+        "keystroke -> panel median / p95 ms",
+        [f"{statistics.median(f['panel']):.1f} / {_p95(f['panel']):.1f}" for f in figures],
+        "p95 <= 25",
+    )
+    line(
+        "typo queries median / p95 ms",
+        [f"{statistics.median(f['typo']):.1f} / {_p95(f['typo']):.1f}" if f["typo"] else "-" for f in figures],
+        "p95 <= 25",
+    )
+    line("keystroke -> panel max ms", [f"{max(f['panel']):.0f}" for f in figures], "")
+    line("engine search + snippets p95 ms", [f"{_p95(f['engine']):.1f}" for f in figures], "")
+    line("cold index s (panel answering)", [f"{f['cold']:.1f}" for f in figures], "<= 20")
+    line("longest gap between panels, cold ms", [f"{f['gap']:.0f}" for f in figures], "")
+    line(
+        "note saved -> listed median / max ms",
+        [f"{statistics.median(f['saved']):.0f} / {max(f['saved']):.0f}" for f in figures],
+        "<= 250",
+    )
+    line("10 changed, found by a walk ms", [f"{f['ten_changed']:.0f}" for f in figures], "")
+    line("RSS MB (peak)", [f"{f['rss']:.0f} ({f['peak']:.0f})" for f in figures], "peak <= 120")
+
+
+def main() -> None:
+    figures = [measure(count) for count in note_counts(sys.argv[1:])]
+    print_side_by_side(figures)
+    use_count(10_000)
+    evaluate_vault(("sqlite", "whoosh") if whoosh_cache_ready() else ("sqlite",))
 
 
 def build_whoosh() -> None:
     """Build the cached whoosh index once (it takes minutes), recording its cold build time and memory."""
     import resource
 
+    use_count(10_000)
     generate()
     shutil.rmtree(WHOOSH_DATA, ignore_errors=True)
     library = NotesLibrary(str(WHOOSH_DATA), Settings(roots=(str(NOTES_DIR),), engine="whoosh"))
     started = time.perf_counter()
 
     def progress(done: int, total: int) -> None:
-        print(f"  {done}/{total} notes, {time.perf_counter() - started:.0f} s, RSS {_rss_mb(os.getpid())[0]:.0f} MB",
-              flush=True)
+        print(
+            f"  {done}/{total} notes, {time.perf_counter() - started:.0f} s, RSS {_rss_mb(os.getpid())[0]:.0f} MB",
+            flush=True,
+        )
 
     library.refresh(progress=progress)
     seconds = time.perf_counter() - started
@@ -552,8 +761,13 @@ class Bm25fBaseline:
         self.lengths: List[List[int]] = []
         for number, note in enumerate(notes):
             values = {
-                "name": note.name, "aliases": " ".join(note.aliases), "title": note.title, "folder": note.folder,
-                "headings": " ".join(note.headings), "tags": " ".join(note.tags), "links": " ".join(note.links),
+                "name": note.name,
+                "aliases": " ".join(note.aliases),
+                "title": note.title,
+                "folder": note.folder,
+                "headings": " ".join(note.headings),
+                "tags": " ".join(note.tags),
+                "links": " ".join(note.links),
                 "body": note.body,
             }
             lengths = []
@@ -619,8 +833,10 @@ def evaluate_vault(engines: Sequence[str] = ("sqlite",), show_misses: bool = Fal
     """success@1 / success@5 / MRR per query kind on a real vault, the plugin beside the BM25F baseline."""
     root = os.environ.get(VAULT_ENV, "")
     if not root or not os.path.isdir(root):
-        print(f"Real-vault ranking table skipped: set {VAULT_ENV} to a folder of Markdown notes (e.g. a checkout "
-              "of github.com/obsidianmd/obsidian-help) to run it.")
+        print(
+            f"Real-vault ranking table skipped: set {VAULT_ENV} to a folder of Markdown notes (e.g. a checkout "
+            "of github.com/obsidianmd/obsidian-help) to run it."
+        )
         return
     notes = load_vault(root)
     queries = known_item_queries(notes)
@@ -644,8 +860,10 @@ def evaluate_vault(engines: Sequence[str] = ("sqlite",), show_misses: bool = Fal
                 print(f"  miss {kind:<8} rank {rank:>2}  {text!r}  want {want}  got {top}")
         library.close()
     languages = len({note.rel.split(os.sep)[0] for note in notes if os.sep in note.rel})
-    print(f"\nKnown-item queries on {root}: {len(notes):,} notes in {languages} top folders, {len(queries)} queries "
-          f"(up to {EVAL_PER_KIND} per kind, seed {SEED + 7}); found = ranked within the first {EVAL_LIMIT}.")
+    print(
+        f"\nKnown-item queries on {root}: {len(notes):,} notes in {languages} top folders, {len(queries)} queries "
+        f"(up to {EVAL_PER_KIND} per kind, seed {SEED + 7}); found = ranked within the first {EVAL_LIMIT}."
+    )
     print(f"{'kind':<10}{'queries':>8}" + "".join(f"{label[:27]:>30}" for label in results))
     print(f"{'':<18}" + "".join(f"{'s@1   s@5   MRR':>30}" for _ in results))
     for kind in (*EVAL_KINDS, "all"):
@@ -655,8 +873,11 @@ def evaluate_vault(engines: Sequence[str] = ("sqlite",), show_misses: bool = Fal
             ranks = [r for rs in by_kind.values() for r in rs] if kind == "all" else by_kind.get(kind, [])
             s1, s5, mrr = _metrics(ranks)
             cells.append(f"{s1:>18.2f}{s5:>6.2f}{mrr:>6.2f}")
-        count = sum(len(v) for v in results["BM25F baseline"].values()) if kind == "all" else len(
-            results["BM25F baseline"].get(kind, []))
+        count = (
+            sum(len(v) for v in results["BM25F baseline"].values())
+            if kind == "all"
+            else len(results["BM25F baseline"].get(kind, []))
+        )
         print(f"{kind:<10}{count:>8}" + "".join(cells))
 
 

@@ -134,3 +134,26 @@ def test_while_the_first_index_builds_the_panel_shows_progress_and_search_works(
     assert _titles(app) == ["Note 59"]
     assert '"spinner"' not in json_.dumps(plugin.panels[-1])
     app.shutdown()
+
+
+def test_with_the_folders_watched_a_search_never_asks_for_a_walk(tmp_path: Path):
+    root = tmp_path / "notes"
+    write_note(root, "a.md", "# Apple\n\napple pie\n")
+    app = NotesApp(RecordingPlugin())  # type: ignore[arg-type]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)]}))
+    app.activate(str(tmp_path / "data"))
+    deadline = time.time() + 30
+    while (app.library is None or app.state.phase != "ready") and time.time() < deadline:
+        time.sleep(0.02)
+    asked: List[str] = []
+    app.queue = lambda job, announce=False: asked.append(job)  # type: ignore[method-assign]
+    app._last_refresh = 0.0  # the last walk is long ago
+    assert app.watcher is not None  # Linux: inotify through ctypes
+    app.search("apple ")
+    assert asked == [] and _titles(app) == ["Apple"]
+    watcher, app.watcher = app.watcher, None  # where nothing watches, a stale search asks for a walk
+    app.search("apple ")
+    assert asked == ["refresh"]
+    app.watcher = watcher
+    app.shutdown()

@@ -218,6 +218,7 @@ class NotesApp:
                 shutil.rmtree(os.path.join(self.data_dir, "index"), ignore_errors=True)
             if not self._open_library():
                 return
+            self._start_watching()
         assert self.library is not None
         if "watch" in jobs:
             self._start_watching()  # the folders changed

@@ -38,7 +38,7 @@ FUZZY = 0.5  # a corrected word counts half, in every field alike
 # a title and other headings; a still-typed last word: half.
 WHOLE_FIELD = 1.0
 BODY = 2.0  # the engine's BM25, scaled to 0..1 over the candidates
-_CACHE_SIZE = 4096
+_CACHE_SIZE = 2000  # notes whose field tokens are kept (~1 KB each)
 
 Tokens = Tuple[str, ...]
 # Field name -> (its values as token lists, every token of them, their light stems): the sets answer

@@ -123,7 +123,7 @@ def _filters(query: ParsedQuery) -> Tuple[str, List[str]]:
 
 
 _SQL_VARIABLES = 500  # bound parameters per statement (old SQLite builds allow 999)
-_RECORD_CACHE = 5000  # parsed records kept between writes
+_RECORD_CACHE = 2000  # parsed records kept between writes (~1 KB each)
 
 
 class SqliteEngine(SearchEngine):
@@ -378,6 +378,8 @@ class SqliteEngine(SearchEngine):
                 # the ranking. A broad query is ranked among its most recent matches (see BROAD_CAP).
                 window = max(self.broad_cap, limit + TIE_MARGIN)
                 scored = self._newest_scored(expression, window)
+                if not scored:
+                    return []  # heading matches are matches too: none (a typo, before its correction)
                 best = {rowid: scored_rank for rowid, scored_rank in scored}
                 best = {rowid: best[rowid] for rowid in heapq.nsmallest(body_count, best, key=best.__getitem__)}
                 # Name, alias, title, folder, heading and tag matches are candidates however old.
