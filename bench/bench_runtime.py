@@ -10,6 +10,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Optional
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
@@ -58,12 +59,19 @@ def time_bare() -> float:
     return time.perf_counter() - started
 
 
-def time_plugin(folder: pathlib.Path):
+def time_plugin(folder: pathlib.Path, context: Optional[dict] = None, data_dir: Optional[str] = None):
+    plugin_id = folder.name
+    context = context or {}
     init = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "initialize",
-                       "params": {"apiVersion": 1, "plugin": {"id": "minimal"}, "language": "en", "context": {}}})
-    panel = json.dumps({"jsonrpc": "2.0", "method": "panel/open", "params": {"context": {}}})
+                       "params": {"apiVersion": 1, "plugin": {"id": plugin_id, "dir": str(folder),
+                                                              "dataDir": data_dir or ""},
+                                  "language": "en", "context": context}})
+    panel = json.dumps({"jsonrpc": "2.0", "method": "panel/open", "params": {"context": context}})
+    env = environment()
+    if data_dir:
+        env["AGENTTY_PLUGIN_DATA"] = data_dir
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "main.py"], cwd=folder, env=environment(),
+    process = subprocess.Popen([sys.executable, "main.py"], cwd=folder, env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert process.stdin and process.stdout
     process.stdin.write((init + "\n" + panel + "\n").encode())
@@ -76,6 +84,11 @@ def time_plugin(folder: pathlib.Path):
             answered = now
         if message.get("method") == "ui/setPanel":
             first_panel = now
+        elif "method" in message and message.get("id") is not None:
+            # A call the first panel may wait for: answered at once, as a local host would.
+            reply = {"jsonrpc": "2.0", "id": message["id"], "result": host_answer(message["method"], context)}
+            process.stdin.write((json.dumps(reply) + "\n").encode())
+            process.stdin.flush()
     rss_kb = 0
     try:
         with open(f"/proc/{process.pid}/status") as status:
@@ -87,6 +100,63 @@ def time_plugin(folder: pathlib.Path):
     process.stdin.close()
     process.wait(5)
     return answered, first_panel, rss_kb
+
+
+def plugin_context(repo: pathlib.Path) -> dict:
+    """The focused Claude pane in a small git repository: what a user opening a panel usually has."""
+    pane = {"id": 11, "kind": "claude", "tool": "claude", "title": "Claude Code", "cwd": str(repo), "status": "idle",
+            "running": True}
+    return {"language": "en", "workspace": {"id": 1, "name": repo.name, "cwd": str(repo), "active": True},
+            "pane": pane}
+
+
+def small_repository() -> pathlib.Path:
+    repo = ROOT / "bench" / ".data" / "startup-repo"
+    if not (repo / ".git").is_dir():
+        repo.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        (repo / "README.md").write_text("# startup\n")
+        (repo / "CHANGELOG.md").write_text("# Changelog\n\n## 0.1.0\n\n- First.\n")
+        subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+        subprocess.run(["git", "-C", str(repo), "-c", "user.name=bench", "-c", "user.email=bench@example.invalid",
+                        "commit", "-q", "-m", "start"], check=True)
+    return repo
+
+
+def plugin_startups(minimal: pathlib.Path) -> None:
+    """Each real plugin's first panel against the minimal plugin's, runs interleaved so load hits both alike."""
+    repo = small_repository()
+    context = plugin_context(repo)
+    folders = sorted(p.parent for p in (ROOT / "plugins").glob("*/agentty-plugin.json"))
+    print(f"First panel (spawn → initialize → panel/open → ui/setPanel), bytecode cached, {RUNS} runs each, "
+          f"interleaved with the minimal plugin; target ≤ 1.8× minimal")
+    print(f"{'plugin':<22}{'median ms':>10}{'minimal ms':>12}{'× minimal':>11}")
+    for folder in folders:
+        data = ROOT / "bench" / ".data" / "startup-data" / folder.name
+        data.mkdir(parents=True, exist_ok=True)
+        time_plugin(folder, context, str(data))  # compiles and caches its bytecode, as a first start does
+        ours, base = [], []
+        for _ in range(RUNS):
+            ours.append(time_plugin(folder, context, str(data))[1])
+            base.append(time_plugin(minimal, context)[1])
+        ratio = statistics.median(ours) / statistics.median(base)
+        print(f"{folder.name:<22}{statistics.median(ours) * 1000:>10.1f}{statistics.median(base) * 1000:>12.1f}"
+              f"{ratio:>11.2f}")
+
+
+def host_answer(method: str, context: dict):
+    pane = context.get("pane") or {}
+    if method == "context/get":
+        return context
+    if method == "workspace/list":
+        workspace = context.get("workspace")
+        return [dict(workspace, panes=[pane])] if workspace else []
+    if method == "session/get":
+        return {"paneId": pane.get("id"), "agent": pane.get("kind"), "sessionId": "s-1", "title": "Start-up",
+                "cwd": pane.get("cwd"), "status": "idle", "turnCount": 2,
+                "turns": [{"role": "user", "text": "Fix the failing test in README.md"},
+                          {"role": "assistant", "text": "I updated README.md and the test passes now."}]}
+    return None
 
 
 def reader_throughput(count: int = 100_000) -> float:
@@ -149,6 +219,7 @@ def main() -> None:
     print(f"{'first start (compiling, 1 run)':<36}{first[1] * 1000:>10.1f}{'':>10}{first[1] / bare_median:>9.2f}")
     if rss:
         print(f"peak RSS of the minimal plugin: median {statistics.median(rss) / 1024:.1f} MiB")
+    plugin_startups(folder)
     rates = [reader_throughput() for _ in range(3)]
     print(f"reader: {statistics.median(rates):,.0f} messages/s (median of 3 runs of 100,000 ui/event lines)")
     sent_rate, panels_per_second, worst, violations = burst()
