@@ -111,3 +111,38 @@ def test_panel_stays_within_host_limits(make_repo, data_dir):
         tree = render(view, TRANSLATOR.for_language(language), language)
         ui.validate(tree)
         assert ui.count_elements(tree) <= 2000
+
+
+_PY = '[project]\nname = "p"\nversion = "1.0.0"\n'
+
+
+@pytest.mark.parametrize(("files", "test_command"), [
+    ({"Makefile": "test:\n\ttrue\n", "pyproject.toml": _PY, "tox.ini": "[tox]\n"}, "make test"),
+    ({"Makefile": "check:\n\truff .\n", "pyproject.toml": _PY, "tox.ini": "[tox]\n"}, "tox"),
+    ({"Makefile": "all:\n\tcc x.c\ncheck: all\n\t./t\n"}, "make check"),
+    ({"justfile": "test:\n    cargo nextest run\n", "Cargo.toml": '[package]\nversion = "1.0.0"\n'}, "just test"),
+    ({"noxfile.py": "", "package.json": json.dumps({"scripts": {"test": "jest"}}), "pyproject.toml": _PY}, "nox"),
+    ({"package.json": json.dumps({"scripts": {"test": "jest"}}), "yarn.lock": "",
+      "Cargo.toml": "[workspace]\nmembers = []\n"}, "yarn test"),
+    ({"Cargo.toml": '[workspace]\nmembers = ["a"]\n', "go.mod": "module x\n"}, "cargo test --workspace"),
+    ({"pyproject.toml": _PY + '[tool.hatch.envs.default.scripts]\ntest = "pytest"\n'}, "hatch run test"),
+    ({"pyproject.toml": _PY, "uv.lock": "", "tests/test_x.py": ""}, "uv run pytest"),
+    ({"pyproject.toml": _PY + "[tool.tox]\nrequires = []\n"}, "tox"),
+    ({"go.mod": "module x\n", "pyproject.toml": _PY, "tests/t.py": ""}, "go test ./..."),
+])
+def test_the_test_command_follows_the_projects_intent(tmp_path, files, test_command):
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    assert detect_project(str(tmp_path), windows=False).test_command == test_command
+
+
+def test_tag_formats_follow_the_project_not_its_members():
+    ripgrep_like = ["15.2.0", "15.1.0", "14.1.1", "ignore-0.4.33", "ignore-0.4.32", "globset-0.4.20",
+                    "grep-searcher-0.1.17", "ignore-0.4.31", "ignore-0.4.30"]
+    assert guess_tag_format(ripgrep_like, ["ripgrep"]) == "{version}"
+    assert guess_tag_format(["jq-1.8.2", "jq-1.8.1", "jq-1.7", "1.6rc2"], []) == "jq-{version}"
+    assert guess_tag_format(["mylib-v2.0.0", "other-1.0.0"], ["mylib"]) == "mylib-v{version}"
+    assert guess_tag_format(["v1.2.0", "1.1.0"]) == "v{version}"
+    assert guess_tag_format(["dev-1.0.0", "dev-1.1.0", "x-1.0.0", "y-1.0.0", "z-1.0.0"], ["dev"]) == "dev-{version}"

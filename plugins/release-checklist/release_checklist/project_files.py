@@ -321,9 +321,11 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
     elif from_tags is None and ignored:
         from_tags = "tags"
     # The project's own intent first: a Makefile/justfile target is what its people type.
-    test_command = (make_target(repo, "test", "tests", "check")
+    # `make check` is last: in many projects it only lints, while autotools projects (jq) test with it.
+    test_command = (make_target(repo, "test", "tests")
                     or next((tests[eco] for eco in ("python", "node", "rust", "go") if eco in tests
-                             and _runs_first(eco, tests)), None))
+                             and _runs_first(eco, tests)), None)
+                    or make_target(repo, "check"))
     changelog = find_changelog(repo, [version or "", last_release or ""])
     return ProjectInfo(tuple(ecosystems), name, version, chosen_file, test_command, changelog, from_tags,
                        tuple(ignored), _tool_of(test_command), workspace)

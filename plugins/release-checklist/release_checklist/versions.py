@@ -68,9 +68,13 @@ def guess_tag_format(tags: Iterable[str], names: Iterable[str] = ()) -> str:
             counts[split[0]] = counts.get(split[0], 0) + 1
     total = sum(counts.values())
 
+    def names_project(prefix: str) -> bool:  # "jq-", "mylib-v", "pkg@", "tool/v"
+        lowered = prefix.lower()
+        return any(lowered.startswith(name) and re.fullmatch(r"[-_/@]?v?[-_/@]?", lowered[len(name):])
+                   for name in wanted)
+
     def allowed(prefix: str) -> bool:
-        stem = prefix.lower().rstrip("-_/@v").rstrip("-_/@")
-        return prefix in _COMMON_PREFIXES or bool(stem and stem in wanted) or counts[prefix] * 2 > total
+        return prefix in _COMMON_PREFIXES or names_project(prefix) or counts[prefix] * 2 > total
 
     candidates = {prefix: count for prefix, count in counts.items() if allowed(prefix)}
     if not candidates:
