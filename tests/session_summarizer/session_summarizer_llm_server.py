@@ -66,6 +66,7 @@ class _Handler(BaseHTTPRequestHandler):
             if model == "stall" and number == 2:
                 self.server.stalled.set()
                 self.server.release.wait(30)
+                self.server.stall_ended.set()
                 return
             self._write(event, chunked)
             if model == "slow":
@@ -140,6 +141,7 @@ class LLMServer(ThreadingHTTPServer):
         self.requests: List[Dict[str, Any]] = []
         self.stalled = threading.Event()
         self.release = threading.Event()
+        self.stall_ended = threading.Event()  # a stalled stream's handler gave up waiting
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     def handle_error(self, request: Any, client_address: Any) -> None:

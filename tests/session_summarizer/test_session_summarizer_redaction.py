@@ -1,8 +1,10 @@
 """Secret redaction: planted secrets of every supported kind disappear; ordinary code and prose survive."""
 
+import random
 import string
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from session_summarizer.local_summary import summarize
@@ -105,12 +107,39 @@ def test_redaction_never_crashes_and_is_stable(text):
 
 
 @settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=40, max_value=64))
+def test_random_tokens_with_mixed_classes_are_flagged(seed, length):
+    # Drawn the way key material is: each character uniformly from letters and digits (a seeded
+    # generator, so Hypothesis picks seeds rather than shrinking the characters toward "aaaa").
+    draw = random.Random(seed)
+    token = "".join(draw.choice(_ALPHABET) for _ in range(length))
+    assert looks_random(token), token
+
+
+@pytest.mark.parametrize("token", [
+    "Zx7Qp2Lm9Vt4Rb8Nc1Wd6Ks3Hg5Jf0AaEeIiOoUu12",  # a generated key
+    "dGhpcyBpcyBub3QgYSBrZXkgYnV0IGxvb2tzIGxpa2U",  # base64 of text
+])
+def test_known_key_shapes_are_flagged(token):
+    assert looks_random(token)
+
+
+@settings(max_examples=100, deadline=None)
 @given(st.text(alphabet=_ALPHABET, min_size=40, max_size=64))
-def test_random_tokens_with_mixed_classes_are_flagged(token):
+def test_tokens_without_all_three_character_classes_are_not_flagged(token):
     has_all = any(c.isdigit() for c in token) and any(c.islower() for c in token) and any(
         c.isupper() for c in token)
     if not has_all:
         assert not looks_random(token)
+
+
+@pytest.mark.parametrize("token", [
+    "handleUserProfileUpdateForTheCurrentAccount2",  # an identifier: mostly words
+    "0123456789abcdef0123456789abcdef01234567",  # a commit hash
+    "src/components/settings/AccountSettingsPanel",  # a path of words
+])
+def test_identifiers_hashes_and_paths_are_not_flagged(token):
+    assert not looks_random(token)
 
 
 KEY_BODY = ("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
