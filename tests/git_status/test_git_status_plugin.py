@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import os
+import shutil
 import subprocess
-import time
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -218,15 +217,22 @@ def test_huge_change_lists_stay_within_host_limits(repo: Path, tmp_path: Path) -
         assert host.violations == []
 
 
-def test_first_panel_is_quick(repo: Path, tmp_path: Path) -> None:
-    started = time.monotonic()
-    with start(world_for(repo), tmp_path) as host:
+def test_first_panel_does_not_wait_for_git(repo: Path, tmp_path: Path) -> None:
+    # Every git call blocks until the gate file exists: the first panel must come anyway, showing
+    # that the repository is being read, and the real status once git may answer.
+    gate = tmp_path / "git-may-run"
+    gated = write(tmp_path / "gated-git", f'#!/bin/sh\nwhile [ ! -e "{gate}" ]; do sleep 0.01; done\n'
+                                          f'exec "{shutil.which("git")}" "$@"\n')
+    gated.chmod(0o755)
+    with PluginHost(str(PLUGIN_DIR), world=world_for(repo), data_dir=str(tmp_path / "data"),
+                    env={"GIT_PYTHON_GIT_EXECUTABLE": str(gated)}) as host:
         host.open_panel()
-        host.wait_for_panel()
-        first = time.monotonic() - started
-        host.wait_for_text("Nothing to commit")
-        assert first < 5  # generous: only catches a start-up that waits for git (not a speed test)
-        assert os.path.isdir(host.data_dir)
+        first = host.wait_for_panel(timeout=60)
+        assert not any("Nothing to commit" in text for text in host.texts(first))
+        assert any("Reading" in text for text in host.texts(first)), host.texts(first)
+        gate.write_text("")
+        host.wait_for_text("Nothing to commit", timeout=60)
+        assert host.violations == []
 
 
 def test_commands_work_without_the_panel(dirty: Path, repo: Path, tmp_path: Path) -> None:
@@ -261,10 +267,9 @@ def test_refreshes_when_the_focused_agent_stops_working(repo: Path, tmp_path: Pa
         host.set_pane_status(11, "working")
         # An edit inside an existing file changes no git metadata; the agent stopping is the cue.
         write(repo / "README.md", "# edited by the agent\n")
-        started = time.monotonic()
         host.set_pane_status(11, "idle")
-        host.wait_for_panel(lambda t: items(t, "files.changed") == ["README.md"], timeout=8)
-        assert time.monotonic() - started < 8 and host.violations == []
+        host.wait_for_panel(lambda t: items(t, "files.changed") == ["README.md"], timeout=60)
+        assert host.violations == []
 
 
 def test_missing_git_binary_is_a_clear_state(repo: Path, tmp_path: Path) -> None:
