@@ -131,6 +131,8 @@ def _terminal_send(host: SimulatedHost, params: Dict[str, Any], arrived: float) 
 
 def _session(host: SimulatedHost, params: Dict[str, Any], arrived: float) -> Dict[str, Any]:
     pane = target_pane(host, params.get("paneId"))
+    if pane.session_error is not None:
+        raise HostError(*pane.session_error)
     if pane.session is None:
         raise HostError(-32002, "this pane has no session yet")
     max_turns = params.get("maxTurns", 200)

@@ -22,6 +22,8 @@ class PaneSpec:
     tool: Optional[str] = None
     running: bool = True
     session: Optional[Dict[str, Any]] = None
+    # What `session/get` answers instead, as (code, message): e.g. (-32002, "no window"), for failure tests.
+    session_error: Optional[Tuple[int, str]] = None
     typed: List[Tuple[str, bool]] = field(default_factory=list)  # (text, submitted) typed into it
 
     def wire(self) -> Dict[str, Any]:

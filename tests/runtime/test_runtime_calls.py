@@ -39,6 +39,11 @@ def test_session_of_a_pane_without_one_is_unavailable(host):
     assert text == host_error_shown(host, "session/get") and text.startswith("error -32002 ")
 
 
+def test_a_session_error_set_in_the_world_reaches_the_handler_with_its_code(host):
+    host.world.pane(11).session_error = (-32001, "the user turned session reading off")
+    assert call(host, "get_session", pane_id=11) == "error -32001 the user turned session reading off"
+
+
 def test_unknown_pane_is_invalid_params(host):
     text = call(host, "send_to_terminal", "ls", pane_id=999)
     assert host.calls_of("terminal/send")[-1].params == {"text": "ls", "submit": False, "paneId": 999}
