@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass, field
-from typing import List, Set, Tuple
+from typing import List, Sequence, Set, Tuple
 
 from .manifest import ManifestError, load_manifest
-from .wiring import analyze, id_problems
+from .wiring import IdUse, Wiring, analyze
 
 
 @dataclass
@@ -97,3 +97,63 @@ def inspect_plugin(folder: str) -> CheckResult:
     result.problems.extend(problems)
     result.warnings.extend(warnings)
     return result
+
+
+def _matches(value: str, uses: Sequence[IdUse]) -> bool:
+    return any(use.pattern is not None and use.pattern.match(value) for use in uses)
+
+
+def _known(uses: Sequence[IdUse]) -> Set[str]:
+    return {value for use in uses for value in use.values}
+
+
+def id_problems(wiring: Wiring, declared_commands: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """(problems, warnings) about element and action ids; commands are checked by `checks`."""
+    problems: List[str] = list(wiring.syntax_errors)
+    warnings: List[str] = []
+    handled = _known(wiring.handlers)
+    emitted = _known(wiring.elements)
+    dispatched = wiring.dispatched if wiring.any_event else set()
+    for use in [*wiring.elements, *wiring.actions, *wiring.handlers, *wiring.commands]:
+        if use.computed:
+            warnings.append(f"id built at run time, cannot be checked: {use.site}")
+    for use in wiring.elements:
+        for value in use.values:
+            if value in handled or value in dispatched or _matches(value, wiring.handlers):
+                continue
+            if use.kind == "list":  # lists are also how rows are shown: no handler may be on purpose
+                warnings.append(f"ui.list {value!r} has no handler, so a click on its rows does nothing "
+                                f"(fine for a list that only shows rows): {use.site}")
+            else:
+                problems.append(f"{use.site}: ui.{use.kind} id {value!r} has no handler (add "
+                                f"plugin.on_event({value!r}), or compare event.element with it in an "
+                                f"on_any_event handler)")
+    lists_handled = any(v in handled or v in dispatched for use in wiring.elements if use.kind == "list"
+                        for v in use.values) or any(use.computed for use in wiring.handlers)
+    for use in wiring.actions:
+        for value in use.values:
+            if value in wiring.dispatched:
+                continue
+            if lists_handled:  # its list's handler gets it, and may act on every row action alike
+                warnings.append(f"row action {value!r} is not compared with event.action anywhere, cannot be "
+                                f"checked: {use.site}")
+            else:
+                problems.append(f"{use.site}: row action {value!r} is never handled (no list has a handler, "
+                                f"and nothing compares event.action with it)")
+    for use in wiring.handlers:
+        for value in use.values:
+            if value not in emitted and not _matches(value, wiring.elements):
+                problems.append(f"{use.site}: plugin.on_event({value!r}) handles an id that no view emits")
+    commands = set(declared_commands) | _known(wiring.commands)
+    actions = _known(wiring.actions)
+    for use in wiring.constants:
+        value = use.values[0]
+        if value in wiring.in_computed or value in commands or value in handled or value in dispatched:
+            continue
+        if value in actions:
+            continue  # reported above if nothing dispatches on it
+        if _matches(value, wiring.handlers):
+            continue
+        problems.append(f"{use.site}: {use.name} = {value!r} in ids.py has no handler (no plugin.on_event, "
+                        f"plugin.command or dispatch uses it)")
+    return problems, warnings
