@@ -148,7 +148,10 @@ def id_problems(wiring: Wiring, declared_commands: Sequence[str]) -> Tuple[List[
     actions = _known(wiring.actions)
     for use in wiring.constants:
         value = use.values[0]
-        if value in wiring.in_computed or value in commands or value in handled or value in dispatched:
+        # Not only element ids live in ids.py: a choice's option values, a link's path, a mode compared
+        # anywhere are "handled" when some code compares with them or registers them.
+        if value in wiring.in_computed or value in commands or value in handled or value in wiring.dispatched \
+                or value in _known(wiring.urls):
             continue
         if value in actions:
             continue  # reported above if nothing dispatches on it

@@ -67,6 +67,7 @@ class Wiring:
     actions: List[IdUse] = field(default_factory=list)  # row action ids
     handlers: List[IdUse] = field(default_factory=list)  # plugin.on_event(...)
     commands: List[IdUse] = field(default_factory=list)  # plugin.command(...)
+    urls: List[IdUse] = field(default_factory=list)  # plugin.on_url(...) paths
     constants: List[IdUse] = field(default_factory=list)  # string constants of <pkg>/ids.py
     any_event: List[Site] = field(default_factory=list)  # on_any_event registrations
     dispatched: Set[str] = field(default_factory=set)  # strings compared with == / in, or used as dict keys
@@ -440,9 +441,9 @@ class _Visitor:
         attr = call.func.attr
         if attr == "on_any_event":
             self.wiring.any_event.append(self.site(call))
-        elif attr in ("on_event", "command") and call.args and not call.keywords and len(call.args) == 1:
-            (self.wiring.handlers if attr == "on_event" else self.wiring.commands).append(
-                self.use(attr, call.args[0]))
+        elif attr in ("on_event", "command", "on_url") and call.args and not call.keywords and len(call.args) == 1:
+            where = {"on_event": self.wiring.handlers, "command": self.wiring.commands, "on_url": self.wiring.urls}
+            where[attr].append(self.use(attr, call.args[0]))
 
     def _ui_dict(self, node: ast.Dict) -> None:
         """A node written as a plain dict: {"type": "button", "id": ...}."""

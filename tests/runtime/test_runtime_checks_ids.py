@@ -286,3 +286,18 @@ def test_a_package_imported_whole_resolves_through_its_dotted_name(tmp_path):
     folder = write_plugin(tmp_path, "import demo.ids\n" + wiring)
     assert check_plugin(folder)[1] == []
     assert {v for use in analyze(folder).handlers for v in use.values} == {"panel.go", "panel.query"}
+
+
+def test_ids_py_may_hold_option_values_and_link_paths_that_code_uses(tmp_path):
+    ids = IDS + 'MODE = "panel.mode"\nMODE_REPO = "repo"\nLINK_OPEN = "open"\nUNUSED = "panel.unused"\n'
+    choice = '\n        ui.choice(ids.MODE, [ui.option(ids.MODE_REPO, "Repo")]),'
+    view = VIEW.replace('ui.input(ids.QUERY, "search"),', 'ui.input(ids.QUERY, "search"),' + choice)
+    app = APP.replace("    def go(self, *args):\n        pass\n",
+                      "    def go(self, event=None, context=None):\n        return event.value == ids.MODE_REPO\n")
+    app = app.replace('"""Controller."""\n', '"""Controller."""\nfrom . import ids\n')
+    wiring = FULL_WIRING + "plugin.on_event(ids.MODE)(app.go)\nplugin.on_url(ids.LINK_OPEN)(app.open)\n"
+    folder = write_plugin(tmp_path, wiring, view=view, ids=ids, extra={"app.py": app})
+    line = line_of(os.path.join(folder, "demo", "ids.py"), "UNUSED =")
+    assert check_plugin(folder)[1] == [
+        f"demo/ids.py:{line}: UNUSED = 'panel.unused' in ids.py has no handler (no plugin.on_event, plugin.command "
+        f"or dispatch uses it)"]
