@@ -111,3 +111,16 @@ def test_typo_correction_keeps_the_prefix_of_the_last_word(library):
     assert corrected.corrections == [("bolck", "block")]
     assert paths(typed_right) == ["md/Code block.md", "md/Code blockquotes.md"]
     assert paths(corrected) == paths(typed_right)
+
+
+def test_a_note_named_like_the_query_is_found_however_many_newer_notes_share_the_word(
+    notes_root: Path, make_library
+):
+    write_note(notes_root, "Obsidian.md", "The app.\n", mtime=1_000)
+    library = make_library(notes_root)
+    library.refresh()  # indexed first: the oldest row of the index
+    for number in range(620):  # more than either engine ranks of a broad query (BROAD_CAP, HEADING_CAP)
+        write_note(notes_root, f"news/Obsidian news {number}.md", "obsidian obsidian\n", mtime=2_000 + number)
+    library.refresh()
+    assert paths(library.search("obsidian"))[0] == "Obsidian.md"
+    assert paths(library.search("obsidian "))[0] == "Obsidian.md"

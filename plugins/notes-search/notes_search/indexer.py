@@ -114,10 +114,15 @@ def refresh_index(
         else:
             to_read.append(stat)
     gone = [path for path in known if path not in scan.files]
+    # At 100,000 notes the scan's dict and the index's list of files are tens of MB: only the paths
+    # (shared with to_read) and the hashes of vanished notes are needed from here on.
+    known_paths = set(known)
+    scan.files.clear()
     # A note that vanished and a new file with the same bytes is a rename or a move.
     gone_by_hash: Dict[str, List[str]] = {}
     for path in gone:
         gone_by_hash.setdefault(known[path].content_hash, []).append(path)
+    del known
     renamed_from = set()
     total = len(to_read)
     done = 0
@@ -151,7 +156,7 @@ def refresh_index(
                 failed.append(stat.path)  # drop an older, readable version from the index
                 continue
             document = outcome
-            if stat.path in known:
+            if stat.path in known_paths:
                 report.changed += 1
                 batch.append(document)
             else:

@@ -215,6 +215,28 @@ def rank(
 
 
 _NAMING_FIELDS = ("name", "aliases", "title", "folder", "tags")
+_KEY_LIMIT = 200  # characters of a name key
+
+
+def name_keys(record: NoteRecord) -> List[str]:
+    """The note's file name, aliases and title as whole-field keys (tokens joined by spaces): the
+    engines look a query up among them, so a note named exactly like the query is a candidate
+    however many newer notes mention its words ("Obsidian" in a vault about Obsidian)."""
+    keys: List[str] = []
+    for value in (record.name, *record.aliases, record.title):
+        key = " ".join(_tokens(value))[:_KEY_LIMIT]
+        if key and key not in keys:
+            keys.append(key)
+    return keys
+
+
+def query_key(query: ParsedQuery) -> Optional[Tuple[str, bool]]:
+    """(the query as a name key, True when its last word is still a prefix), or None."""
+    if not query.terms or any(term.corrected for term in query.terms):
+        return None
+    key = " ".join(token for term in query.terms for token in term.tokens)[:_KEY_LIMIT]
+    last = query.terms[-1]
+    return (key, last.kind == "prefix" or last.prefix_last) if key else None
 
 
 def naming_fields_match(query: ParsedQuery, record: NoteRecord) -> float:

@@ -28,6 +28,7 @@ HEADING_FIELDS = ("name", "aliases", "title", "folder", "headings", "tags")
 HEADING_CAP = 200
 BODY_CANDIDATES = 30  # best body (BM25) matches handed to ranking.rank() besides the heading matches
 HEADING_CANDIDATES = 40  # best heading-table matches handed over
+NAMED_CANDIDATES = 20  # newest notes whose whole file name, alias or title is the query
 TIE_MARGIN = 10  # extra notes ranked, so notes tied at the cut are still ordered newest first
 MAX_FORMS = 24  # other forms of a word searched with it (the most frequent ones)
 

@@ -10,7 +10,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 from ..focus import context_keys
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, Term
-from ..ranking import rank
+from ..ranking import name_keys, query_key, rank
 from ..text import is_cjk, light_stem
 from .base import (
     BODY_CANDIDATES,
@@ -18,6 +18,7 @@ from .base import (
     HEADING_CANDIDATES,
     HEADING_CAP,
     HEADING_FIELDS,
+    NAMED_CANDIDATES,
     RAW_FIELDS,
     TIE_MARGIN,
     EngineHit,
@@ -31,8 +32,9 @@ from .base import (
     word_forms,
 )
 
-# 9: name, folder, headings and links columns, headings in the record; 10: note_context; 11: notes_head_vocab
-SCHEMA_VERSION = 11
+# 9: name, folder, headings and links columns, headings in the record; 10: note_context; 11: notes_head_vocab;
+# 12: note_names
+SCHEMA_VERSION = 12
 # No *_stems columns: other forms of a word are looked up in the index's vocabulary at query time
 # (inflections()), which halves the text FTS5 indexes and so the time of a first index.
 _COLUMNS = RAW_FIELDS
@@ -179,7 +181,7 @@ class SqliteEngine(SearchEngine):
 
     def _create(self, db: sqlite3.Connection) -> None:
         db.execute("BEGIN")
-        for name in ("notes_vocab", "notes_head_vocab", "notes_fts", "notes_head", "note_context"):
+        for name in ("notes_vocab", "notes_head_vocab", "notes_fts", "notes_head", "note_context", "note_names"):
             db.execute(f"DROP TABLE IF EXISTS {name}")
         db.execute("DROP TABLE IF EXISTS notes")
         db.execute(
@@ -191,6 +193,9 @@ class SqliteEngine(SearchEngine):
         # Front matter cwd/project keys (focus.context_keys): few notes have them, looked up by key.
         db.execute("CREATE TABLE note_context (key TEXT NOT NULL, id INTEGER NOT NULL)")
         db.execute("CREATE INDEX note_context_by_key ON note_context(key)")
+        # Whole file names, aliases and titles (ranking.name_keys), looked up by key or key prefix.
+        db.execute("CREATE TABLE note_names (key TEXT NOT NULL, id INTEGER NOT NULL)")
+        db.execute("CREATE INDEX note_names_by_key ON note_names(key)")
         # Text arrives already folded (text.py): tokenized, or for an ASCII body unsplit, which unicode61
         # splits exactly as text.tokens() would (letters and digits; CJK is pre-split into bigrams);
         # prefix indexes of 2 to 4 characters keep as-you-type queries fast (without the 4, "plan*" merged
@@ -239,6 +244,7 @@ class SqliteEngine(SearchEngine):
                 self._db.execute(f"DELETE FROM notes_fts WHERE rowid IN ({id_marks})", ids)
                 self._db.execute(f"DELETE FROM notes_head WHERE rowid IN ({id_marks})", ids)
                 self._db.execute(f"DELETE FROM note_context WHERE id IN ({id_marks})", ids)
+                self._db.execute(f"DELETE FROM note_names WHERE id IN ({id_marks})", ids)
                 self._db.execute(f"DELETE FROM notes WHERE id IN ({id_marks})", ids)
 
     def _insert_many(self, documents: Sequence[IndexDocument]) -> None:
@@ -259,6 +265,8 @@ class SqliteEngine(SearchEngine):
         ]
         if contexts:
             self._insert_rows("note_context", ("key", "id"), contexts)
+        names = [(key, rowid) for rowid, document in zip(ids, documents) for key in name_keys(document.record)]
+        self._insert_rows("note_names", ("key", "id"), names)
         self._insert_rows(
             "notes_head",
             ("rowid", *HEADING_FIELDS),
@@ -323,27 +331,8 @@ class SqliteEngine(SearchEngine):
                 raise
 
     def rename(self, old_path: str, document: IndexDocument) -> None:
-        """Same content, new place: only the metadata row changes unless the title came from the name."""
-        with self._lock:
-            row = self._db.execute("SELECT id, record FROM notes WHERE path = ?", (old_path,)).fetchone()
-            if row is None or record_from_json(row[1]).title != document.record.title:
-                self.write([document], [old_path])
-                return
-            self._begin()
-            try:
-                # A stale row already at the new path goes, with its text (no orphaned FTS5 rows); the
-                # row being moved still has the old path, so it stays.
-                self._delete_many([document.record.path])
-                self._db.execute(
-                    "UPDATE notes SET path = ?, mtime_ns = ?, size = ?, content_hash = ?, tag_keys = ?,"
-                    " folder_keys = ?, record = ? WHERE id = ?",
-                    (*self._row_values(document), row[0]),
-                )
-                self._db.execute("COMMIT")
-                self._generation += 1
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        """A moved note is indexed again: its file name and folder are searched fields."""
+        self.write([document], [old_path])
 
     def clear(self) -> None:
         with self._lock:
@@ -385,12 +374,36 @@ class SqliteEngine(SearchEngine):
                 # Name, alias, title, folder, heading and tag matches are candidates however old.
                 heading_scored = self._newest_scored(heading_expression, HEADING_CAP, "notes_head", _HEADING_WEIGHTS)
                 heading = heapq.nsmallest(HEADING_CANDIDATES, heading_scored, key=lambda pair: pair[1])
+            named = self._named(query, where, params)
             chosen = list(best) + [rowid for rowid, _ in heading if rowid not in best]
+            chosen += [rowid for rowid in named if rowid not in best and rowid not in chosen]
             records = self._records(chosen)
         floor = max(best.values(), default=0.0)  # the weakest body score among the candidates
         # bm25() is lower-is-better; flip it so every engine reports higher-is-better.
         candidates = [(records[rowid], -best.get(rowid, floor)) for rowid in chosen if rowid in records]
         return [EngineHit(record, score) for record, score in rank(query, candidates, limit)]
+
+    def _named(self, query: ParsedQuery, where: str, params: Sequence[str]) -> List[int]:
+        """Rowids of the newest notes whose whole file name, alias or title is the query and, with the
+        last word still typed, of those that start like it (the exact ones are looked up on their own:
+        "obsidian" may start a thousand names)."""
+        found = query_key(query)
+        if found is None:
+            return []
+        key, is_prefix = found
+        lookups: List[Tuple[str, Tuple[str, ...]]] = [("k.key = ?", (key,))]
+        if is_prefix:
+            lookups.append(("k.key > ? AND k.key < ?", (key, key + "\uffff")))
+        rowids: List[int] = []
+        for condition, keys in lookups:
+            sql = (
+                f"SELECT DISTINCT n.id FROM note_names k JOIN notes n ON n.id = k.id WHERE {condition}{where}"
+                " ORDER BY n.mtime_ns DESC LIMIT ?"
+            )
+            for (rowid,) in self._reader.execute(sql, (*keys, *params, NAMED_CANDIDATES)).fetchall():
+                if rowid not in rowids:
+                    rowids.append(rowid)
+        return rowids
 
     def _filtered(
         self, expression: str, where: str, params: Sequence[str], table: str, weights: str, count: int

@@ -30,7 +30,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Un
 from ..focus import context_keys
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, Term
-from ..ranking import rank
+from ..ranking import name_keys, query_key, rank
 from ..text import is_cjk, light_stem
 from .base import (
     BODY_CANDIDATES,
@@ -38,6 +38,7 @@ from .base import (
     HEADING_CANDIDATES,
     HEADING_CAP,
     HEADING_FIELDS,
+    NAMED_CANDIDATES,
     RAW_FIELDS,
     TIE_MARGIN,
     EngineHit,
@@ -51,7 +52,8 @@ from .base import (
     word_forms,
 )
 
-SCHEMA_VERSION = "7"  # 6: name, folder, headings and links fields, headings in the record; 7: context_keys
+# 6: name, folder, headings and links fields, headings in the record; 7: context_keys; 8: name_keys
+SCHEMA_VERSION = "8"
 # A query matching more notes than this is ranked among its most recently indexed BROAD_CAP matches
 # only: reading a posting list costs ~2 µs per note in whoosh, so a two-letter prefix or a word in
 # nearly every note would otherwise read and score all 10,000 notes on each keystroke.
@@ -109,6 +111,7 @@ def _schema() -> Any:
         tag_keys=fields.KEYWORD(analyzer=lines),
         folder_keys=fields.KEYWORD(analyzer=lines),
         context_keys=fields.KEYWORD(analyzer=lines),  # front matter cwd/project (focus.context_keys)
+        name_keys=fields.KEYWORD(analyzer=lines),  # whole file name, aliases and title (ranking.name_keys)
         # Columns only: a NUMERIC field would also index 16 trie terms per note.
         mtime=fields.COLUMN(columns.NumericColumn("q")),
         length=fields.COLUMN(columns.NumericColumn("I")),  # words in all the text fields
@@ -453,9 +456,26 @@ class _View:
         best = heapq.nlargest(max(BODY_CANDIDATES, limit + TIE_MARGIN), scores, key=lambda d: (scores[d], d))
         chosen = set(best)
         chosen.update(heapq.nlargest(HEADING_CANDIDATES, heading_scores, key=lambda d: (heading_scores[d], d)))
+        chosen.update(self.named(query, allowed))
         body_scores = {d: (scores[d] if d in best or d >= floor else 0.0) for d in chosen}
         candidates = [(self.record(docnum), body_scores[docnum]) for docnum in chosen]
         return [EngineHit(record, score) for record, score in rank(query, candidates, limit)]
+
+    def named(self, query: ParsedQuery, allowed: Optional[Set[int]]) -> List[int]:
+        """The newest notes whose whole file name, alias or title is the query and, with the last word
+        still typed, the newest that start like it (as the FTS5 engine's _named)."""
+        from whoosh import query as q
+
+        found = query_key(query)
+        if found is None:
+            return []
+        key, is_prefix = found
+        lookups = [q.Term("name_keys", key)] + ([q.Prefix("name_keys", key)] if is_prefix else [])
+        docs: List[int] = []
+        for lookup in lookups:
+            matching = [d for d in self.searcher.docs_for_query(lookup) if allowed is None or d in allowed]
+            docs.extend(heapq.nlargest(NAMED_CANDIDATES, matching))
+        return docs
 
     def _probe_terms(self, terms: List[List[_Unit]], candidates: Set[int], probed: Dict[Key, Postings]) -> Set[int]:
         """The candidates every term matches; body postings looked up at the candidates only."""
@@ -608,6 +628,7 @@ class WhooshEngine(SearchEngine):
             tag_keys="\n".join(tag_keys(record.tags)),
             folder_keys="\n".join(record.folder_keys),
             context_keys="\n".join(context_keys(record.context)),
+            name_keys="\n".join(name_keys(record)),
             mtime=record.mtime_ns,
             length=sum(_word_count(fields[name]) for name in RAW_FIELDS),
             record=record_to_json(record),
