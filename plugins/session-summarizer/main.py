@@ -1,4 +1,7 @@
-"""Session summarizer: a faithful, redacted summary of the focused agent session, saved or handed off."""
+"""Session summarizer: a faithful, redacted summary of the focused agent session, saved or handed off.
+
+This file only wires the host's events to the controller, session_summarizer/app.py.
+"""
 import os
 import sys
 
@@ -7,114 +10,39 @@ for _extra in (os.path.join(_HERE, "_vendor"), os.path.join(_HERE, "..", "..", "
     if os.path.isdir(_extra) and _extra not in sys.path:
         sys.path.insert(0, _extra)
 
-from agentty_plugin import ActivateInfo, CommandCall, Context, Plugin, UIEvent  # noqa: E402
+from agentty_plugin import Plugin  # noqa: E402
+from session_summarizer import ids  # noqa: E402
 from session_summarizer.app import SummarizerApp  # noqa: E402
 
 plugin = Plugin()
 app = SummarizerApp(plugin)
 
+plugin.on_activate(app.activated)
+plugin.on_panel_open(app.open)
+plugin.on_context_change(app.follow_focus)
+plugin.on_shutdown(app.stop)
 
-@plugin.on_activate
-def activate(info: ActivateInfo) -> None:
-    app.activate(info.plugin.data_dir or plugin.data_dir)
+plugin.command(ids.CMD_SUMMARIZE)(app.summarize_command)
+plugin.command(ids.CMD_SUMMARIZE_LLM)(app.summarize_llm_command)
+plugin.command(ids.CMD_OPEN)(app.open_command)
 
+plugin.on_event(ids.SUMMARIZE)(app.summarize_clicked)
+plugin.on_event(ids.SUMMARIZE_LLM)(app.summarize_llm_clicked)
+plugin.on_event(ids.STOP)(app.stop_clicked)
+plugin.on_event(ids.USE_LOCAL)(app.use_local_clicked)
+plugin.on_event(ids.SAVE)(app.save_clicked)
+plugin.on_event(ids.HANDOFF)(app.handoff_clicked)
+plugin.on_event(ids.REVEAL)(app.reveal_clicked)
+plugin.on_event(ids.INSERT_PANES)(app.pane_row)  # its rows' Insert buttons
+plugin.on_event(ids.HISTORY)(app.history_row)  # a click on a row, its Show and Delete buttons
 
-@plugin.on_panel_open
-def panel_open(context: Context) -> None:
-    app.refresh_panes()
-    app.redraw()
-
-
-@plugin.on_context_change
-def context_changed(context: Context) -> None:
-    app.redraw()
-
-
-@plugin.command("session-summarizer.summarize")
-def summarize_command(call: CommandCall) -> None:
-    plugin.show_panel()
-    app.summarize(use_llm=False)
-
-
-@plugin.command("session-summarizer.summarize-llm")
-def summarize_llm_command(call: CommandCall) -> None:
-    plugin.show_panel()
-    app.summarize(use_llm=True)
-
-
-@plugin.command("session-summarizer.open")
-def open_command(call: CommandCall) -> None:
-    plugin.show_panel()
-    app.redraw()
-
-
-@plugin.on_event("session.summarize")
-def summarize_clicked(event: UIEvent, context: Context) -> None:
-    app.summarize(use_llm=False)
-
-
-@plugin.on_event("session.summarizeLlm")
-def summarize_llm_clicked(event: UIEvent, context: Context) -> None:
-    app.summarize(use_llm=True)
-
-
-@plugin.on_event("session.stop")
-def stop_clicked(event: UIEvent, context: Context) -> None:
-    app.stop()
-
-
-@plugin.on_event("summary.useLocal")
-def use_local_clicked(event: UIEvent, context: Context) -> None:
-    app.use_local()
-
-
-@plugin.on_event("summary.save")
-def save_clicked(event: UIEvent, context: Context) -> None:
-    app.save()
-
-
-@plugin.on_event("summary.handoff")
-def handoff_clicked(event: UIEvent, context: Context) -> None:
-    app.handoff()
-
-
-@plugin.on_event("notes.reveal")
-def reveal_clicked(event: UIEvent, context: Context) -> None:
-    app.reveal()
-
-
-@plugin.on_event("insert.panes")
-def insert_action(event: UIEvent, context: Context) -> None:
-    if event.event == "action" and event.action == "insert" and event.item:
-        app.insert(event.item)
-
-
-@plugin.on_event("history.list")
-def history_event(event: UIEvent, context: Context) -> None:
-    if not event.item:
-        return
-    if event.event == "action" and event.action == "delete":
-        app.delete_history(event.item)
-    elif event.action == "show" or event.event != "action":  # its Show button, or a click on the row
-        app.show_history(event.item)
-
-
-# Text fields report each change (debounced by Agentty) and Enter; both simply store the value.
-_SETTINGS = {"notes.folder": "notes_folder", "llm.baseUrl": "base_url", "llm.model": "model",
-             "llm.keyEnv": "key_env", "llm.contextTokens": "context_tokens", "llm.provider": "provider"}
-
-
-@plugin.on_any_event
-def setting_changed(event: UIEvent, context: Context) -> None:
-    name = _SETTINGS.get(event.element)
-    if name and event.event in ("change", "submit"):
-        app.set_setting(name, event.value)
-
-
-@plugin.on_shutdown
-def shutdown() -> None:
-    app.stop()
-
+# The settings inputs: each change (debounced by Agentty) and Enter store the value.
+plugin.on_event(ids.NOTES_FOLDER)(app.setting_typed)
+plugin.on_event(ids.LLM_PROVIDER)(app.setting_typed)
+plugin.on_event(ids.LLM_BASE_URL)(app.setting_typed)
+plugin.on_event(ids.LLM_MODEL)(app.setting_typed)
+plugin.on_event(ids.LLM_KEY_ENV)(app.setting_typed)
+plugin.on_event(ids.LLM_CONTEXT_TOKENS)(app.setting_typed)
 
 if __name__ == "__main__":
     plugin.run()

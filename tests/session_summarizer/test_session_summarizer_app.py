@@ -57,12 +57,12 @@ def test_session_errors_become_clear_messages(tmp_path, code, expected):
 
 
 def test_a_failure_inside_the_summarizer_never_leaves_the_panel_spinning(tmp_path, monkeypatch):
-    import session_summarizer.app as app_module
+    import session_summarizer.local_summary as local_summary  # the app loads it when a summary is asked for
 
     def broken(session):
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(app_module, "summarize", broken)
+    monkeypatch.setattr(local_summary, "summarize", broken)
     host = _Host(session={"turns": [{"role": "user", "text": "fix the parser"}]})
     app = SummarizerApp(host)
     app.activate(str(tmp_path))

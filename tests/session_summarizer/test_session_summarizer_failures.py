@@ -6,15 +6,16 @@ from pathlib import Path
 
 import pytest
 from agentty_plugin.errors import INVALID_PARAMS, PERMISSION_DENIED
-from agentty_plugin.testing import HostError, PaneSpec, PluginHost, WorkspaceSpec, World
+from agentty_plugin.testing import PaneSpec, PluginHost, WorkspaceSpec, World
 from session_summarizer_fixtures import bug_fix_session, make_repo
 
 PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "session-summarizer"
 
 
-def _world(repo, session, window_open=True):
+def _world(repo, session, window_open=True, session_error=None):
     return World(workspaces=[WorkspaceSpec(id=1, name="shop", cwd=str(repo), panes=[
-        PaneSpec(id=11, kind="claude", status="idle", cwd=str(repo), title="claude · fix", session=session),
+        PaneSpec(id=11, kind="claude", status="idle", cwd=str(repo), title="claude · fix", session=session,
+                 session_error=session_error),
     ])], focused_pane=11, window_open=window_open)
 
 
@@ -71,19 +72,6 @@ def test_tilde_is_expanded_and_an_unknown_user_is_refused(tmp_path):
     assert _plugin_folder_entries() == before
 
 
-class _FailingHost(PluginHost):
-    """The harness host, but session/get answers with the given JSON-RPC error."""
-
-    def __init__(self, *args, code, message, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.failure = (code, message)
-
-    def _answer(self, method, params, arrived):
-        if method == "session/get":
-            raise HostError(*self.failure)
-        return super()._answer(method, params, arrived)
-
-
 @pytest.mark.parametrize("code, message, shown", [
     (PERMISSION_DENIED, 'session/get needs the "session.read" permission in agentty-plugin.json',
      "Update or reinstall the plugin"),
@@ -91,8 +79,8 @@ class _FailingHost(PluginHost):
 ])
 def test_a_failing_session_get_is_told_with_what_to_do(tmp_path, code, message, shown):
     repo = make_repo(tmp_path / "shop", {"a.py": "x\n"})
-    with _FailingHost(str(PLUGIN), world=_world(repo, bug_fix_session(str(repo))), data_dir=str(tmp_path / "d"),
-                      code=code, message=message) as host:
+    world = _world(repo, bug_fix_session(str(repo)), session_error=(code, message))
+    with PluginHost(str(PLUGIN), world=world, data_dir=str(tmp_path / "d")) as host:
         host.open_panel()
         host.wait_for_panel(lambda t: host.find(t, "session.summarize") is not None)
         host.click("session.summarize")

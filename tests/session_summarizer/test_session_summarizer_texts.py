@@ -5,8 +5,8 @@ from pathlib import Path
 
 from session_summarizer.history import PER_WORKSPACE, History, workspace_key
 from session_summarizer.notes import NoteInfo, NoteSaveError, save_note, slug
-from session_summarizer.panel_text import TEXT
 from session_summarizer.summary_text import _TEXT as SUMMARY_TEXT
+from session_summarizer.text import TEXT
 from session_summarizer.view import markdown_nodes
 
 

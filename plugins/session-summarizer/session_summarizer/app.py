@@ -1,7 +1,7 @@
-"""The plugin's behaviour: reads the focused session, runs a summarizer in the background, acts on the result.
+"""The controller: owns the state and its lock, runs summaries in the background; the only module calling the host.
 
-It talks to Agentty only through the runtime's Plugin calls (get_session, inject_prompt, ...);
-main.py routes panel events and commands here.
+main.py wires the panel's events and the commands to the handlers at the top of SummarizerApp; the
+panel is `view.render` of a snapshot (`PanelState`) taken under the lock.
 """
 
 import os
@@ -10,25 +10,33 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
-from agentty_plugin import AgenttyError, JsonFile, Pane, Plugin, pane_is_busy
-from agentty_plugin.errors import INVALID_PARAMS, PERMISSION_DENIED, TIMED_OUT, UNAVAILABLE
+from agentty_plugin import ActivateInfo, AgenttyError, CommandCall, Context, JsonFile, Pane, Plugin, UIEvent
+from agentty_plugin.context import AGENT_KINDS
+from agentty_plugin.errors import TIMED_OUT
+from agentty_plugin.panes import display_path, pane_label
 
+from . import ids
 from . import llm_settings as settings_module
-from .handoff import handoff_prompt
 from .history import History, workspace_key
-from .llm_settings import LLMSettings, read_key
-from .local_summary import LocalSummary, summarize
-from .notes import DEFAULT_FOLDER, NoteInfo, NoteSaveError, save_note
-from .panel_text import TEXT
-from .session import Session, parse_session
-from .summary_text import phrase
+from .llm_settings import LLMSettings
+from .notes import DEFAULT_FOLDER, NoteSaveError, is_relative, resolve_folder
+from .text import TEXT
+from .view import HistoryRow, LLMView, NotesFolder, PanelState, SummaryView, render
 
-if TYPE_CHECKING:  # the LLM modules load on the LLM path only, keeping the first panel fast
+if TYPE_CHECKING:
+    # The summarizers, the transcript reader, the git check and the LLM client load when a summary is
+    # asked for, not before the first panel (bench/bench_runtime.py: start-up against a minimal plugin).
     from .llm_client import Cancellation, LLMError
+    from .local_summary import LocalSummary
+    from .session import Session
 
 MAX_TURNS = 2000  # the most session/get hands out
-AGENT_KINDS = ("claude", "codex")
-REDRAW_SECONDS = 0.1  # streamed text is drawn at most this often; the runtime coalesces further
+FALLBACK_AGENT = "claude"  # a hand-off from a history entry whose agent is unknown
+
+# Which setting each settings input stores; text fields report each change (debounced by Agentty) and Enter.
+SETTING_OF_ELEMENT = {ids.NOTES_FOLDER: "notes_folder", ids.LLM_BASE_URL: "base_url", ids.LLM_MODEL: "model",
+                      ids.LLM_KEY_ENV: "key_env", ids.LLM_CONTEXT_TOKENS: "context_tokens",
+                      ids.LLM_PROVIDER: "provider"}
 
 
 @dataclass
@@ -38,7 +46,7 @@ class Shown:
     markdown: str
     source: str  # "local" or the model name
     language: str
-    session: Session
+    session: "Session"
     complete: bool = True
     redactions: int = 0
     history_id: Optional[str] = None
@@ -52,8 +60,8 @@ class State:
     progress: Dict[str, Any] = field(default_factory=dict)
     streaming: str = ""
     shown: Optional[Shown] = None
-    fallback: Optional[LocalSummary] = None  # the local summary made alongside an LLM run
-    fallback_session: Optional[Session] = None
+    fallback: Optional["LocalSummary"] = None  # the local summary made alongside an LLM run
+    fallback_session: Optional["Session"] = None
     message: str = ""
     message_tone: str = "info"
     last_saved: str = ""
@@ -64,13 +72,76 @@ class SummarizerApp:
     def __init__(self, plugin: Plugin) -> None:
         self.plugin = plugin
         self.state = State()
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # handlers run on worker threads, beside the summary thread
         self.cancellation: Optional[Cancellation] = None
         self.settings_file: Optional[JsonFile] = None
         self.history: Optional[History] = None
         self.settings: Dict[str, Any] = {"notes_folder": DEFAULT_FOLDER, "llm": LLMSettings().to_dict()}
-        self._last_draw = 0.0
-        self._trailing_draw: Optional[threading.Timer] = None
+        self._warmed = False
+
+    # ------------------------------------------------------------------ handlers (wired in main.py)
+
+    def activated(self, info: ActivateInfo) -> None:
+        self.activate(info.plugin.data_dir or self.plugin.data_dir)
+
+    def open(self, context: Context) -> None:
+        if self.state.shown is not None:
+            self.refresh_panes()  # the insert list is only shown beside a summary
+        self.redraw()
+        self._warm_up()
+
+    def follow_focus(self, context: Context) -> None:
+        self.redraw()
+
+    def summarize_command(self, call: CommandCall) -> None:
+        self.plugin.show_panel()
+        self.summarize(use_llm=False)
+
+    def summarize_llm_command(self, call: CommandCall) -> None:
+        self.plugin.show_panel()
+        self.summarize(use_llm=True)
+
+    def open_command(self, call: CommandCall) -> None:
+        self.plugin.show_panel()
+        self.redraw()
+
+    def summarize_clicked(self, event: UIEvent, context: Context) -> None:
+        self.summarize(use_llm=False)
+
+    def summarize_llm_clicked(self, event: UIEvent, context: Context) -> None:
+        self.summarize(use_llm=True)
+
+    def stop_clicked(self, event: UIEvent, context: Context) -> None:
+        self.stop()
+
+    def use_local_clicked(self, event: UIEvent, context: Context) -> None:
+        self.use_local()
+
+    def save_clicked(self, event: UIEvent, context: Context) -> None:
+        self.save()
+
+    def handoff_clicked(self, event: UIEvent, context: Context) -> None:
+        self.handoff()
+
+    def reveal_clicked(self, event: UIEvent, context: Context) -> None:
+        self.reveal()
+
+    def pane_row(self, event: UIEvent, context: Context) -> None:
+        if event.event == "action" and event.action == ids.ACTION_INSERT and event.item:
+            self.insert(event.item)
+
+    def history_row(self, event: UIEvent, context: Context) -> None:
+        if not event.item:
+            return
+        if event.event == "action" and event.action == ids.ACTION_DELETE:
+            self.delete_history(event.item)
+        elif event.action == ids.ACTION_SHOW or event.event != "action":  # its Show button, or a click on the row
+            self.show_history(event.item)
+
+    def setting_typed(self, event: UIEvent, context: Context) -> None:
+        name = SETTING_OF_ELEMENT.get(event.element)
+        if name and event.event in ("change", "submit"):
+            self.set_setting(name, event.value)
 
     # ------------------------------------------------------------------ setup and drawing
 
@@ -90,27 +161,35 @@ class SummarizerApp:
     def t(self, key: str, **values: Any) -> str:
         return str(TEXT.get(self.plugin.language, key, **values))
 
-    def redraw(self, force: bool = True) -> None:
-        from .view import build_panel  # the view is only needed once a panel is shown
+    def redraw(self) -> None:
+        """Draw the current state. The runtime's pacer sends at most one panel per 50 ms, and always the newest."""
+        with self.lock:  # under the lock, so that a newer state is never overtaken by an older panel
+            state = self.snapshot()
+            self.plugin.set_panel(render(state, TEXT.for_language(state.language)))
 
-        now = time.monotonic()
-        if not force and now - self._last_draw < REDRAW_SECONDS:
-            # Too soon: draw once the interval is over, so the newest streamed text is never left out.
-            with self.lock:
-                if self._trailing_draw is None:
-                    self._trailing_draw = threading.Timer(REDRAW_SECONDS, self._draw_trailing)
-                    self._trailing_draw.daemon = True
-                    self._trailing_draw.start()
-            return
-        self._last_draw = now
-        with self.lock:
-            tree = build_panel(self)
-        self.plugin.set_panel(tree)
-
-    def _draw_trailing(self) -> None:
-        with self.lock:
-            self._trailing_draw = None
-        self.redraw()
+    def snapshot(self) -> PanelState:
+        """What the panel shows, copied from the state (call with the lock held)."""
+        state = self.state
+        context = self.plugin.context
+        shown = state.shown
+        summary = None if shown is None else SummaryView(
+            shown.markdown, shown.source, shown.session.turn_count, shown.complete, shown.redactions,
+            shown.from_history, shown.created)
+        history_rows = None
+        if self.history is not None:
+            history_rows = tuple(HistoryRow(entry.id, entry.title, entry.created, entry.summarizer, entry.complete)
+                                 for entry in self.history.entries(self.workspace_key()))
+        llm = self.llm
+        return PanelState(
+            language=self.plugin.language, now=time.time(), pane=context.pane if context else None,
+            busy=state.busy, progress=dict(state.progress), streaming=state.streaming, summary=summary,
+            message=state.message, message_tone=state.message_tone, can_use_local=state.fallback is not None,
+            last_saved=display_path(state.last_saved) if state.last_saved else "", panes=tuple(state.panes),
+            history=history_rows, history_problem=self.history.problem if self.history else "",
+            notes=_notes_folder(str(self.settings.get("notes_folder") or "")),
+            llm=LLMView(llm.provider, llm.base_url, llm.model, llm.key_env,
+                        bool(llm.key_env and os.environ.get(llm.key_env)), llm.context_tokens),
+        )
 
     def say(self, key: str, tone: str = "info", notify: bool = False, **values: Any) -> None:
         text = self.t(key, **values)
@@ -129,6 +208,14 @@ class SummarizerApp:
         if self.settings_file is not None:
             self.settings_file.save(self.settings)
 
+    def _warm_up(self) -> None:
+        """Once the first panel is out, load the local summarizer, so the first Summarize does not wait for it."""
+        with self.lock:
+            if self._warmed:
+                return
+            self._warmed = True
+        threading.Thread(target=_import_summarizer, name="import-summarizer", daemon=True).start()
+
     # ------------------------------------------------------------------ summarizing
 
     def summarize(self, use_llm: bool) -> None:
@@ -146,6 +233,8 @@ class SummarizerApp:
 
     def _run(self, use_llm: bool) -> None:
         try:
+            from .local_summary import summarize
+
             session = self._read_session()
             if session is None:
                 return
@@ -169,13 +258,15 @@ class SummarizerApp:
             self.refresh_panes()
             self.redraw()
 
-    def _read_session(self) -> Optional[Session]:
+    def _read_session(self) -> Optional["Session"]:
+        from .session import parse_session
+
         context = self.plugin.context
         pane = context.pane if context else None
         if pane is None:
             self.say("pane.none", "warning")
             return None
-        if pane.kind not in AGENT_KINDS:
+        if not pane.is_agent:
             self.say("pane.shell", "warning")
             return None
         try:
@@ -195,22 +286,24 @@ class SummarizerApp:
 
     def _say_session_error(self, error: AgenttyError) -> None:
         """Each way `session/get` fails, told with what the user can do about it."""
-        if error.code == PERMISSION_DENIED:
+        if error.is_permission:
             self.say("error.permission", "error", notify=True)
-        elif error.code == UNAVAILABLE and "window" in error.message.lower():
+        elif error.is_unavailable and "window" in error.message.lower():
             self.say("error.noWindow", "warning")
-        elif error.code == UNAVAILABLE:
+        elif error.is_unavailable:
             self.say("error.noSession", "warning")
-        elif error.code == INVALID_PARAMS:
+        elif error.is_invalid_params:
             self.say("error.paneGone", "warning")
-        elif error.code == TIMED_OUT:
+        elif error.code == TIMED_OUT:  # the runtime names no predicate for it
             self.say("error.timedOut", "warning")
         else:
             self.say("error.host", "error", message=error.message or str(error.code))
 
-    def _run_llm(self, session: Session, local: LocalSummary) -> None:
+    def _run_llm(self, session: "Session", local: "LocalSummary") -> None:
         from .llm_client import Cancellation
+        from .llm_settings import read_key
         from .llm_summary import summarize_with_llm
+        from .summary_text import phrase
 
         settings = self.llm
         wrong = settings_module.problems(settings)
@@ -237,7 +330,7 @@ class SummarizerApp:
         def streamed(text: str) -> None:
             with self.lock:
                 self.state.streaming = text
-            self.redraw(force=False)
+            self.redraw()
 
         try:
             outcome = summarize_with_llm(session, settings, key, local.language, local.files, progress, streamed,
@@ -306,6 +399,8 @@ class SummarizerApp:
     # ------------------------------------------------------------------ using the result
 
     def save(self) -> None:
+        from .notes import NoteInfo, save_note
+
         with self.lock:
             shown = self.state.shown
         if shown is None:
@@ -342,12 +437,14 @@ class SummarizerApp:
                 self.redraw()
 
     def handoff(self) -> None:
+        from .handoff import handoff_prompt
+
         with self.lock:
             shown = self.state.shown
         if shown is None:
             return
         session = shown.session
-        agent = session.agent if session.agent in AGENT_KINDS else "claude"
+        agent = session.agent if session.agent in AGENT_KINDS else FALLBACK_AGENT
         text = handoff_prompt(shown.markdown, shown.language, agent, session.cwd)
         # The user asked for a new session that starts from this summary, so it is sent as the opening
         # prompt (submit); nothing is interrupted, since the tab is new.
@@ -380,6 +477,8 @@ class SummarizerApp:
             self.state.panes = list(chosen.panes) if chosen else []
 
     def insert(self, pane_id: str) -> None:
+        from .handoff import handoff_prompt
+
         with self.lock:
             shown = self.state.shown
         if shown is None:
@@ -388,8 +487,8 @@ class SummarizerApp:
         pane = next((p for p in self.state.panes if str(p.id) == pane_id), None)
         if pane is None:
             self.say("insert.failed", "warning", message=pane_id)
-        elif pane_is_busy(pane.status):
-            self.say("insert.busy", "warning", notify=True, title=pane.title or pane.kind, status=pane.status)
+        elif pane.is_busy:
+            self.say("insert.busy", "warning", notify=True, title=pane_label(pane), status=pane.status)
         else:
             text = handoff_prompt(shown.markdown, shown.language, shown.session.agent, shown.session.cwd)
             try:
@@ -398,12 +497,14 @@ class SummarizerApp:
                 self.say("insert.failed", "error", message=str(error))
             else:
                 key = "insert.asked" if answer.get("status") == "asked" else "insert.sent"
-                self.say(key, "success" if key == "insert.sent" else "info", title=pane.title or pane.kind)
+                self.say(key, "success" if key == "insert.sent" else "info", title=pane_label(pane))
         self.redraw()
 
     # ------------------------------------------------------------------ history and settings
 
     def show_history(self, entry_id: str) -> None:
+        from .session import Session
+
         entry = self.history.get(self.workspace_key(), entry_id) if self.history else None
         if entry is None:
             return
@@ -450,11 +551,21 @@ class SummarizerApp:
 _FIELD_KEYS = {"base_url": "baseUrl", "model": "model", "key_env": "keyEnv"}
 
 
+def _notes_folder(typed: str) -> NotesFolder:
+    """Where a relative or ~ folder really goes, worked out here because the view does no I/O."""
+    if not is_relative(typed) and not typed.strip().startswith("~"):
+        return NotesFolder(typed)
+    try:
+        return NotesFolder(typed, resolved=resolve_folder(typed))
+    except NoteSaveError:
+        return NotesFolder(typed, unresolvable=True)
+
+
 def _reason(error: Optional["LLMError"]) -> str:
     return error.kind.replace("_", " ") if error else "cut"
 
 
-def _title_of(markdown: str, session: Session) -> str:
+def _title_of(markdown: str, session: "Session") -> str:
     """The goal line makes the best title; the session's own title is the fallback."""
     lines = markdown.split("\n")
     for index, line in enumerate(lines):
@@ -465,6 +576,10 @@ def _title_of(markdown: str, session: Session) -> str:
                     return cleaned[:100]
             break
     return session.title or "Session summary"
+
+
+def _import_summarizer() -> None:
+    from . import local_summary  # noqa: F401
 
 
 def _import_http_client() -> None:

@@ -1,70 +1,122 @@
-"""Builds the panel tree from the app's state (plain UI dicts; ids are "<area>.<name>")."""
+"""The panel as a pure function of a state snapshot and a translator: no host calls, no I/O, no controller."""
 
-import os
-import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from agentty_plugin import pane_is_busy, relative_time, ui
+from agentty_plugin import Pane, relative_time, ui
 
-from .llm_settings import ANTHROPIC, OPENAI, LLMSettings
-from .notes import NoteSaveError, is_relative, resolve_folder
-from .panel_text import TEXT
-
-if TYPE_CHECKING:
-    from .app import SummarizerApp
+from . import ids
+from .llm_settings import ANTHROPIC, OPENAI
 
 # The host cuts any text at 20,000 characters; we cut a little earlier and say so.
 PANEL_TEXT_LIMIT = 19_000
 HISTORY_ROWS = 15
+INSERT_ROWS = 40
+MARKDOWN_BLOCKS = 80
 Translate = Callable[..., str]
 
 
-def build_panel(app: "SummarizerApp") -> Dict[str, Any]:
-    language = app.plugin.language
+@dataclass(frozen=True)
+class SummaryView:
+    """The summary in the panel, as the panel shows it."""
 
-    def t(key: str, **values: Any) -> str:
-        return str(TEXT.get(language, key, **values))
+    markdown: str
+    source: str  # "local" or the model name
+    turns: int
+    complete: bool = True
+    redactions: int = 0
+    from_history: bool = False
+    created: float = 0.0
 
-    state = app.state
-    children: List[Any] = [_session_section(app, t)]
+
+@dataclass(frozen=True)
+class HistoryRow:
+    id: str
+    title: str
+    created: float
+    summarizer: str
+    complete: bool = True
+
+
+@dataclass(frozen=True)
+class NotesFolder:
+    """The folder as typed, and where a relative or ~ path really goes ("" when typed absolute)."""
+
+    typed: str = ""
+    resolved: str = ""
+    unresolvable: bool = False  # a ~name with no such user
+
+
+@dataclass(frozen=True)
+class LLMView:
+    provider: str = OPENAI
+    base_url: str = ""
+    model: str = ""
+    key_env: str = ""
+    key_set: bool = False  # whether the key variable is set, never what it is
+    context_tokens: int = 8192
+
+
+@dataclass(frozen=True)
+class PanelState:
+    """Everything the panel shows, copied by the controller under its lock, so a render never sees half a change."""
+
+    language: str = "en"
+    now: float = 0.0  # for "3 minutes ago"
+    pane: Optional[Pane] = None  # the focused pane
+    busy: str = ""  # "", "reading", "local", "connect", "part", "merge"
+    progress: Mapping[str, Any] = field(default_factory=dict)
+    streaming: str = ""
+    summary: Optional[SummaryView] = None
+    message: str = ""
+    message_tone: str = "info"
+    can_use_local: bool = False  # a local summary was made alongside a failed LLM run
+    last_saved: str = ""  # for display (home shown as ~)
+    panes: Tuple[Pane, ...] = ()  # the workspace's panes, for the insert list
+    history: Optional[Tuple[HistoryRow, ...]] = None  # None until the data folder is known
+    history_problem: str = ""
+    notes: NotesFolder = NotesFolder()
+    llm: LLMView = LLMView()
+
+
+def render(state: PanelState, t: Translate) -> Dict[str, Any]:
+    children: List[Any] = [_session_section(state, t)]
     if state.message:
         style = {"error": "error", "success": "success"}.get(state.message_tone, "muted")
         children.append(ui.text(state.message, style))
-        if state.fallback is not None and state.message_tone == "error" and not state.busy:
-            children.append(ui.button("summary.useLocal", t("button.useLocal"), icon="file-text"))
-    children.append(_summary_section(app, t))
-    if state.shown is not None and not state.busy:
-        children.append(_use_section(app, t))
-        children.append(_insert_section(app, t))
-    children.append(_history_section(app, t, language))
-    children.append(_settings_section(app, t))
+        if state.can_use_local and state.message_tone == "error" and not state.busy:
+            children.append(ui.button(ids.USE_LOCAL, t("button.useLocal"), icon="file-text"))
+    children.append(_summary_section(state, t))
+    if state.summary is not None and not state.busy:
+        children.append(_use_section(state, t))
+        children.append(_insert_section(state, t))
+    children.append(_history_section(state, t))
+    children.append(_settings_section(state.llm, t))
     return ui.column(children)
 
 
-def _session_section(app: "SummarizerApp", t: Translate) -> Dict[str, Any]:
-    context = app.plugin.context
-    pane = context.pane if context else None
+def _session_section(state: PanelState, t: Translate) -> Dict[str, Any]:
+    pane = state.pane
     if pane is None:
         info = ui.text(t("pane.none"), "muted")
-    elif pane.kind not in ("claude", "codex"):
+    elif not pane.is_agent:
         info = ui.text(t("pane.shell"), "muted")
     else:
         info = ui.text(t("pane.info", agent=pane.title or pane.kind, status=pane.status or t("status.unknown")),
                        "small")
-    busy = app.state.busy
-    can_run = pane is not None and pane.kind in ("claude", "codex") and not busy
+    busy = state.busy
+    can_run = pane is not None and pane.is_agent and not busy
     buttons = ui.row([
-        ui.button("session.summarize", t("button.summarize"), icon="sparkles", variant="primary",
-                  disabled=not can_run),
-        ui.button("session.summarizeLlm", t("button.summarizeLlm"), icon="bot", disabled=not can_run),
-        busy and busy != "local" and busy != "reading" and ui.button("session.stop", t("button.stop"),
-                                                                     icon="square", variant="danger"),
+        ui.button(ids.SUMMARIZE, t("button.summarize"), icon="sparkles", variant="primary", disabled=not can_run),
+        ui.button(ids.SUMMARIZE_LLM, t("button.summarizeLlm"), icon="bot", disabled=not can_run),
+        busy and busy != "local" and busy != "reading" and ui.button(ids.STOP, t("button.stop"), icon="square",
+                                                                     variant="danger"),
     ], gap="small", wrap=True)
-    return ui.section(t("section.session"), [info, buttons, busy and ui.spinner(_busy_text(app, t))])
+    return ui.section(t("section.session"), [info, buttons, busy and ui.spinner(_busy_text(state, t))])
 
 
-def _busy_text(app: "SummarizerApp", t: Translate) -> str:
-    busy, progress = app.state.busy, app.state.progress
+def _busy_text(state: PanelState, t: Translate) -> str:
+    busy, progress = state.busy, state.progress
     if busy == "reading":
         return t("running.reading")
     if busy == "local":
@@ -80,9 +132,6 @@ def _cut(text: str, t: Translate) -> str:
     if len(text) <= PANEL_TEXT_LIMIT:
         return text
     return text[:PANEL_TEXT_LIMIT].rstrip() + "\n" + t("summary.cut")
-
-
-MARKDOWN_BLOCKS = 80
 
 
 def markdown_nodes(markdown: str) -> List[Dict[str, Any]]:
@@ -118,114 +167,100 @@ def markdown_nodes(markdown: str) -> List[Dict[str, Any]]:
     return nodes
 
 
-def _summary_section(app: "SummarizerApp", t: Translate) -> Dict[str, Any]:
-    state = app.state
+def _summary_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     if state.busy and state.streaming:
         return ui.section(t("section.summary"), markdown_nodes(_cut(state.streaming, t)))
-    shown = state.shown
-    if shown is None:
+    summary = state.summary
+    if summary is None:
         return ui.section(t("section.summary"), [ui.text(t("summary.none"), "muted")])
-    if shown.from_history:
-        meta = t("meta.history", when=relative_time(time.time() - shown.created, app.plugin.language))
-    elif shown.source == "local":
-        meta = t("meta.local", turns=shown.session.turn_count)
+    if summary.from_history:
+        meta = t("meta.history", when=relative_time(state.now - summary.created, state.language))
+    elif summary.source == "local":
+        meta = t("meta.local", turns=summary.turns)
     else:
-        meta = t("meta.llm", model=shown.source, turns=shown.session.turn_count)
-        if shown.redactions:
-            meta += " · " + t("meta.redacted", count=shown.redactions)
+        meta = t("meta.llm", model=summary.source, turns=summary.turns)
+        if summary.redactions:
+            meta += " · " + t("meta.redacted", count=summary.redactions)
     return ui.section(t("section.summary"), [
         ui.text(meta, "small"),
-        not shown.complete and ui.text(t("meta.incomplete"), "error"),
-        *markdown_nodes(_cut(shown.markdown, t)),
+        not summary.complete and ui.text(t("meta.incomplete"), "error"),
+        *markdown_nodes(_cut(summary.markdown, t)),
     ])
 
 
-def _folder_hint(typed: str, t: Translate) -> Optional[Dict[str, Any]]:
+def _folder_hint(notes: NotesFolder, t: Translate) -> Optional[Dict[str, Any]]:
     """A relative folder is taken from the home folder: say where the notes will really go."""
-    if not is_relative(typed) and not typed.strip().startswith("~"):
-        return None
-    try:
-        return ui.text(t("save.resolved", path=resolve_folder(typed)), "muted")
-    except NoteSaveError:
-        return ui.text(t("save.relative", path=typed.strip()), "error")
+    if notes.unresolvable:
+        return ui.text(t("save.relative", path=notes.typed.strip()), "error")
+    if notes.resolved:
+        return ui.text(t("save.resolved", path=notes.resolved), "muted")
+    return None
 
 
-def _use_section(app: "SummarizerApp", t: Translate) -> Dict[str, Any]:
-    last = app.state.last_saved
-    typed = str(app.settings.get("notes_folder") or "")
+def _use_section(state: PanelState, t: Translate) -> Dict[str, Any]:
+    last = state.last_saved
     return ui.section(t("section.use"), [
         ui.text(t("save.folder"), "small"),
-        ui.input("notes.folder", t("save.placeholder"), typed),
-        _folder_hint(typed, t),
+        ui.input(ids.NOTES_FOLDER, t("save.placeholder"), state.notes.typed),
+        _folder_hint(state.notes, t),
         ui.row([
-            ui.button("summary.save", t("button.save"), icon="save", variant="primary"),
-            ui.button("summary.handoff", t("button.handoff"), icon="square-plus"),
+            ui.button(ids.SAVE, t("button.save"), icon="save", variant="primary"),
+            ui.button(ids.HANDOFF, t("button.handoff"), icon="square-plus"),
         ], gap="small", wrap=True),
-        last and ui.row([ui.text(t("save.last", path=_home_short(last)), "small"),
-                         ui.button("notes.reveal", t("button.reveal"), icon="folder-open", variant="ghost")],
+        last and ui.row([ui.text(t("save.last", path=last), "small"),
+                         ui.button(ids.REVEAL, t("button.reveal"), icon="folder-open", variant="ghost")],
                         gap="small", wrap=True),
     ])
 
 
-def _insert_section(app: "SummarizerApp", t: Translate) -> Dict[str, Any]:
+def _insert_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     items = []
-    for pane in app.state.panes[:40]:
-        busy = pane_is_busy(pane.status)
+    for pane in state.panes[:INSERT_ROWS]:
         status = pane.status or t("status.unknown")
         items.append(ui.item(
             str(pane.id), pane.title or pane.kind,
-            subtitle=t("insert.busyRow" if busy else "insert.idle", kind=pane.kind, status=status),
-            icon="bot" if pane.kind in ("claude", "codex") else "square-terminal",
-            tone="warning" if busy else None,
-            actions=[ui.action("insert", t("insert.action"), icon="clipboard-paste")],
+            subtitle=t("insert.busyRow" if pane.is_busy else "insert.idle", kind=pane.kind, status=status),
+            icon="bot" if pane.is_agent else "square-terminal",
+            tone="warning" if pane.is_busy else None,
+            actions=[ui.action(ids.ACTION_INSERT, t("insert.action"), icon="clipboard-paste")],
         ))
-    return ui.section(t("section.insert"), [ui.list("insert.panes", items, empty=t("insert.none"))])
+    return ui.section(t("section.insert"), [ui.list(ids.INSERT_PANES, items, empty=t("insert.none"))])
 
 
-def _history_section(app: "SummarizerApp", t: Translate, language: str) -> Dict[str, Any]:
-    if app.history is None:
+def _history_section(state: PanelState, t: Translate) -> Dict[str, Any]:
+    if state.history is None:
         return ui.section(t("section.history"), [ui.text(t("history.empty"), "muted")])
-    entries = app.history.entries(app.workspace_key())[:HISTORY_ROWS]
-    now = time.time()
     items = [ui.item(
-        entry.id, entry.title or "—",
-        subtitle=t("history.row", when=relative_time(now - entry.created, language), source=entry.summarizer),
-        icon="history" if entry.complete else "shield-alert",
-        actions=[ui.action("show", t("history.show"), icon="eye"),
-                 ui.action("delete", t("history.delete"), icon="trash-2")],
-    ) for entry in entries]
-    problem = app.history.problem
+        row.id, row.title or "—",
+        subtitle=t("history.row", when=relative_time(state.now - row.created, state.language), source=row.summarizer),
+        icon="history" if row.complete else "shield-alert",
+        actions=[ui.action(ids.ACTION_SHOW, t("history.show"), icon="eye"),
+                 ui.action(ids.ACTION_DELETE, t("history.delete"), icon="trash-2")],
+    ) for row in state.history[:HISTORY_ROWS]]
     return ui.section(t("section.history"), [
-        problem and ui.text(t("history.problem", problem=problem), "error"),
-        ui.list("history.list", items, empty=t("history.empty")),
+        state.history_problem and ui.text(t("history.problem", problem=state.history_problem), "error"),
+        ui.list(ids.HISTORY, items, empty=t("history.empty")),
     ])
 
 
-def _settings_section(app: "SummarizerApp", t: Translate) -> Dict[str, Any]:
-    llm = LLMSettings.from_dict(app.settings.get("llm"))
-    key_line: Optional[str]
+def _settings_section(llm: LLMView, t: Translate) -> Dict[str, Any]:
     if not llm.key_env:
         key_line = t("settings.keyNone")
-    elif os.environ.get(llm.key_env):
-        key_line = t("settings.keySet", env=llm.key_env)  # whether it is set, never what it is
+    elif llm.key_set:
+        key_line = t("settings.keySet", env=llm.key_env)
     else:
         key_line = t("settings.keyUnset", env=llm.key_env)
     return ui.section(t("section.settings"), [
         ui.text(t("settings.provider"), "small"),
-        ui.choice("llm.provider", [ui.option(OPENAI, t("settings.openai")),
-                                   ui.option(ANTHROPIC, t("settings.anthropic"))], llm.provider),
+        ui.choice(ids.LLM_PROVIDER, [ui.option(OPENAI, t("settings.openai")),
+                                     ui.option(ANTHROPIC, t("settings.anthropic"))], llm.provider),
         ui.text(t("settings.baseUrl"), "small"),
-        ui.input("llm.baseUrl", "http://localhost:11434/v1", llm.base_url),
+        ui.input(ids.LLM_BASE_URL, "http://localhost:11434/v1", llm.base_url),
         ui.text(t("settings.model"), "small"),
-        ui.input("llm.model", "llama3.1", llm.model),
+        ui.input(ids.LLM_MODEL, "llama3.1", llm.model),
         ui.text(t("settings.keyEnv"), "small"),
-        ui.input("llm.keyEnv", "OPENAI_API_KEY", llm.key_env),
+        ui.input(ids.LLM_KEY_ENV, "OPENAI_API_KEY", llm.key_env),
         ui.text(key_line, "muted"),
         ui.text(t("settings.context"), "small"),
-        ui.input("llm.contextTokens", "8192", str(llm.context_tokens)),
+        ui.input(ids.LLM_CONTEXT_TOKENS, "8192", str(llm.context_tokens)),
     ])
-
-
-def _home_short(path: str) -> str:
-    home = os.path.expanduser("~")
-    return "~" + path[len(home):] if home and home != "/" and path.startswith(home + os.sep) else path

@@ -1,4 +1,4 @@
-"""Every panel and notification text of the plugin, in English, Japanese, Korean and Chinese."""
+"""Every panel and notification text of the plugin, in English, Japanese, Korean and Chinese (the catalog)."""
 
 from agentty_plugin import Translator
 
