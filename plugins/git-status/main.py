@@ -16,12 +16,13 @@ from git_status import handoff  # noqa: E402
 from git_status.focus import Session, reveal_target  # noqa: E402
 from git_status.location import RepoLocation  # noqa: E402
 from git_status.overview import OverviewReader  # noqa: E402
-from git_status.panel import GROUPS, TRANSLATOR, View, badge_text, render  # noqa: E402
 from git_status.poller import ChangePoller  # noqa: E402
 from git_status.runner import GitError, GitRunner  # noqa: E402
 from git_status.sessions import SessionReader  # noqa: E402
 from git_status.snapshot import RepoSnapshot, take_snapshot  # noqa: E402
 from git_status.team import TeamReport, read_team  # noqa: E402
+from git_status.text import TRANSLATOR  # noqa: E402
+from git_status.view import GROUPS, State, badge_text, render  # noqa: E402
 from git_status.worktrees import WorktreeReader  # noqa: E402
 
 plugin = Plugin()
@@ -29,7 +30,7 @@ runner = GitRunner()  # GitPython itself is imported on the first git call, afte
 overview_reader = OverviewReader(runner)
 worktree_reader = WorktreeReader(runner)
 session_reader = SessionReader(plugin)
-view = View()
+view = State()
 lock = threading.RLock()  # handlers run on several threads; the view changes under this lock
 handing_off = threading.Lock()  # one hand-off at a time
 session = Session()
@@ -44,7 +45,8 @@ REOPEN_WAIT_SECONDS = float(os.environ.get("GIT_STATUS_REOPEN_WAIT_MS") or 40) /
 def redraw() -> None:
     with lock:
         if session.panel_open:
-            plugin.set_panel(render(view, plugin.language))
+            view.language, view.now = plugin.language, time.time()
+            plugin.set_panel(render(view, TRANSLATOR.for_language(plugin.language)))
 
 
 def shown_location() -> Optional[RepoLocation]:

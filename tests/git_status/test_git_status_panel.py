@@ -9,9 +9,9 @@ import pytest
 from agentty_plugin import Context, Pane, Workspace, ui
 from git_status.focus import Session, reveal_target
 from git_status.handoff import choose_target
-from git_status.panel import TRANSLATOR, View, badge_text, render
 from git_status.snapshot import STATES, RepoSnapshot, take_snapshot
-from git_status.strings import CATALOGS
+from git_status.text import CATALOGS, TRANSLATOR
+from git_status.view import State, badge_text, render
 from git_status_support import git, write
 
 LANGUAGES = ("en", "ja", "ko", "zh")
@@ -28,7 +28,8 @@ def test_every_language_has_every_key_with_the_same_placeholders() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("state", [s for s in STATES if s != "ok"])
 def test_every_problem_state_renders_a_message(state: str, language: str) -> None:
-    tree = render(View(snapshot=RepoSnapshot(state, "/some/folder", detail="git said so")), language)
+    tree = render(State(snapshot=RepoSnapshot(state, "/some/folder", detail="git said so")),
+                  TRANSLATOR.for_language(language))
     ui.validate(tree)
     message = TRANSLATOR.get(language, f"state.{state}", folder="/some/folder")
     assert message in ui.texts(tree) and ui.find(tree, "toolbar.refresh") is not None
@@ -42,7 +43,7 @@ def test_huge_repository_stays_under_the_element_limit(repo: Path, runner) -> No
         write(repo / f"staged{n}.txt", "changed\n")
         write(repo / f"untracked{n}.txt", "x\n")
     snapshot = take_snapshot(str(repo), runner)
-    tree = render(View(snapshot=snapshot), "en")
+    tree = render(State(snapshot=snapshot), TRANSLATOR.for_language("en"))
     ui.validate(tree)
     assert ui.count_elements(tree) < 1000
     assert "and 340 more" in ui.texts(tree) and badge_text(snapshot) == "800"
@@ -58,9 +59,10 @@ def test_overview_and_operation_render_in_every_language(repo: Path, runner) -> 
     git(repo, "bisect", "start")
     snapshot = take_snapshot(str(repo), runner)
     for language in LANGUAGES:
-        tree = render(View(snapshot=snapshot), language)
+        tree = render(State(snapshot=snapshot), TRANSLATOR.for_language(language))
         assert TRANSLATOR.get(language, "op.bisect") in ui.texts(tree)
-        ui.validate(render(View(mode="workspaces", overview=[]), language))
+        ui.validate(render(State(mode="workspaces", overview=[]),
+                           TRANSLATOR.for_language(language)))
 
 
 def pane(pane_id: int, status: str = "idle", kind: str = "claude", cwd: str = "/repo") -> Pane:

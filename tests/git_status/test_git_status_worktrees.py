@@ -9,8 +9,9 @@ from typing import Any, Dict, List
 from agentty_plugin import Pane, Workspace, ui
 from git_status.attribution import SessionResult, attribute, edited_mentions
 from git_status.location import locate
-from git_status.panel import TRANSLATOR, View, render
 from git_status.team import TeamReport, place_panes
+from git_status.text import TRANSLATOR
+from git_status.view import State, render
 from git_status.worktrees import WorktreeReader, WorktreeReport, parse_worktree_list
 from git_status_support import commit_all, git, write
 
@@ -104,7 +105,8 @@ def test_bare_main_repository_detached_and_mid_rebase(repo: Path, tmp_path: Path
     shutil.rmtree(tmp_path / "loose")
     loose = {w.path: w for w in read(tmp_path / "topic", runner).worktrees}[str(tmp_path / "loose")]
     assert loose.state == "missing" and loose.entry.prunable is None
-    tree = render(View(mode="worktrees", team=TeamReport(str(tmp_path / "topic"), report)), "en")
+    tree = render(State(mode="worktrees", team=TeamReport(str(tmp_path / "topic"), report)),
+                  TRANSLATOR.for_language("en"))
     ui.validate(tree)
     text = " ".join(ui.texts(tree))
     assert "bare repository: no working tree" in text and "locked: on a USB disk" in text
@@ -119,7 +121,8 @@ def test_twenty_worktrees(repo: Path, tmp_path: Path, runner) -> None:  # type: 
     assert len(report.worktrees) == 21 and all(w.state == "ok" for w in report.worktrees)
     assert by_name(report)["agent-07"].collisions["shared.txt"] == [f"agent-{n:02}" for n in range(20) if n != 7]
     for language in LANGUAGES:
-        tree = render(View(mode="worktrees", team=TeamReport(str(repo), report)), language)
+        tree = render(State(mode="worktrees", team=TeamReport(str(repo), report)),
+                      TRANSLATOR.for_language(language))
         ui.validate(tree)
         assert len(ui.find(tree, "worktrees.list")["items"]) == 21  # type: ignore[index]
 
@@ -202,7 +205,8 @@ def test_worktree_view_texts_in_every_language(team_repo: Dict[str, Path], runne
     report = read(team_repo["main"], runner)
     for language in LANGUAGES:
         t = TRANSLATOR.for_language(language)
-        tree = render(View(mode="worktrees", team=TeamReport(str(team_repo["main"]), report)), language)
+        tree = render(State(mode="worktrees", team=TeamReport(str(team_repo["main"]), report)),
+                      TRANSLATOR.for_language(language))
         ui.validate(tree)
         text = " ".join(ui.texts(tree))
         assert t("wt.missing") in text and t("collision.title", count=1) in text
@@ -212,7 +216,8 @@ def test_worktree_view_texts_in_every_language(team_repo: Dict[str, Path], runne
 def test_worktrees_view_outside_a_repository_says_why() -> None:
     from git_status.snapshot import RepoSnapshot
 
-    tree = render(View(mode="worktrees", snapshot=RepoSnapshot("not-repo", "/plain")), "en")
+    tree = render(State(mode="worktrees", snapshot=RepoSnapshot("not-repo", "/plain")),
+                  TRANSLATOR.for_language("en"))
     assert "/plain is not inside a git repository." in ui.texts(tree)
     assert not any(node.get("type") == "spinner" for node in tree["children"])
 

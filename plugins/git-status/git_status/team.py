@@ -62,7 +62,3 @@ def read_team(location: RepoLocation, reader: WorktreeReader, list_workspaces: C
     team.seconds = time.monotonic() - started
     return team
 
-
-def pane_label(tag: PaneTag, t: Callable[..., str]) -> str:
-    return t("pane.tag", agent=t(f"agent.{tag.kind}") if tag.kind in ("claude", "codex", "shell") else tag.kind,
-             pane=tag.pane_id)

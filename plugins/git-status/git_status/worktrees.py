@@ -8,6 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
+from agentty_plugin.context import AGENT_KINDS
+
 from .diffs import _origin_head, _verified
 from .location import RepoLocation
 from .operation import Operation, detect_operation
@@ -80,7 +82,7 @@ class PaneTag:
 
     @property
     def is_agent(self) -> bool:
-        return self.kind in ("claude", "codex")
+        return self.kind in AGENT_KINDS
 
 
 @dataclass

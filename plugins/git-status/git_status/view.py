@@ -1,57 +1,56 @@
-"""Builds the panel tree (host UI v1 elements only) from what was read; no git and no I/O here."""
+"""The panel as a pure function of the state and a translator (host UI v1 elements only): no host, no git, no I/O."""
 
 from __future__ import annotations
 
 import os
-import time
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from agentty_plugin import Translator, ui
+from agentty_plugin import ui
 from agentty_plugin.i18n import relative_time
+from agentty_plugin.panes import display_path
 
-from .overview import WorkspaceRow
-from .porcelain import BranchInfo, FileChange
-from .snapshot import RepoSnapshot
-from .strings import CATALOGS
-from .team import TeamReport
-from .worktree_panel import (
-    attribution_hint,
-    collision_section,
-    file_notes,
-    home_relative,
-    shown_worktree,
-    worktrees_view,
-)
-from .worktrees import WorktreeState
+from . import ids
+from .view_worktrees import attribution_hint, collision_section, file_notes, shown_worktree, worktrees_view
 
-TRANSLATOR = Translator(CATALOGS)
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the readers' types: importing them (dataclasses and all) would slow the first panel
+    from .overview import WorkspaceRow
+    from .porcelain import BranchInfo, FileChange
+    from .snapshot import RepoSnapshot
+    from .team import TeamReport
+    from .worktrees import WorktreeState
+
 # Rows shown per group before "and N more": 4 groups x 60 rows x 3 elements stays far below the
 # host's 2,000-element limit, whatever the repository holds.
 MAX_ROWS_PER_GROUP = 60
-GROUPS = ("conflicted", "staged", "changed", "untracked")
+GROUPS = tuple(ids.FILES)  # conflicted, staged, changed, untracked
 _GROUP_STYLE = {"conflicted": ("error", "circle-x"), "staged": ("success", "circle-check"),
                 "changed": ("warning", "pencil"), "untracked": ("info", "file-plus")}
 
 Translate = Callable[..., str]
 
 
-@dataclass
-class View:
-    """Everything the panel shows; main.py owns one and redraws after each change."""
+class State:
+    """Everything the panel shows. The controller (app.py) owns one, changes it under its lock and draws it."""
 
-    mode: str = "repo"  # repo | worktrees | workspaces
-    snapshot: Optional[RepoSnapshot] = None
-    loading: bool = False
-    pinned_name: Optional[str] = None  # workspace chosen in the overview instead of following focus
-    pinned_kind: str = "workspace"  # workspace | worktree: what was chosen
-    team: Optional[TeamReport] = None  # worktrees, panes and agent tags of the shown repository
-    team_loading: bool = False
-    overview: Optional[List[WorkspaceRow]] = None
-    overview_loading: bool = False
-    overview_error: Optional[str] = None
-    notice: Optional[Tuple[str, str]] = None  # (text, text style) shown under the toolbar
-    can_hand_off: bool = True
+    def __init__(self, mode: str = ids.MODE_REPO, snapshot: Optional[RepoSnapshot] = None,
+                 team: Optional[TeamReport] = None, overview: Optional[List[WorkspaceRow]] = None,
+                 language: str = "en", now: float = 0.0) -> None:
+        # A plain class, not a dataclass: `dataclasses` costs the first panel about 10 ms to import.
+        self.mode = mode  # one of ids.MODES
+        self.snapshot = snapshot
+        self.loading = False
+        self.pinned_name: Optional[str] = None  # a workspace or worktree chosen instead of following focus
+        self.pinned_kind = "workspace"  # workspace | worktree: what was chosen
+        self.team = team  # worktrees, panes and agent tags of the shown repository
+        self.team_loading = False
+        self.overview = overview
+        self.overview_loading = False
+        self.overview_error: Optional[str] = None
+        self.notice: Optional[Tuple[str, str]] = None  # (text, text style) shown under the toolbar
+        self.can_hand_off = True
+        self.language = language  # for relative times ("3 minutes ago"); the catalog comes as `t`
+        self.now = now  # the time commits' ages are counted from (the controller sets it on each draw)
 
 
 def badge_text(snapshot: Optional[RepoSnapshot], team: Optional[TeamReport] = None) -> str:
@@ -96,10 +95,10 @@ def _file_row(change: FileChange, group: str, t: Translate, can_hand_off: bool, 
     elif letter == "D":
         icon = "trash-2"
     title = f"{change.orig_display} → {change.display}" if change.orig_display and group == "staged" else change.display
-    actions = [ui.action("review", t("action.review"), "sparkles") if can_hand_off else None,
-               ui.action("resolve", t("action.resolve"), "git-merge") if can_hand_off and group == "conflicted"
+    actions = [ui.action(ids.REVIEW, t("action.review"), "sparkles") if can_hand_off else None,
+               ui.action(ids.RESOLVE, t("action.resolve"), "git-merge") if can_hand_off and group == "conflicted"
                else None,
-               ui.action("reveal", t("action.reveal"), "folder-open")]
+               ui.action(ids.REVEAL, t("action.reveal"), "folder-open")]
     if notes and tone != "error":
         tone = "error" if any(n.startswith("⚠") for n in notes) else tone
     row: Dict[str, Any] = ui.item(
@@ -109,18 +108,18 @@ def _file_row(change: FileChange, group: str, t: Translate, can_hand_off: bool, 
     return row
 
 
-def _file_group(snapshot: RepoSnapshot, group: str, t: Translate, view: View,
+def _file_group(snapshot: RepoSnapshot, group: str, t: Translate, view: State,
                 worktree: Optional[WorktreeState]) -> Optional[Dict[str, Any]]:
     files = group_files(snapshot, group)
     if not files:
         return None
     shown = files[:MAX_ROWS_PER_GROUP]
-    children: List[Any] = [ui.list(f"files.{group}", [
+    children: List[Any] = [ui.list(ids.FILES[group], [
         _file_row(f, group, t, view.can_hand_off, file_notes(view.team, worktree, f.path, t)) for f in shown])]
     if len(files) > len(shown):
         children.append(ui.text(t("more", count=len(files) - len(shown)), "muted"))
     if group == "staged" and view.can_hand_off:
-        children.append(ui.button("handoff.commit-message", t("handoff.commit"), "sparkles", "primary"))
+        children.append(ui.button(ids.COMMIT_MESSAGE, t("handoff.commit"), "sparkles", "primary"))
     section: Dict[str, Any] = ui.section(t(f"group.{group}", count=len(files)), children)
     return section
 
@@ -144,7 +143,7 @@ def _where(snapshot: RepoSnapshot, t: Translate) -> str:
     location = snapshot.location
     assert location is not None
     branch = snapshot.status.branch
-    bits = [home_relative(location.root)]
+    bits = [display_path(location.root)]
     if branch.upstream:
         bits.append(t("branch.upstream_gone" if branch.upstream_gone else "branch.upstream", upstream=branch.upstream))
     elif not branch.unborn and not branch.detached:
@@ -171,9 +170,9 @@ def _operation(snapshot: RepoSnapshot, t: Translate) -> Optional[Dict[str, Any]]
     return section
 
 
-def _repository(snapshot: RepoSnapshot, view: View, t: Translate, language: str) -> List[Any]:
+def _repository(snapshot: RepoSnapshot, view: State, t: Translate) -> List[Any]:
     if not snapshot.ok:
-        folder = home_relative(snapshot.folder or "")
+        folder = display_path(snapshot.folder or "")
         body = [ui.text(t(f"state.{snapshot.state}", folder=folder), "error")]
         if snapshot.detail and snapshot.state not in ("no-folder", "gone"):
             body.append(ui.text(snapshot.detail[:2000], "muted"))
@@ -189,18 +188,18 @@ def _repository(snapshot: RepoSnapshot, view: View, t: Translate, language: str)
         parts.append(collision_section(view.team, worktree, t))
         parts.append(attribution_hint(view.team, t))
     if snapshot.commits:
-        now = time.time()
         rows = [ui.item(c.sha, c.subject or c.short, subtitle=t("commit.subtitle", sha=c.short, author=c.author,
-                                                                   when=relative_time(now - c.timestamp, language)),
+                                                                   when=relative_time(view.now - c.timestamp,
+                                                                                      view.language)),
                         icon="git-commit-horizontal",
-                        actions=[ui.action("summarize", t("action.summarize"), "sparkles")])
+                        actions=[ui.action(ids.SUMMARIZE, t("action.summarize"), "sparkles")])
                 for c in snapshot.commits]
-        explain = ui.button("handoff.explain-branch", t("handoff.explain"), "git-branch") if view.can_hand_off else None
-        parts.append(ui.section(t("commits"), [ui.list("commits.recent", rows), explain]))
+        explain = ui.button(ids.EXPLAIN_BRANCH, t("handoff.explain"), "git-branch") if view.can_hand_off else None
+        parts.append(ui.section(t("commits"), [ui.list(ids.COMMITS, rows), explain]))
     return parts
 
 
-def _overview(view: View, t: Translate) -> List[Any]:
+def _overview(view: State, t: Translate) -> List[Any]:
     if view.overview_error:
         return [ui.text(t("overview.failed", error=view.overview_error), "error")]
     if view.overview is None:
@@ -208,7 +207,7 @@ def _overview(view: View, t: Translate) -> List[Any]:
     rows = []
     for row in view.overview:
         if row.state != "ok" or row.branch is None:
-            folder = home_relative(row.folder or "")
+            folder = display_path(row.folder or "")
             rows.append(ui.item(row.workspace_id, row.name, subtitle=t(f"state.{row.state}", folder=folder),
                                 icon="folder", tone="neutral"))
             continue
@@ -223,39 +222,39 @@ def _overview(view: View, t: Translate) -> List[Any]:
             bits.append(t("overview.conflicts", count=row.conflicted))
         tone = "error" if row.conflicted else "warning" if row.dirty else "success"
         rows.append(ui.item(row.workspace_id, row.name, subtitle=" · ".join(bits),
-                            detail=home_relative(row.root or ""), icon="folder-git-2", tone=tone))
+                            detail=display_path(row.root or ""), icon="folder-git-2", tone=tone))
     return [ui.section(t("overview.title"), [
-        ui.list("workspaces.list", rows[:MAX_ROWS_PER_GROUP * 4], empty=t("overview.empty")),
+        ui.list(ids.WORKSPACES, rows[:MAX_ROWS_PER_GROUP * 4], empty=t("overview.empty")),
         ui.text(t("overview.hint"), "muted"),
         ui.spinner(t("loading.overview")) if view.overview_loading else None,
     ])]
 
 
-def render(view: View, language: str) -> Dict[str, Any]:
-    t = TRANSLATOR.for_language(language)
+def render(view: State, t: Translate) -> Dict[str, Any]:
     toolbar = ui.row([
-        ui.choice("toolbar.view", [ui.option("repo", t("view.repo")), ui.option("worktrees", t("view.worktrees")),
-                                   ui.option("workspaces", t("view.workspaces"))], view.mode),
-        ui.button("toolbar.refresh", t("refresh"), "refresh-cw", "ghost"),
+        ui.choice(ids.VIEW, [ui.option(ids.MODE_REPO, t("view.repo")),
+                             ui.option(ids.MODE_WORKTREES, t("view.worktrees")),
+                             ui.option(ids.MODE_WORKSPACES, t("view.workspaces"))], view.mode),
+        ui.button(ids.REFRESH, t("refresh"), "refresh-cw", "ghost"),
     ], gap="small")
     children: List[Any] = [toolbar]
-    if view.mode == "repo" and view.pinned_name is not None:
+    if view.mode == ids.MODE_REPO and view.pinned_name is not None:
         pinned = t("pinned.worktree" if view.pinned_kind == "worktree" else "pinned", name=view.pinned_name)
         children.append(ui.row([ui.text(pinned, "muted"),
-                                ui.button("toolbar.follow", t("follow"), "arrow-left", "ghost")], gap="small"))
+                                ui.button(ids.FOLLOW, t("follow"), "arrow-left", "ghost")], gap="small"))
     if view.notice:
         children.append(ui.text(view.notice[0], view.notice[1]))
-    if view.mode == "workspaces":
+    if view.mode == ids.MODE_WORKSPACES:
         children.extend(_overview(view, t))
-    elif view.mode == "worktrees" and view.snapshot is not None and not view.snapshot.ok:
-        children.extend(_repository(view.snapshot, view, t, language))  # no repository: say why, as "This repo" does
-    elif view.mode == "worktrees":
+    elif view.mode == ids.MODE_WORKTREES and view.snapshot is not None and not view.snapshot.ok:
+        children.extend(_repository(view.snapshot, view, t))  # no repository: say why, as "This repo" does
+    elif view.mode == ids.MODE_WORKTREES:
         children.extend(worktrees_view(view.team, view.team_loading, t))
     elif view.snapshot is None:
         children.append(ui.spinner(t("loading")))
     else:
         if view.loading:
             children.append(ui.spinner(t("loading")))
-        children.extend(_repository(view.snapshot, view, t, language))
+        children.extend(_repository(view.snapshot, view, t))
     tree: Dict[str, Any] = ui.column(children, gap="medium")
     return tree

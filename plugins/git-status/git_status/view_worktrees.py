@@ -1,23 +1,32 @@
-"""Panel parts for worktrees: the worktree list, collision flags, agent tags and the attribution hint; no I/O."""
+"""The view's worktree parts: the worktree list, collision flags, agent tags and the attribution hint; pure."""
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, Dict, List, Optional
 
 from agentty_plugin import ui
+from agentty_plugin.context import AGENT_KINDS
+from agentty_plugin.panes import display_path
 
-from .team import TeamReport, pane_label
-from .worktrees import WorktreeState
+from . import ids
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # not imported at run time: the first panel must not wait for the readers' modules
+    from .team import TeamReport
+    from .worktrees import PaneTag, WorktreeState
 
 Translate = Callable[..., str]
 MAX_WORKTREE_ROWS = 60
 MAX_COLLISION_ROWS = 60
 
 
-def home_relative(path: str) -> str:
-    home = os.path.expanduser("~")
-    return "~" + path[len(home):] if home not in ("", "/") and path.startswith(home + os.sep) else path
+# Pane kinds the catalog names ("Claude", "Codex", "Shell"); any other kind is shown as Agentty sent it.
+NAMED_KINDS = AGENT_KINDS | {"shell"}
+
+
+def pane_label(tag: PaneTag, t: Translate) -> str:
+    """Localized "Claude · pane 12" (the runtime's `panes.pane_label` is English-only and needs a whole Pane)."""
+    return t("pane.tag", agent=t(f"agent.{tag.kind}") if tag.kind in NAMED_KINDS else tag.kind, pane=tag.pane_id)
 
 
 def shown_worktree(team: Optional[TeamReport], root: Optional[str]) -> Optional[WorktreeState]:
@@ -55,9 +64,9 @@ def collision_section(team: TeamReport, worktree: Optional[WorktreeState], t: Tr
     if worktree is None or not worktree.collisions:
         return None
     rows = [ui.item(path, path, subtitle=t("collision.also", names=", ".join(others)), icon="triangle-alert",
-                    tone="error", actions=[ui.action("reveal", t("action.reveal"), "folder-open")])
+                    tone="error", actions=[ui.action(ids.REVEAL, t("action.reveal"), "folder-open")])
             for path, others in sorted(worktree.collisions.items())[:MAX_COLLISION_ROWS]]
-    children: List[Any] = [ui.list("collisions.list", rows)]
+    children: List[Any] = [ui.list(ids.COLLISIONS, rows)]
     if len(worktree.collisions) > MAX_COLLISION_ROWS:
         children.append(ui.text(t("more", count=len(worktree.collisions) - MAX_COLLISION_ROWS), "muted"))
     children.append(ui.text(t("collision.hint"), "muted"))
@@ -77,7 +86,7 @@ def _state_text(worktree: WorktreeState, t: Translate) -> str:
         return t("wt.not_read")
     if worktree.state == "foreign":
         return t("wt.foreign")
-    return t(f"state.{worktree.state}", folder=home_relative(entry.path))
+    return t(f"state.{worktree.state}", folder=display_path(entry.path))
 
 
 def _summary(worktree: WorktreeState, base: Optional[str], t: Translate) -> str:
@@ -134,8 +143,8 @@ def worktree_rows(team: TeamReport, t: Translate, can_hand_off: bool = True) -> 
         review = can_hand_off and worktree.state == "ok" and team.worktrees.base is not None and (
             worktree.dirty or worktree.base_ahead)
         rows.append(ui.item(entry.path, title, subtitle=summary + (" · " + panes if panes else ""),
-                            detail=home_relative(entry.path), icon=icon, tone=tone,
-                            actions=[ui.action("review", t("action.review"), "sparkles")] if review else None))
+                            detail=display_path(entry.path), icon=icon, tone=tone,
+                            actions=[ui.action(ids.REVIEW, t("action.review"), "sparkles")] if review else None))
     return rows
 
 
@@ -146,7 +155,7 @@ def worktrees_view(team: Optional[TeamReport], loading: bool, t: Translate) -> L
     if report.state != "ok":
         return [ui.text(t("wt.failed", error=report.detail[:500]), "error")]
     parts: List[Any] = []
-    children: List[Any] = [ui.list("worktrees.list", worktree_rows(team, t), empty=t("wt.empty"))]
+    children: List[Any] = [ui.list(ids.WORKTREES, worktree_rows(team, t), empty=t("wt.empty"))]
     if len(report.worktrees) > MAX_WORKTREE_ROWS:
         children.append(ui.text(t("more", count=len(report.worktrees) - MAX_WORKTREE_ROWS), "muted"))
     children.append(ui.text(t("wt.hint"), "muted"))
@@ -163,7 +172,7 @@ def worktrees_view(team: Optional[TeamReport], loading: bool, t: Translate) -> L
         rows = [ui.item(path, path, subtitle=t("collision.in", names=", ".join(sorted(names))), icon="triangle-alert",
                         tone="error") for path, names in sorted(shared.items())[:MAX_COLLISION_ROWS]]
         parts.append(ui.section(t("collision.title", count=len(shared)),
-                                [ui.list("collisions.all", rows), ui.text(t("collision.hint"), "muted"),
+                                [ui.list(ids.ALL_COLLISIONS, rows), ui.text(t("collision.hint"), "muted"),
                                  ui.text(t("collision.select"), "muted")]))
     parts.append(attribution_hint(team, t))
     if loading:

@@ -1,8 +1,10 @@
-"""Panel text in English, Japanese, Korean and Chinese."""
+"""The panel's catalog: every text in English, Japanese, Korean and Chinese, and its translator."""
 
 from __future__ import annotations
 
 from typing import Dict
+
+from agentty_plugin import Translator
 
 EN: Dict[str, str] = {
     "view.repo": "This repo",
@@ -627,3 +629,4 @@ ZH.update({
 })
 
 CATALOGS = {"en": EN, "ja": JA, "ko": KO, "zh": ZH}
+TRANSLATOR = Translator(CATALOGS)
