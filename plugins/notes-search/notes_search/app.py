@@ -51,6 +51,7 @@ class NotesApp:
         self._last_refresh = 0.0
         self._worker: Optional[threading.Thread] = None
         self.watcher: Optional[NoteWatcher] = None
+        self._searches = 0  # searches that draw, so a background re-run knows it was overtaken
 
     # -- helpers -----------------------------------------------------------------------------------
 
@@ -290,10 +291,17 @@ class NotesApp:
     # -- searching ----------------------------------------------------------------------------------
 
     def search(self, text: Any, redraw: bool = True, set_field: bool = False) -> None:
-        """Run a query; only the newest query may replace the results (typing is fast, searches overlap)."""
+        """Run a query; only the newest query may replace the results (typing is fast, searches overlap).
+
+        A background re-run (redraw=False, while the first index fills in) takes no generation of its
+        own: it must never make the user's newest search, running beside it, give up its panel; its
+        results are kept only if no other search started meanwhile."""
         text = text if isinstance(text, str) else ""
-        generation = self.plugin.latest("search")
+        generation = self.plugin.latest("search") if redraw else None
         with self.lock:
+            if generation is not None:
+                self._searches += 1
+            started_after = self._searches
             self.state.query = text
             if set_field:
                 self.state.field_value = text
@@ -309,9 +317,11 @@ class NotesApp:
         # With an empty query, notes about what the focused pane works on come first.
         context = getattr(self.plugin, "context", None)  # test doubles of the plugin may have none
         outcome = library.search(text, focus=context.cwd if context is not None else None)
-        if not generation.is_current:
+        if generation is not None and not generation.is_current:
             return
         with self.lock:
+            if generation is None and (self._searches != started_after or self.state.query != text):
+                return  # a user's search started meanwhile: its panel has the newer results
             self.state.outcome = outcome
         if redraw:
             self.draw()
