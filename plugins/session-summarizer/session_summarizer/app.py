@@ -7,7 +7,6 @@ panel is `view.render` of a snapshot (`PanelState`) taken under the lock.
 import os
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from agentty_plugin import ActivateInfo, AgenttyError, CommandCall, Context, JsonFile, Pane, Plugin, UIEvent
@@ -39,33 +38,37 @@ SETTING_OF_ELEMENT = {ids.NOTES_FOLDER: "notes_folder", ids.LLM_BASE_URL: "base_
                       ids.LLM_PROVIDER: "provider"}
 
 
-@dataclass
 class Shown:
-    """The summary in the panel, whoever made it."""
+    """The summary in the panel, whoever made it. (Plain classes here, not dataclasses: see view.py.)"""
 
-    markdown: str
-    source: str  # "local" or the model name
-    language: str
-    session: "Session"
-    complete: bool = True
-    redactions: int = 0
-    history_id: Optional[str] = None
-    created: float = field(default_factory=time.time)
-    from_history: bool = False
+    def __init__(self, markdown: str, source: str, language: str, session: "Session", complete: bool = True,
+                 redactions: int = 0, history_id: Optional[str] = None, created: Optional[float] = None,
+                 from_history: bool = False) -> None:
+        self.markdown = markdown
+        self.source = source  # "local" or the model name
+        self.language = language
+        self.session = session
+        self.complete = complete
+        self.redactions = redactions
+        self.history_id = history_id
+        self.created = time.time() if created is None else created
+        self.from_history = from_history
 
 
-@dataclass
 class State:
-    busy: str = ""  # "", "reading", "local", "connect", "part", "merge"
-    progress: Dict[str, Any] = field(default_factory=dict)
-    streaming: str = ""
-    shown: Optional[Shown] = None
-    fallback: Optional["LocalSummary"] = None  # the local summary made alongside an LLM run
-    fallback_session: Optional["Session"] = None
-    message: str = ""
-    message_tone: str = "info"
-    last_saved: str = ""
-    panes: List[Pane] = field(default_factory=list)
+    """The controller's state, changed under its lock."""
+
+    def __init__(self) -> None:
+        self.busy = ""  # "", "reading", "local", "connect", "part", "merge"
+        self.progress: Dict[str, Any] = {}
+        self.streaming = ""
+        self.shown: Optional[Shown] = None
+        self.fallback: Optional[LocalSummary] = None  # the local summary made alongside an LLM run
+        self.fallback_session: Optional[Session] = None
+        self.message = ""
+        self.message_tone = "info"
+        self.last_saved = ""
+        self.panes: List[Pane] = []
 
 
 class SummarizerApp:

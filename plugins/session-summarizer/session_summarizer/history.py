@@ -4,8 +4,7 @@ import json
 import os
 import threading
 import time
-from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
 from agentty_plugin.state import atomic_write_text
 
@@ -14,8 +13,7 @@ PER_WORKSPACE = 30
 MARKDOWN_LIMIT = 200_000
 
 
-@dataclass
-class HistoryEntry:
+class HistoryEntry(NamedTuple):  # not a dataclass: the first panel lists these (see view.py)
     id: str
     created: float
     title: str
@@ -24,7 +22,10 @@ class HistoryEntry:
     summarizer: str
     markdown: str
     complete: bool = True
-    saved_paths: List[str] = field(default_factory=list)
+    saved_paths: Sequence[str] = ()
+
+    def to_dict(self) -> Dict[str, Any]:
+        return dict(self._asdict(), saved_paths=list(self.saved_paths))
 
     @classmethod
     def from_dict(cls, raw: Any) -> Optional["HistoryEntry"]:
@@ -104,7 +105,7 @@ class History:
         with self._lock:
             data = self._load()
             items = [entry_dict for entry_dict in data.get(key, []) if entry_dict.get("id") != entry.id]
-            items.append(asdict(entry))
+            items.append(entry.to_dict())
             items.sort(key=lambda item: float(item.get("created") or 0))
             data[key] = items[-PER_WORKSPACE:]
             self._write(data)

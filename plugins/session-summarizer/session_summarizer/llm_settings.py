@@ -3,9 +3,7 @@
 import ipaddress
 import os
 import re
-import subprocess
 import sys
-from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Optional
 from urllib.parse import urlsplit
 
@@ -21,20 +19,34 @@ ANTHROPIC_VERSION = "2023-06-01"
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 
 
-@dataclass
 class LLMSettings:
-    provider: str = OPENAI
-    base_url: str = DEFAULTS[OPENAI]["base_url"]
-    model: str = DEFAULTS[OPENAI]["model"]
-    # The *name* of the environment variable holding the key. The key itself is never stored.
-    key_env: str = DEFAULTS[OPENAI]["key_env"]
-    context_tokens: int = 8192
-    max_output_tokens: int = 1200
-    read_timeout_seconds: float = 60.0
-    total_timeout_seconds: float = 600.0
+    """One endpoint's settings. A plain class, not a dataclass: the first panel needs it (see view.py)."""
+
+    FIELDS = ("provider", "base_url", "model", "key_env", "context_tokens", "max_output_tokens",
+              "read_timeout_seconds", "total_timeout_seconds")
+
+    def __init__(self, provider: str = OPENAI, base_url: str = DEFAULTS[OPENAI]["base_url"],
+                 model: str = DEFAULTS[OPENAI]["model"], key_env: str = DEFAULTS[OPENAI]["key_env"],
+                 context_tokens: int = 8192, max_output_tokens: int = 1200, read_timeout_seconds: float = 60.0,
+                 total_timeout_seconds: float = 600.0) -> None:
+        self.provider = provider
+        self.base_url = base_url
+        self.model = model
+        # The *name* of the environment variable holding the key. The key itself is never stored.
+        self.key_env = key_env
+        self.context_tokens = context_tokens
+        self.max_output_tokens = max_output_tokens
+        self.read_timeout_seconds = read_timeout_seconds
+        self.total_timeout_seconds = total_timeout_seconds
 
     def to_dict(self) -> Dict[str, Any]:
-        return asdict(self)
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LLMSettings) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return "LLMSettings(" + ", ".join(name + "=" + repr(getattr(self, name)) for name in self.FIELDS) + ")"
 
     @classmethod
     def from_dict(cls, raw: Any) -> "LLMSettings":
@@ -123,6 +135,8 @@ def read_key(key_env: str, use_login_shell: bool = True, timeout: float = 4.0) -
         return None
     if key_env in _shell_cache:
         return _shell_cache[key_env]
+    import subprocess  # only here: the first panel imports this module for the settings, not for the key
+
     shell = os.environ.get("SHELL") or "/bin/sh"
     found: Optional[str] = None
     try:

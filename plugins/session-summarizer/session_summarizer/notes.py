@@ -1,14 +1,13 @@
 """Saves a summary as a Markdown note with front matter, under a fresh file name (never overwriting)."""
 
-import datetime as _dt
 import errno
 import json
 import os
 import re
-from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import TYPE_CHECKING, List, NamedTuple, Optional, Tuple
 
-from .redaction import redact_text
+if TYPE_CHECKING:  # datetime loads when a note is written; the first panel only needs the folder rules
+    import datetime as _dt
 
 DEFAULT_FOLDER = "~/notes/agentty-sessions"
 MAX_NAME_ATTEMPTS = 1000
@@ -25,8 +24,7 @@ class NoteSaveError(Exception):
         self.detail = detail
 
 
-@dataclass
-class NoteInfo:
+class NoteInfo(NamedTuple):  # not a dataclass: the first panel imports this module (see view.py)
     title: str
     workspace: str = ""
     agent: str = ""
@@ -79,7 +77,7 @@ def _quote(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def front_matter(info: NoteInfo, created: _dt.datetime) -> str:
+def front_matter(info: NoteInfo, created: "_dt.datetime") -> str:
     lines: List[Tuple[str, str]] = [
         ("title", _quote(info.title or "Session summary")),
         ("date", created.isoformat(timespec="seconds")),
@@ -96,10 +94,12 @@ def front_matter(info: NoteInfo, created: _dt.datetime) -> str:
     return "---\n" + "".join(key + ": " + value + "\n" for key, value in lines) + "---\n\n"
 
 
-def save_note(folder_text: str, markdown: str, info: NoteInfo, created: Optional[_dt.datetime] = None) -> str:
+def save_note(folder_text: str, markdown: str, info: NoteInfo, created: Optional["_dt.datetime"] = None) -> str:
     """Write the note and return its path. The folder is created if needed; existing files are never touched."""
     folder = resolve_folder(folder_text)
-    created = created or _dt.datetime.now().astimezone()
+    import datetime
+
+    created = created or datetime.datetime.now().astimezone()
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise NoteSaveError("not_a_folder", folder)
     try:
@@ -107,6 +107,8 @@ def save_note(folder_text: str, markdown: str, info: NoteInfo, created: Optional
     except OSError as exc:
         kind = "not_a_folder" if exc.errno in (errno.ENOTDIR, errno.EEXIST) else "unwritable"
         raise NoteSaveError(kind, folder, exc.strerror or str(exc)) from exc
+    from .redaction import redact_text  # its patterns compile on import: only when a note is written
+
     body = front_matter(info, created) + redact_text(markdown).rstrip() + "\n"
     data = body.encode("utf-8")
     stem = created.strftime("%Y-%m-%d-%H%M") + "-" + slug(info.title)

@@ -1,7 +1,7 @@
 """The panel as a pure function of a state snapshot and a translator: no host calls, no I/O, no controller."""
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from types import MappingProxyType
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from agentty_plugin import Pane, relative_time, ui
 
@@ -16,8 +16,11 @@ MARKDOWN_BLOCKS = 80
 Translate = Callable[..., str]
 
 
-@dataclass(frozen=True)
-class SummaryView:
+# The snapshot is made of NamedTuples, not dataclasses: importing dataclasses is a large share of the
+# first panel's time (bench/bench_runtime.py), and a snapshot is never changed, only replaced.
+
+
+class SummaryView(NamedTuple):
     """The summary in the panel, as the panel shows it."""
 
     markdown: str
@@ -29,8 +32,7 @@ class SummaryView:
     created: float = 0.0
 
 
-@dataclass(frozen=True)
-class HistoryRow:
+class HistoryRow(NamedTuple):
     id: str
     title: str
     created: float
@@ -38,8 +40,7 @@ class HistoryRow:
     complete: bool = True
 
 
-@dataclass(frozen=True)
-class NotesFolder:
+class NotesFolder(NamedTuple):
     """The folder as typed, and where a relative or ~ path really goes ("" when typed absolute)."""
 
     typed: str = ""
@@ -47,8 +48,7 @@ class NotesFolder:
     unresolvable: bool = False  # a ~name with no such user
 
 
-@dataclass(frozen=True)
-class LLMView:
+class LLMView(NamedTuple):
     provider: str = OPENAI
     base_url: str = ""
     model: str = ""
@@ -57,15 +57,14 @@ class LLMView:
     context_tokens: int = 8192
 
 
-@dataclass(frozen=True)
-class PanelState:
+class PanelState(NamedTuple):
     """Everything the panel shows, copied by the controller under its lock, so a render never sees half a change."""
 
     language: str = "en"
     now: float = 0.0  # for "3 minutes ago"
     pane: Optional[Pane] = None  # the focused pane
     busy: str = ""  # "", "reading", "local", "connect", "part", "merge"
-    progress: Mapping[str, Any] = field(default_factory=dict)
+    progress: Mapping[str, Any] = MappingProxyType({})
     streaming: str = ""
     summary: Optional[SummaryView] = None
     message: str = ""
