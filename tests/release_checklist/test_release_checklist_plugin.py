@@ -63,7 +63,7 @@ def test_run_all_shows_states_badge_and_output(make_repo, open_host):
     write_checklist(repo, f"- [ ] Builds: `{PASS}`", f"- [ ] Lints: `{FAIL}`", "- [ ] Announce it",
                     "- [ ] Push: `git push origin {tag}` #terminal #irreversible")
     host = open_host(repo)
-    assert host.badge == "0/4"
+    host.wait_for(lambda: host.badge == "0/4", what="badge 0/4")  # the badge follows the first panel
     host.click("release.run-all")
     tree = wait_step(host, "lints", lambda item: item["tone"] == "error")
     assert step_item(host, tree, "builds")["tone"] == "success"
