@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
 from typing import Any, Optional
 
 REPEAT_GUARD_SECONDS = 3.0
 
 
-@dataclass
 class Session:
-    panel_open: bool = False
-    pinned_folder: Optional[str] = None  # a workspace chosen in the overview, instead of following focus
-    pane_status: Optional[str] = None  # the focused pane's last status, to notice an agent finishing
-    last_title: str = ""  # the last prompt handed off, and when: a double click must not send it twice
-    last_sent_at: float = float("-inf")
+    # A plain class, not a dataclass: the controller makes one before the first panel, and importing
+    # `dataclasses` would cost that panel about 10 ms.
+    def __init__(self) -> None:
+        self.panel_open = False
+        self.pinned_folder: Optional[str] = None  # a workspace or worktree chosen instead of following focus
+        self.pane_status: Optional[str] = None  # the focused pane's last status, to notice an agent finishing
+        self.last_title = ""  # the last prompt handed off, and when: a double click must not send it twice
+        self.last_sent_at = float("-inf")
 
     def is_repeat(self, title: str) -> bool:
         return title == self.last_title and time.monotonic() - self.last_sent_at < REPEAT_GUARD_SECONDS

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from agentty_plugin import Pane, Workspace
+from agentty_plugin.panes import busy_agent_panes, folder_contains, idle_agent_pane
 
 from . import diffs, prompts
 from .history import is_commit_id
@@ -25,48 +25,31 @@ class Target:
     agent: str = "claude"
 
 
-def _inside(folder: Optional[str], root: Optional[str]) -> bool:
-    if not folder or not root:
-        return False
-    folder, root = os.path.realpath(folder), os.path.realpath(root)
-    return folder == root or folder.startswith(root.rstrip(os.sep) + os.sep)
-
-
-def _available(pane: Pane) -> bool:
-    """An agent pane we may type into: not busy, and not an agent that has exited."""
-    return pane.is_agent and not pane.is_busy and pane.status not in ("exited", "closed")
-
-
 def choose_target(focused: Optional[Pane], workspaces: Iterable[Workspace], repo_root: str,
                   worktrees: Optional[WorktreeReport] = None) -> Target:
     """Never a busy pane (working, thinking, waiting for a permission or an answer): typing into
     one would interrupt the agent or answer its question with our prompt.
 
-    Order: the focused agent pane if it is idle and in this worktree; then any idle agent pane
-    working in this worktree; otherwise a new tab opened in the worktree. A pane in another
-    worktree nested inside this one's folder is not "in" this one (`worktrees` tells them apart).
+    Order (the runtime's `idle_agent_pane`): the focused agent pane if it is idle and in this worktree;
+    then any idle agent pane working in this worktree; otherwise a new tab opened in the worktree. A pane
+    in another worktree nested inside this one's folder is not "in" this one (`worktrees` tells them apart).
     """
+    workspaces = list(workspaces)
     home = worktrees.worktree_for(repo_root) if worktrees is not None else None
 
-    def here(folder: Optional[str]) -> bool:
+    def here(root: str, folder: Optional[str]) -> bool:
         if home is not None and worktrees is not None:
             return worktrees.worktree_for(folder) is home
-        return _inside(folder, repo_root)
+        return folder_contains(root, folder)
 
-    if focused is not None and _available(focused) and here(focused.cwd):
-        return Target("pane", focused.id)
-    busy_kind: Optional[str] = None
-    if focused is not None and focused.is_agent and focused.is_busy and here(focused.cwd):
-        busy_kind = focused.kind
-    for workspace in workspaces:
-        for pane in workspace.panes:
-            if not pane.is_agent or not here(pane.cwd or workspace.cwd):
-                continue
-            if pane.is_busy:
-                busy_kind = busy_kind or pane.kind
-            elif _available(pane):
-                return Target("pane", pane.id)
+    idle = idle_agent_pane(repo_root, focused, workspaces, contains=here)
+    if idle is not None:
+        return Target("pane", idle.id)
+    busy = busy_agent_panes(repo_root, workspaces, contains=here)
+    if focused is not None and focused.is_agent and focused.is_busy and here(repo_root, focused.cwd):
+        busy.insert(0, focused)
     # The same kind of agent as the busy one here, so the user's choice of agent is kept.
+    busy_kind = busy[0].kind if busy else None
     return Target("newTab", reason="busy" if busy_kind else "no-agent", cwd=repo_root, agent=busy_kind or "claude")
 
 

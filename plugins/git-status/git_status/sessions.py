@@ -6,9 +6,10 @@ import asyncio
 import concurrent.futures
 import threading
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple
 
 from agentty_plugin import AgenttyError, Workspace
+from agentty_plugin.errors import TIMED_OUT
 
 from .attribution import MAX_TURNS, SessionResult
 from .worktrees import PaneTag
@@ -23,11 +24,14 @@ CACHE_SECONDS = 20.0
 
 
 class SessionReader:
-    """Runs the runtime's `plugin.aio.get_session` coroutines on a private event loop, with our own deadline
-    (the runtime's own call timeout is 60 s)."""
+    """Runs the runtime's `plugin.aio.get_session` and `.list_workspaces` coroutines (passed in by the controller)
+    on a private event loop, with our own deadline (the runtime's own call timeout is 60 s)."""
 
-    def __init__(self, plugin: Any, timeout: float = SESSION_TIMEOUT_SECONDS) -> None:
-        self.plugin = plugin
+    def __init__(self, get_session: Callable[[Any, int], Awaitable[Any]],
+                 list_workspaces: Callable[[], Awaitable[List[Workspace]]],
+                 timeout: float = SESSION_TIMEOUT_SECONDS) -> None:
+        self._get_session = get_session
+        self._list_workspaces = list_workspaces
         self.timeout = timeout
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._lock = threading.Lock()
@@ -44,7 +48,7 @@ class SessionReader:
 
     async def _one(self, pane: PaneTag) -> SessionResult:
         try:
-            data = await asyncio.wait_for(self.plugin.aio.get_session(pane.pane_id, MAX_TURNS), self.timeout)
+            data = await asyncio.wait_for(self._get_session(pane.pane_id, MAX_TURNS), self.timeout)
         except asyncio.TimeoutError:
             return SessionResult(pane.pane_id, pane.kind, "timeout")
         except AgenttyError as error:
@@ -52,7 +56,7 @@ class SessionReader:
                 return SessionResult(pane.pane_id, pane.kind, "refused")
             if error.is_unavailable:
                 return SessionResult(pane.pane_id, pane.kind, "no-session")
-            if error.code == -32003:
+            if error.code == TIMED_OUT:
                 return SessionResult(pane.pane_id, pane.kind, "timeout")
             return SessionResult(pane.pane_id, pane.kind, "error")
         except Exception:  # a malformed answer is a missing hint, never a broken panel
@@ -62,14 +66,14 @@ class SessionReader:
         return SessionResult(pane.pane_id, pane.kind, "ok", cwd, [t for t in turns or [] if isinstance(t, dict)])
 
     def list_workspaces(self) -> List[Workspace]:
-        """`workspace/list` with our own deadline; raises AgenttyError (code -32003) when Agentty is silent."""
+        """`workspace/list` with our own deadline; raises AgenttyError (code TIMED_OUT) when Agentty is silent."""
         future = asyncio.run_coroutine_threadsafe(
-            asyncio.wait_for(self.plugin.aio.list_workspaces(), WORKSPACES_TIMEOUT_SECONDS), self._event_loop())
+            asyncio.wait_for(self._list_workspaces(), WORKSPACES_TIMEOUT_SECONDS), self._event_loop())
         try:
             result: List[Workspace] = future.result(WORKSPACES_TIMEOUT_SECONDS + 1.0)
         except (asyncio.TimeoutError, concurrent.futures.TimeoutError) as error:
             future.cancel()
-            raise AgenttyError("workspace/list: no answer from Agentty in time", -32003, "workspace/list") from error
+            raise AgenttyError("workspace/list: no answer from Agentty in time", TIMED_OUT, "workspace/list") from error
         return result
 
     async def _all(self, panes: Sequence[PaneTag]) -> List[SessionResult]:
