@@ -382,3 +382,18 @@ def test_a_missing_test_tool_is_named_with_the_fix(tmp_path, data_dir):
     assert record.state == "unknown"
     assert state_text(record, EN, session.step("tests-pass")).startswith(
         "Couldn't check · tox is not installed: install it, or set the Tests line in RELEASE_CHECKLIST.md · ")
+
+
+def test_a_test_script_whose_tools_are_not_installed_is_couldnt_check(tmp_path, data_dir):
+    """np's `npm test` in a fresh clone runs `xo && ava` before `npm install`: the shell says "not found"."""
+    import sys
+
+    script = tmp_path / "fake-npm-test"
+    script.write_text(f"#!{sys.executable}\nimport sys\nprint('sh: 1: xo: not found')\nsys.exit(127)\n",
+                      encoding="utf-8")
+    script.chmod(0o755)
+    repo = build(tmp_path / "pkg", {"RELEASE_CHECKLIST.md": f"Tests: `{script}`\n"}, [], {})
+    session = open_release(repo, data_dir)
+    record = session.run_step("tests-pass")
+    assert (record.state, record.outcome) == ("unknown", "unknown")
+    assert record.message == "sh: 1: xo: not found (exit code 127: a program it needs is not installed)"

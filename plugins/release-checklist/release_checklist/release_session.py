@@ -38,6 +38,7 @@ MAX_CHECKLIST_BYTES = 1_000_000
 # Outcomes that say nothing about the release itself: the check could not find out.
 UNKNOWN_OUTCOMES = (Outcome.UNKNOWN, Outcome.TIMEOUT, Outcome.NOT_FOUND)
 COULDNT_CHECK_EXIT = 3  # what a built-in check exits with when it could not find out
+SHELL_NOT_FOUND_EXIT = 127  # what a shell (npm scripts, make recipes) exits with for a missing program
 
 LineListener = Callable[[str, str], None]  # (step id, output line)
 ChangeListener = Callable[[str, StepRecord], None]  # (step id, copy of its new record)
@@ -136,6 +137,12 @@ def couldnt_check(step: Step, result: CommandResult) -> CommandResult:
     builtin = (step.command or "").lstrip().startswith(BUILTIN_COMMAND + " ")
     if builtin and result.outcome == Outcome.FAILED and result.exit_code == COULDNT_CHECK_EXIT:
         reason = result.lines[-1].strip() if result.lines else "no answer"
+        return dataclasses.replace(result, outcome=Outcome.UNKNOWN, message=reason)
+    if result.outcome == Outcome.FAILED and result.exit_code == SHELL_NOT_FOUND_EXIT:
+        # `npm test` in a fresh clone of np: "sh: 1: xo: not found". The tests never ran.
+        said = next((line.strip() for line in reversed(result.lines) if "not found" in line.lower()), "")
+        reason = f"{said} (exit code 127: a program it needs is not installed)" if said else \
+            "exit code 127: a program it needs is not installed"
         return dataclasses.replace(result, outcome=Outcome.UNKNOWN, message=reason)
     return result
 
