@@ -236,11 +236,11 @@ class SummarizerApp:
 
     def _run(self, use_llm: bool) -> None:
         try:
-            from .local_summary import summarize
-
             session = self._read_session()
             if session is None:
                 return
+            from .local_summary import summarize  # loading since the first panel; here the wait overlaps the read
+
             with self.lock:
                 self.state.busy = "local"
             self.redraw()
