@@ -216,6 +216,7 @@ def rank(
 
 _NAMING_FIELDS = ("name", "aliases", "title", "folder", "tags")
 _KEY_LIMIT = 200  # characters of a name key
+PREFIX_KEY_LENGTH = 4  # a shorter query starts too many names to look them up by their start
 
 
 def name_keys(record: NoteRecord) -> List[str]:
@@ -236,7 +237,8 @@ def query_key(query: ParsedQuery) -> Optional[Tuple[str, bool]]:
         return None
     key = " ".join(token for term in query.terms for token in term.tokens)[:_KEY_LIMIT]
     last = query.terms[-1]
-    return (key, last.kind == "prefix" or last.prefix_last) if key else None
+    still_typed = (last.kind == "prefix" or last.prefix_last) and len(key) >= PREFIX_KEY_LENGTH
+    return (key, still_typed) if key else None
 
 
 def naming_fields_match(query: ParsedQuery, record: NoteRecord) -> float:

@@ -395,10 +395,13 @@ class SqliteEngine(SearchEngine):
         if is_prefix:
             lookups.append(("k.key > ? AND k.key < ?", (key, key + "\uffff")))
         rowids: List[int] = []
-        for condition, keys in lookups:
+        for number, (condition, keys) in enumerate(lookups):
+            # Equal keys: the newest notes. Keys starting like the query: the first ones in key order,
+            # read straight off the index (sorting thousands of "meeting …" titles by date cost ms).
+            order = "n.mtime_ns DESC" if number == 0 else "k.key"
             sql = (
-                f"SELECT DISTINCT n.id FROM note_names k JOIN notes n ON n.id = k.id WHERE {condition}{where}"
-                " ORDER BY n.mtime_ns DESC LIMIT ?"
+                f"SELECT n.id FROM note_names k JOIN notes n ON n.id = k.id WHERE {condition}{where}"
+                f" ORDER BY {order} LIMIT ?"
             )
             for (rowid,) in self._reader.execute(sql, (*keys, *params, NAMED_CANDIDATES)).fetchall():
                 if rowid not in rowids:

@@ -464,18 +464,30 @@ class _View:
     def named(self, query: ParsedQuery, allowed: Optional[Set[int]]) -> List[int]:
         """The newest notes whose whole file name, alias or title is the query and, with the last word
         still typed, the newest that start like it (as the FTS5 engine's _named)."""
-        from whoosh import query as q
 
         found = query_key(query)
         if found is None:
             return []
         key, is_prefix = found
-        lookups = [q.Term("name_keys", key)] + ([q.Prefix("name_keys", key)] if is_prefix else [])
-        docs: List[int] = []
-        for lookup in lookups:
-            matching = [d for d in self.searcher.docs_for_query(lookup) if allowed is None or d in allowed]
-            docs.extend(heapq.nlargest(NAMED_CANDIDATES, matching))
+        docs = heapq.nlargest(NAMED_CANDIDATES, self._allowed_docs([key], allowed))
+        if is_prefix:
+            # The first keys starting like the query, in key order (as the FTS5 engine reads them),
+            # looked up together: each lookup of its own cost a quarter of a millisecond.
+            keys = sorted(
+                raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+                for sub, _offset, _size in self.segments
+                for raw, _info in islice(sub.reader().iter_prefix("name_keys", key), NAMED_CANDIDATES)
+            )
+            others = [other for other in keys[:NAMED_CANDIDATES] if other != key]
+            if others:
+                docs.extend(self._allowed_docs(others, allowed)[:NAMED_CANDIDATES])
         return docs
+
+    def _allowed_docs(self, keys: Sequence[str], allowed: Optional[Set[int]]) -> List[int]:
+        from whoosh import query as q
+
+        lookup = q.Or([q.Term("name_keys", key) for key in keys]) if len(keys) > 1 else q.Term("name_keys", keys[0])
+        return [d for d in self.searcher.docs_for_query(lookup) if allowed is None or d in allowed]
 
     def _probe_terms(self, terms: List[List[_Unit]], candidates: Set[int], probed: Dict[Key, Postings]) -> Set[int]:
         """The candidates every term matches; body postings looked up at the candidates only."""
@@ -734,6 +746,12 @@ class WhooshEngine(SearchEngine):
     def count(self) -> int:
         with self._lock:
             return int(self._searcher.doc_count())
+
+    def has_match(self, term: Term) -> bool:
+        """From the vocabulary's document counts: no search (typo correction asks for every word)."""
+        with self._lock:
+            view = self._current()
+            return any(view.frequency(key) > 0 for unit in view.units(term) for _field, key in unit.leaves)
 
     def terms_starting_with(self, prefix: str, limit: int, headings_only: bool = False) -> List[Tuple[str, int]]:
         found: Dict[str, int] = {}
