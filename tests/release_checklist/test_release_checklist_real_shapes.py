@@ -397,3 +397,14 @@ def test_a_test_script_whose_tools_are_not_installed_is_couldnt_check(tmp_path, 
     record = session.run_step("tests-pass")
     assert (record.state, record.outcome) == ("unknown", "unknown")
     assert record.message == "sh: 1: xo: not found (exit code 127: a program it needs is not installed)"
+
+
+def test_a_make_target_whose_tool_is_missing_is_couldnt_check(tmp_path, data_dir):
+    """cobra's `make test` without Go installed: make itself fails with "Error 127"."""
+    makefile = "test:\n\tno-such-go-xyz test ./...\n"
+    repo = build(tmp_path / "gomod", {"go.mod": "module x\n", "Makefile": makefile}, [], {})
+    session = open_release(repo, data_dir)
+    record = session.run_step("tests-pass")
+    assert (session.command_of(session.step("tests-pass")), record.state) == ("make test", "unknown")
+    assert record.message.endswith("(exit code 127: a program it needs is not installed)")
+    assert "no-such-go-xyz" in record.message

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import threading
 import time
 from typing import Callable, Dict, List, Optional, Tuple
@@ -39,6 +40,7 @@ MAX_CHECKLIST_BYTES = 1_000_000
 UNKNOWN_OUTCOMES = (Outcome.UNKNOWN, Outcome.TIMEOUT, Outcome.NOT_FOUND)
 COULDNT_CHECK_EXIT = 3  # what a built-in check exits with when it could not find out
 SHELL_NOT_FOUND_EXIT = 127  # what a shell (npm scripts, make recipes) exits with for a missing program
+_MAKE_127 = re.compile(r"^(?:g?make|just)(?:\[\d+\])?: \*\*\* .*Error 127$")
 
 LineListener = Callable[[str, str], None]  # (step id, output line)
 ChangeListener = Callable[[str, StepRecord], None]  # (step id, copy of its new record)
@@ -138,9 +140,13 @@ def couldnt_check(step: Step, result: CommandResult) -> CommandResult:
     if builtin and result.outcome == Outcome.FAILED and result.exit_code == COULDNT_CHECK_EXIT:
         reason = result.lines[-1].strip() if result.lines else "no answer"
         return dataclasses.replace(result, outcome=Outcome.UNKNOWN, message=reason)
-    if result.outcome == Outcome.FAILED and result.exit_code == SHELL_NOT_FOUND_EXIT:
-        # `npm test` in a fresh clone of np: "sh: 1: xo: not found". The tests never ran.
-        said = next((line.strip() for line in reversed(result.lines) if "not found" in line.lower()), "")
+    # `npm test` in a fresh clone of np: "sh: 1: xo: not found" (exit 127); cobra's `make test` without
+    # Go: "make: go: No such file or directory", "make: *** [Makefile:32: install_deps] Error 127".
+    # The tests never ran.
+    make_127 = any(_MAKE_127.search(line) for line in result.lines[-5:])
+    if result.outcome == Outcome.FAILED and (result.exit_code == SHELL_NOT_FOUND_EXIT or make_127):
+        said = next((line.strip() for line in reversed(result.lines)
+                     if "not found" in line.lower() or "no such file or directory" in line.lower()), "")
         reason = f"{said} (exit code 127: a program it needs is not installed)" if said else \
             "exit code 127: a program it needs is not installed"
         return dataclasses.replace(result, outcome=Outcome.UNKNOWN, message=reason)
