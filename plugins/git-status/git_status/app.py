@@ -39,6 +39,8 @@ STARTUP_READ_SECONDS = 1.0
 
 
 class App:
+    """One per plugin process: main.py registers its methods as the handlers of ids.py's elements and commands."""
+
     def __init__(self, plugin: Plugin) -> None:
         self.plugin = plugin
         self.lock = threading.RLock()  # handlers run on several threads; the state changes under this lock
