@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PLUGIN ?=
 PLUGIN_DIRS := $(patsubst %/agentty-plugin.json,%,$(wildcard plugins/*/agentty-plugin.json))
 
-.PHONY: help venv test fuzz check lint typecheck manifests bench demo screenshots clean bundle install uninstall export link
+.PHONY: help venv new test fuzz check lint typecheck manifests bench demo screenshots clean bundle install uninstall export link
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*?## "} /^[a-zA-Z_-]+:.*?## / {printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -21,6 +21,10 @@ $(STAMP): pyproject.toml
 	@rm -f $(VENV)/.installed-*; touch $@
 
 venv: $(STAMP) ## Create the project's virtual environment and install what it needs
+
+new: $(STAMP) ## Write a small working plugin plugins/<id>/ from the template, with its own test (PLUGIN=<id>)
+	@test -n "$(PLUGIN)" || { echo "usage: make new PLUGIN=<id>"; exit 2; }
+	$(PY) -m agentty_plugin new $(PLUGIN) --dest plugins
 
 test: $(STAMP) ## Run every test (the README's test command)
 	$(PY) -m pytest
