@@ -8,6 +8,7 @@ from typing import Any, Dict, List
 
 from agentty_plugin import Pane, Workspace, ui
 from git_status.attribution import SessionResult, attribute, edited_mentions
+from git_status.handoff import choose_target
 from git_status.location import locate
 from git_status.team import TeamReport, place_panes
 from git_status.text import TRANSLATOR
@@ -233,3 +234,21 @@ def test_reading_every_worktree_never_rewrites_an_index(team_repo: Dict[str, Pat
     read(team_repo["main"], runner)
     read(team_repo["feature-b"], runner)
     assert [(p, p.stat().st_mtime_ns, p.stat().st_size) for p in indexes] == before
+
+
+def test_hand_off_target_tells_nested_worktrees_apart(repo: Path, runner) -> None:  # type: ignore[no-untyped-def]
+    # An agent's worktree inside the main one's folder (repo/.worktrees/agent, a common layout): its
+    # idle pane is "in" that worktree only, so a hand-off about the main worktree opens a new tab.
+    nested = repo / ".worktrees" / "agent"
+    git(repo, "worktree", "add", "-q", "-b", "agent", str(nested))
+    report = read(repo, runner)
+    idle = Pane(id=7, kind="claude", status="idle", cwd=str(nested / "src"), running=True)
+    workspaces = [Workspace(id=1, cwd=str(repo), panes=[idle])]
+    main_target = choose_target(idle, workspaces, str(repo), report)
+    assert (main_target.target, main_target.reason, main_target.cwd) == ("newTab", "no-agent", str(repo))
+    assert choose_target(idle, workspaces, str(nested), report).pane_id == 7
+    busy = Pane(id=8, kind="codex", status="working", cwd=str(nested), running=True)
+    target = choose_target(None, [Workspace(id=1, cwd=str(repo), panes=[busy])], str(nested), report)
+    assert (target.target, target.reason, target.agent) == ("newTab", "busy", "codex")
+    # Without the worktree list, a folder test alone would count the nested pane as the main one's.
+    assert choose_target(idle, workspaces, str(repo)).pane_id == 7
