@@ -408,3 +408,18 @@ def test_a_make_target_whose_tool_is_missing_is_couldnt_check(tmp_path, data_dir
     assert (session.command_of(session.step("tests-pass")), record.state) == ("make test", "unknown")
     assert record.message.endswith("(exit code 127: a program it needs is not installed)")
     assert "no-such-go-xyz" in record.message
+
+
+def test_tests_that_could_not_download_their_dependencies_are_couldnt_check(tmp_path, data_dir):
+    """ripgrep's `cargo test --workspace` offline: cargo cannot reach its index, nothing is tested."""
+    import sys
+
+    script = tmp_path / "fake-cargo"
+    script.write_text(f"#!{sys.executable}\nimport sys\nprint('error: failed to download')\n"
+                      "print('  [6] Could not resolve hostname (Could not resolve host: index.crates.io)')\n"
+                      "sys.exit(101)\n", encoding="utf-8")
+    script.chmod(0o755)
+    repo = build(tmp_path / "ws", {"RELEASE_CHECKLIST.md": f"Tests: `{script} test --workspace`\n"}, [], {})
+    record = open_release(repo, data_dir).run_step("tests-pass")
+    assert (record.state, record.message) == (
+        "unknown", "no network: [6] Could not resolve hostname (Could not resolve host: index.crates.io)")

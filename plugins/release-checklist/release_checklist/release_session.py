@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import threading
 import time
 from typing import Callable, Dict, List, Optional, Tuple
@@ -16,7 +15,8 @@ from .checklist_file import (
     fill_placeholders,
     parse_checklist,
 )
-from .command_runner import BUILTIN_COMMAND, CommandResult, Outcome, RunningCommand, clean_env, split_command
+from .command_runner import CommandResult, Outcome, RunningCommand, clean_env, split_command
+from .couldnt_check import UNKNOWN_OUTCOMES, couldnt_check
 from .default_checklist import default_spec
 from .project_files import ProjectInfo, changelog_version, detect_project
 from .release_docs import find_release_doc, read_release_doc
@@ -35,12 +35,6 @@ from .versions import (
 CHECKLIST_LOCATIONS = (CHECKLIST_FILE_NAME, os.path.join(".github", CHECKLIST_FILE_NAME),
                        os.path.join("docs", CHECKLIST_FILE_NAME))
 MAX_CHECKLIST_BYTES = 1_000_000
-
-# Outcomes that say nothing about the release itself: the check could not find out.
-UNKNOWN_OUTCOMES = (Outcome.UNKNOWN, Outcome.TIMEOUT, Outcome.NOT_FOUND)
-COULDNT_CHECK_EXIT = 3  # what a built-in check exits with when it could not find out
-SHELL_NOT_FOUND_EXIT = 127  # what a shell (npm scripts, make recipes) exits with for a missing program
-_MAKE_127 = re.compile(r"^(?:g?make|just)(?:\[\d+\])?: \*\*\* .*Error 127$")
 
 LineListener = Callable[[str, str], None]  # (step id, output line)
 ChangeListener = Callable[[str, StepRecord], None]  # (step id, copy of its new record)
@@ -132,25 +126,6 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
         spec = dataclasses.replace(default_spec(repo, project, windows, settings if source == "settings" else None,
                                                 tags), path=path if source == "settings" else None)
     return LoadedChecklist(spec, source, path, stamp, project, tags, tag_format, last)
-
-
-def couldnt_check(step: Step, result: CommandResult) -> CommandResult:
-    """A built-in check that exited 3 could not find out; its last output line says why."""
-    builtin = (step.command or "").lstrip().startswith(BUILTIN_COMMAND + " ")
-    if builtin and result.outcome == Outcome.FAILED and result.exit_code == COULDNT_CHECK_EXIT:
-        reason = result.lines[-1].strip() if result.lines else "no answer"
-        return dataclasses.replace(result, outcome=Outcome.UNKNOWN, message=reason)
-    # `npm test` in a fresh clone of np: "sh: 1: xo: not found" (exit 127); cobra's `make test` without
-    # Go: "make: go: No such file or directory", "make: *** [Makefile:32: install_deps] Error 127".
-    # The tests never ran.
-    make_127 = any(_MAKE_127.search(line) for line in result.lines[-5:])
-    if result.outcome == Outcome.FAILED and (result.exit_code == SHELL_NOT_FOUND_EXIT or make_127):
-        said = next((line.strip() for line in reversed(result.lines)
-                     if "not found" in line.lower() or "no such file or directory" in line.lower()), "")
-        reason = f"{said} (exit code 127: a program it needs is not installed)" if said else \
-            "exit code 127: a program it needs is not installed"
-        return dataclasses.replace(result, outcome=Outcome.UNKNOWN, message=reason)
-    return result
 
 
 class ReleaseSession:
