@@ -69,3 +69,20 @@ def test_the_confirmation_warns_about_changes_made_after_the_checks(make_repo, w
     finally:
         host.close()
     assert os.path.exists(os.path.join(str(repo), "junk.txt"))  # nothing in the repository was touched
+
+
+def test_a_push_without_that_remote_says_how_to_add_it(make_repo, tmp_path):
+    repo = make_repo()  # no remote at all
+    world = World(workspaces=[WorkspaceSpec(id=1, cwd=str(repo), panes=[
+        PaneSpec(id=12, kind="shell", status="idle", cwd=str(repo))])], focused_pane=12)
+    host = PluginHost(str(PLUGIN_DIR), world=world, data_dir=tmp_path / "data")
+    host.start()
+    try:
+        host.open_panel()
+        host.wait_for_panel(lambda tree: host.find(tree, "release.steps") is not None, timeout=15)
+        host.row_action("release.steps", "push-and-to-together", "type")
+        tree = host.wait_for_text("There is no remote named origin: add one (git remote add origin URL), or set the "
+                                  "Remote line in RELEASE_CHECKLIST.md.")
+        assert "git push --atomic origin main v1.1.0" in host.texts(tree)
+    finally:
+        host.close()

@@ -329,6 +329,8 @@ class ReleasePanel:
             return ""
         values = {"remote": preview.remote, "url": preview.url, "branch": ", ".join(preview.branches),
                   "tag": ", ".join(preview.tags), "commits": preview.commits}
+        if not preview.remote_exists:
+            return self.t("push-no-remote", remote=preview.remote, file=CHECKLIST_FILE_NAME)
         if not preview.branches:
             return self.t("push-tag-only", **values)
         key = "push-preview-new" if preview.commits is None else "push-preview"

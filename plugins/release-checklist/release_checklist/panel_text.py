@@ -85,6 +85,10 @@ EN: Dict[str, str] = {
     "all-passed": "Every check passed.",
     "checks-failed": "{count} check(s) failed.",
     "nothing-to-run": "Every check has already passed or been skipped.",
+    "push-no-remote": (
+        "There is no remote named {remote}: add one (git remote add {remote} URL), "
+        "or set the Remote line in {file}."
+    ),
     "rerun-after-fix": "{pane} is idle again: running \"{title}\" again.",
     "version-unreadable": "no version could be read from {file} (the Version file setting)",
     "confirm-dirty": "The working tree has {count} uncommitted change(s) ({first}…); they are not part of the release.",
@@ -246,6 +250,10 @@ JA: Dict[str, str] = {
     "all-passed": "すべてのチェックに成功しました。",
     "checks-failed": "{count} 件のチェックが失敗しました。",
     "nothing-to-run": "すべてのチェックは成功済みかスキップ済みです。",
+    "push-no-remote": (
+        "{remote} という名前のリモートはありません。追加する（git remote add {remote} "
+        "URL）か、{file} の Remote 行を設定してください。"
+    ),
     "rerun-after-fix": "{pane} がアイドルに戻りました。「{title}」をもう一度実行します。",
     "version-unreadable": "{file}（Version file の設定）からバージョンを読み取れませんでした",
     "confirm-dirty": "作業ツリーに未コミットの変更が {count} 件あります（{first}…）。これらはリリースに含まれません。",
@@ -405,6 +413,10 @@ KO: Dict[str, str] = {
     "all-passed": "모든 검사를 통과했습니다.",
     "checks-failed": "검사 {count}개가 실패했습니다.",
     "nothing-to-run": "모든 검사가 이미 통과했거나 건너뛰었습니다.",
+    "push-no-remote": (
+        "{remote}이라는 원격 저장소가 없습니다. 추가하거나(git remote add {remote} "
+        "URL) {file}의 Remote 줄을 지정하세요."
+    ),
     "rerun-after-fix": "{pane}이(가) 다시 유휴 상태입니다. \"{title}\"을(를) 다시 실행합니다.",
     "version-unreadable": "{file}(Version file 설정)에서 버전을 읽을 수 없습니다",
     "confirm-dirty": "작업 트리에 커밋되지 않은 변경이 {count}개 있습니다({first}…). 릴리스에 포함되지 않습니다.",
@@ -561,6 +573,10 @@ ZH: Dict[str, str] = {
     "all-passed": "所有检查均已通过。",
     "checks-failed": "{count} 项检查失败。",
     "nothing-to-run": "所有检查都已通过或已跳过。",
+    "push-no-remote": (
+        "没有名为 {remote} 的远程仓库：请添加一个（git remote add {remote} URL）"
+        "，或在 {file} 中设置 Remote 行。"
+    ),
     "rerun-after-fix": "{pane} 已再次空闲：重新运行“{title}”。",
     "version-unreadable": "无法从 {file}（Version file 设置）读取版本",
     "confirm-dirty": "工作树有 {count} 处未提交的更改（{first}…）；它们不属于此次发布。",

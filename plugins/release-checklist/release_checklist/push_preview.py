@@ -15,6 +15,7 @@ class PushPreview:
     tags: List[str]
     atomic: bool
     commits: Optional[int]  # commits on the (first) branch that the remote lacks; None: new branch there
+    remote_exists: bool = True
 
 
 def preview_push(repo: str, argv: List[str]) -> Optional[PushPreview]:
@@ -38,4 +39,4 @@ def preview_push(repo: str, argv: List[str]) -> Optional[PushPreview]:
             counted = git_repo.run_git(repo, "rev-list", "--count", f"{remote_ref}..{local}")
             commits = int(counted.out.strip()) if counted.ok and counted.out.strip().isdigit() else None
     return PushPreview(remote, url.out.strip() if url.ok else remote, branches, tags,
-                       "--atomic" in options, commits)
+                       "--atomic" in options, commits, remote in git_repo.remotes(repo))
