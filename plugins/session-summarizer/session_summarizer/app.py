@@ -88,8 +88,10 @@ class SummarizerApp:
         self.activate(info.plugin.data_dir or self.plugin.data_dir)
 
     def open(self, context: Context) -> None:
-        if self.state.shown is not None:
-            self.refresh_panes()  # the insert list is only shown beside a summary
+        with self.lock:
+            shown = self.state.shown
+        if shown is not None:
+            self.refresh_panes()  # the insert list is only shown beside a summary; the first panel need not wait
         self.redraw()
         self._warm_up()
 
