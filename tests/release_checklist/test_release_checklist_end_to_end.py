@@ -120,3 +120,22 @@ def test_a_busy_agent_in_the_repository_holds_the_push_back(released_repo, tmp_p
     finally:
         host.close()
     assert "v1.1.0" not in run_git(bare, "tag", "--list")
+
+
+def test_with_origin_unreachable_no_remote_check_shows_passed(released_repo, tmp_path):
+    repo, _bare = released_repo
+    repo.git("remote", "set-url", "origin", "http://127.0.0.1:1/unreachable.git")  # refused at once, no network
+    host = start(repo, tmp_path, world_for(repo))
+    try:
+        host.click("release.run-all")
+        host.wait_for(lambda: any(text.startswith("Checks: ") for text, _level in host.notifications),
+                      what="the run's count", timeout=30)
+        assert ("Checks: 4 passed, 0 failed, 2 couldn't check (the reason is on each step).", "warning") \
+            in host.notifications
+        tree = wait_tone(host, "tag-is-not-taken-yet", "warning")
+        for step_id in ("in-sync-with-upstream", "tag-is-not-taken-yet"):
+            item = item_of(host, tree, step_id)
+            assert item["subtitle"].startswith("Couldn't check · ") and "origin" in item["subtitle"]
+        host.wait_for(lambda: host.badge == "4/9", what="badge 4/9")  # the badge follows the last redraw
+    finally:
+        host.close()
