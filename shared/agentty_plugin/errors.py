@@ -33,5 +33,10 @@ class AgenttyError(Exception):
     def is_invalid_params(self) -> bool:
         return self.code == INVALID_PARAMS
 
+    @property
+    def is_timed_out(self) -> bool:
+        """The host did not answer within the plugin's call timeout (not a host code: the runtime's own)."""
+        return self.code == TIMED_OUT
+
     def __repr__(self) -> str:
         return f"AgenttyError({self.message!r}, code={self.code}, method={self.method!r})"

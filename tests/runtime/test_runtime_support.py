@@ -143,3 +143,13 @@ def test_every_plugin_in_the_repo_passes_the_checks():
     for folder in folders:
         plugin_id, problems = check_plugin(folder)
         assert problems == [], f"{plugin_id}: {problems}"
+
+
+def test_error_predicates_name_each_code():
+    from agentty_plugin.errors import INVALID_PARAMS, PERMISSION_DENIED, TIMED_OUT, UNAVAILABLE, AgenttyError
+
+    names = ("is_permission", "is_unavailable", "is_invalid_params", "is_timed_out")
+    for code, true_one in ((PERMISSION_DENIED, "is_permission"), (UNAVAILABLE, "is_unavailable"),
+                           (INVALID_PARAMS, "is_invalid_params"), (TIMED_OUT, "is_timed_out")):
+        error = AgenttyError("x", code)
+        assert [name for name in names if getattr(error, name)] == [true_one]
