@@ -43,8 +43,10 @@ _WEIGHTS = ", ".join(str(FIELD_WEIGHTS[c]) for c in _COLUMNS)
 # among its most recently indexed BROAD_CAP matches only: bm25() costs ~3 µs per matching note, and
 # ranking all 10,000 notes for "pl" took 25-40 ms per keystroke. Recently indexed = recently added or
 # edited (an edit re-inserts the row with a new rowid), which is what a half-typed word most likely
-# wants. Title, alias and tag matches are few, so they are ranked in full as well (see search()).
-BROAD_CAP = 600
+# wants. Name, heading and whole-name matches are candidates of their own (see search()), so the
+# window can be small: 300 instead of 600 cut the engine's p95 at 100,000 notes by a third
+# (bench_notes_search's stream, engine only, two runs of each in one process).
+BROAD_CAP = 300
 # Title, alias and tag matches, ranked outside the window, have a table of their own (notes_head):
 # a column filter on the main table made FTS5 parse the body's position lists for every phrase
 # ("plan ag": 9.5 ms, against 1.5 ms in the small table).
