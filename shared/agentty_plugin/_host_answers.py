@@ -14,9 +14,34 @@ from .world import HostError, PaneSpec, WorkspaceSpec, filter_context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict
+    import threading
+    from typing import Any, Callable, Dict, List, Protocol, Tuple
 
-    from .host import SimulatedHost
+    from .manifest import Manifest
+    from .world import World
+
+    class SimulatedHost(Protocol):
+        """What an answer may read and change of the host (agentty_plugin.host.SimulatedHost has it all)."""
+
+        world: World
+        manifest: Manifest
+        badge: str
+        clipboard: Any
+        storage: Dict[str, Any]
+        notifications: List[Tuple[str, str]]
+        dropped_notifications: List[Tuple[str, str]]
+        opened_urls: List[str]
+        last_notify: float
+        last_open_url: float
+        link_guard: bool
+
+        @property
+        def lock(self) -> threading.RLock: ...
+        def context(self) -> Dict[str, Any]: ...
+        def violation(self, text: str) -> None: ...
+        def record_panel(self, tree: Dict[str, Any], arrived: float) -> None: ...
+        def type_into(self, pane: PaneSpec, text: str, submit: bool, how: str) -> None: ...
+        def new_pane_id(self) -> int: ...
 
     Answer = Callable[[SimulatedHost, Dict[str, Any], float], Any]
 
