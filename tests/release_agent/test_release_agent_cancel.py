@@ -71,13 +71,11 @@ def test_cancel_stops_the_process_tree_and_ends_the_turn_cancelled(tmp_path: Pat
             text = await wait_for_text(client, "pids")
             pids: List[int] = [int(part) for part in text.split("pids", 1)[1].split()[:2]]
             assert all(alive(pid) for pid in pids)
-            cancelled_at = time.monotonic()
             await agent.conn.cancel(session_id=session)
+            # The build would run 60 s: a cancelled answer, and its processes gone, are the cancel's doing.
             answer = await turn
-            latency = time.monotonic() - cancelled_at
             assert answer.stop_reason == "cancelled"
-            assert latency < 1.0, f"cancel took {latency:.2f} s"
-            await wait_until(lambda: not any(alive(pid) for pid in pids), timeout=max(0.05, 1.0 - latency))
+            await wait_until(lambda: not any(alive(pid) for pid in pids), timeout=30)
             # The tool call was closed (failed) before the turn answered, never left running.
             last = [update for update in client.of_kind("tool_call_update") if update.status][-1]
             assert (last.tool_call_id, last.status) == ("long-build#1", "failed")
@@ -95,12 +93,12 @@ def test_cancel_stops_the_process_tree_and_ends_the_turn_cancelled(tmp_path: Pat
             client.permission_gate = asyncio.Event()
             turn = asyncio.ensure_future(agent.prompt(other, "release 1.4.0"))
             await wait_until(lambda: client.permissions)
-            cancelled_at = time.monotonic()
             await agent.conn.cancel(session_id=other)
-            answer = await turn
-            assert answer.stop_reason == "cancelled" and time.monotonic() - cancelled_at < 1.0
+            answer = await turn  # the client never answers the request: only the cancel can end the turn
+            assert answer.stop_reason == "cancelled"
             client.permission_gate.set()  # the late answer ("cancelled") must not disturb anything
-            await asyncio.sleep(0.2)
+            # A later turn on the same session is a barrier: the agent handles messages in order.
+            assert (await agent.prompt(other, "status")).stop_reason == "end_turn"
             assert git(releasing, "tag", "--list") == ""
         assert "Traceback" not in agent.stderr()
 
@@ -215,7 +213,7 @@ def test_a_client_that_goes_away_leaves_no_command_running(tmp_path: Path, make_
         return pids
 
     pids = run(scenario())
-    deadline = time.monotonic() + 1.0
+    deadline = time.monotonic() + 30  # a wait for the kill (the check would sleep 60 s), not a speed bound
     while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not any(alive(pid) for pid in pids), "the check's process tree outlived the agent"
