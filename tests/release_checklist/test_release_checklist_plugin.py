@@ -193,7 +193,7 @@ def test_not_a_repository_and_following_focus(make_repo, open_host, tmp_path):
 
 
 def test_every_panel_string_is_translated():
-    from release_checklist.panel_text import TRANSLATOR
+    from release_checklist.text import TRANSLATOR
 
     assert TRANSLATOR.missing() == {"ja": [], "ko": [], "zh": []}
 

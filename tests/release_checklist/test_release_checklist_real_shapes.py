@@ -12,7 +12,7 @@ from typing import Dict, List, Sequence, Tuple
 import pytest
 from release_checklist import ChecklistParseError, ReleaseSession, StepKind
 from release_checklist.panel import version_line
-from release_checklist.panel_text import TRANSLATOR
+from release_checklist.text import TRANSLATOR
 
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.invalid",
            "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1"}

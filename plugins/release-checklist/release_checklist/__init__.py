@@ -156,6 +156,6 @@ def __getattr__(name: str) -> Any:
 _SUBMODULES = frozenset({
     "builtin_checks", "checklist_file", "chosen_versions", "command_runner", "controller", "couldnt_check",
     "default_checklist",
-    "fix_watch", "git_repo", "handoff", "output_tail", "panel", "panel_text", "project_files", "push_preview",
-    "redraw_throttle", "release_docs", "release_session", "run_store", "steps", "versions",
+    "fix_watch", "git_repo", "handoff", "ids", "output_tail", "panel", "project_files", "push_preview",
+    "redraw_throttle", "release_docs", "release_session", "run_store", "steps", "text", "versions",
 })

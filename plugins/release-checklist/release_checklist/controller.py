@@ -18,11 +18,11 @@ from .default_checklist import write_checklist_file
 from .fix_watch import FixWatch
 from .handoff import AGENT_KINDS, SHELL_KINDS, busy_agents, choose_pane, pane_name
 from .panel import PanelView, badge_text, continue_prompt, fix_prompt, render
-from .panel_text import TRANSLATOR
 from .push_preview import preview_push
 from .redraw_throttle import RedrawThrottle
 from .release_session import NotARepository, ReleaseSession, SessionBusy
 from .steps import Step, StepState
+from .text import TRANSLATOR
 from .versions import is_version
 
 Delivery = Callable[[ReleaseSession], Optional[str]]  # returns the panel_text key to notify with

@@ -9,6 +9,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional
 
 from agentty_plugin import relative_time, ui
 
+from . import ids
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistProblem
 from .command_runner import Outcome
 from .release_session import ReleaseSession
@@ -122,23 +123,23 @@ def step_actions(step: Step, record: StepRecord, running: bool, t: Translate) ->
     """The row buttons that make sense for this step now (at most three, to keep rows readable)."""
     state = record.state
     if state == StepState.RUNNING:
-        return [ui.action("output", icon="scroll-text", tooltip=t("action-output"))]
+        return [ui.action(ids.ACT_OUTPUT, icon="scroll-text", tooltip=t("action-output"))]
     actions: List[Dict[str, Any]] = []
     if state in StepState.COMPLETE:
-        return [ui.action("undo", icon="undo-2", tooltip=t("action-undo"))]
+        return [ui.action(ids.ACT_UNDO, icon="undo-2", tooltip=t("action-undo"))]
     if step.kind == StepKind.CHECK and not running:
         failed = state in (StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)
-        actions.append(ui.action("retry" if failed else "run", icon="rotate-cw" if failed else "play",
+        actions.append(ui.action(ids.ACT_RETRY if failed else ids.ACT_RUN, icon="rotate-cw" if failed else "play",
                                  tooltip=t("action-retry" if failed else "action-run")))
         if state in (StepState.FAILED, StepState.UNKNOWN):
-            actions.append(ui.action("fix", icon="bot", tooltip=t("action-fix")))
+            actions.append(ui.action(ids.ACT_FIX, icon="bot", tooltip=t("action-fix")))
     elif step.kind == StepKind.TERMINAL and state != StepState.SENT:
-        actions.append(ui.action("type", icon="square-terminal", tooltip=t("action-type")))
+        actions.append(ui.action(ids.ACT_TYPE, icon="square-terminal", tooltip=t("action-type")))
     elif step.kind == StepKind.AGENT and state != StepState.SENT:
-        actions.append(ui.action("hand", icon="bot", tooltip=t("action-hand")))
+        actions.append(ui.action(ids.ACT_HAND, icon="bot", tooltip=t("action-hand")))
     if step.kind != StepKind.CHECK or state == StepState.SENT:
-        actions.append(ui.action("done", icon="check", tooltip=t("action-done")))
-    actions.append(ui.action("skip", icon="minus", tooltip=t("action-skip")))
+        actions.append(ui.action(ids.ACT_DONE, icon="check", tooltip=t("action-done")))
+    actions.append(ui.action(ids.ACT_SKIP, icon="minus", tooltip=t("action-skip")))
     return actions[:3]
 
 
@@ -173,9 +174,9 @@ def _output_block(view: PanelView, session: ReleaseSession, t: Translate) -> Opt
     children: List[Any] = [ui.text(t("output-of", title=session.title_of(step)), "small"), ui.text(body, "code")]
     if record.state != StepState.PASSED:
         children.append(ui.row([
-            ui.button("output.retry", t("action-retry"), icon="rotate-cw", variant="primary"),
-            ui.button("output.fix", t("action-fix"), icon="bot"),
-            ui.button("output.skip", t("action-skip"), icon="minus", variant="ghost"),
+            ui.button(ids.OUTPUT_RETRY, t("action-retry"), icon="rotate-cw", variant="primary"),
+            ui.button(ids.OUTPUT_FIX, t("action-fix"), icon="bot"),
+            ui.button(ids.OUTPUT_SKIP, t("action-skip"), icon="minus", variant="ghost"),
         ], gap="small", wrap=True))
     return ui.column(children, gap="small")
 
@@ -184,8 +185,8 @@ def _confirmation(view: PanelView, session: ReleaseSession, t: Translate) -> Opt
     if view.confirm_reset:
         return ui.section(t("reset"), [
             ui.text(t("reset-confirm", version=session.version)),
-            ui.row([ui.button("reset.yes", t("yes-reset"), icon="trash-2", variant="danger"),
-                    ui.button("reset.no", t("cancel"), variant="ghost")], gap="small"),
+            ui.row([ui.button(ids.RESET_YES, t("yes-reset"), icon="trash-2", variant="danger"),
+                    ui.button(ids.RESET_NO, t("cancel"), variant="ghost")], gap="small"),
         ])
     if view.confirm is not None:
         step = session.step(view.confirm["step"])
@@ -193,16 +194,16 @@ def _confirmation(view: PanelView, session: ReleaseSession, t: Translate) -> Opt
             ui.text(t("confirm-" + view.confirm["action"], title=session.title_of(step)), "error"),
             ui.text(session.command_of(step) or "", "code"),
             bool(view.confirm.get("preview")) and ui.text(view.confirm.get("preview", ""), "small"),
-            ui.row([ui.button("confirm.yes", t("confirm-yes"), icon="zap", variant="danger"),
-                    ui.button("confirm.no", t("cancel"), variant="ghost")], gap="small"),
+            ui.row([ui.button(ids.CONFIRM_YES, t("confirm-yes"), icon="zap", variant="danger"),
+                    ui.button(ids.CONFIRM_NO, t("cancel"), variant="ghost")], gap="small"),
         ])
     if view.skipping is not None:
         step = session.step(view.skipping)
         return ui.section(t("skip-title", title=session.title_of(step)), [
-            ui.input("skip.reason", placeholder=t("skip-reason")),
+            ui.input(ids.SKIP_REASON, placeholder=t("skip-reason")),
             view.skip_error and ui.text(t("skip-needs-reason"), "error"),
-            ui.row([ui.button("skip.confirm", t("skip-confirm"), icon="minus", variant="primary"),
-                    ui.button("skip.cancel", t("cancel"), variant="ghost")], gap="small"),
+            ui.row([ui.button(ids.SKIP_CONFIRM, t("skip-confirm"), icon="minus", variant="primary"),
+                    ui.button(ids.SKIP_CANCEL, t("cancel"), variant="ghost")], gap="small"),
         ])
     return None
 
@@ -219,7 +220,7 @@ def _history(view: PanelView, session: ReleaseSession, t: Translate, language: s
         items.append(ui.item(summary.version, summary.tag or summary.version, subtitle=subtitle,
                              icon="tag" if summary.completed_at else "history",
                              tone="success" if summary.completed_at else "neutral"))
-    return ui.section(t("history"), [ui.list("release.history", items[:20], empty=t("history-empty"))])
+    return ui.section(t("history"), [ui.list(ids.HISTORY, items[:20], empty=t("history-empty"))])
 
 
 def render(view: PanelView, t: Translate, language: str) -> Dict[str, Any]:
@@ -227,7 +228,7 @@ def render(view: PanelView, t: Translate, language: str) -> Dict[str, Any]:
     if view.folder is None:
         return ui.column([ui.text(t("title-no-version"), "title"), ui.text(t("no-pane"), "muted")])
     header = ui.row([ui.text(t("title-no-version"), "title"),
-                     ui.button("release.refresh", t("refresh"), icon="refresh-cw", variant="ghost")], gap="small")
+                     ui.button(ids.REFRESH, t("refresh"), icon="refresh-cw", variant="ghost")], gap="small")
     if view.loading:
         return ui.column([header, ui.spinner(t("loading"))])
     if view.not_repo:
@@ -240,8 +241,8 @@ def render(view: PanelView, t: Translate, language: str) -> Dict[str, Any]:
         return ui.column([
             header,
             ui.text(t("problems-title", file=os.path.basename(view.problems_file) or "RELEASE_CHECKLIST.md"), "error"),
-            ui.list("checklist.problems", items),
-            ui.button("checklist.reveal", t("reveal"), icon="file-text"),
+            ui.list(ids.PROBLEMS, items),
+            ui.button(ids.REVEAL, t("reveal"), icon="file-text"),
         ])
     session = view.session
     if session is None:
@@ -258,16 +259,16 @@ def _release(view: PanelView, session: ReleaseSession, t: Translate, language: s
     header = ui.row([
         ui.text(t("title", version=session.version), "title"),
         ui.badge(f"{complete}/{total}", "success" if complete == total and total else "error" if failed else "info"),
-        ui.button("release.refresh", t("refresh"), icon="refresh-cw", variant="ghost", disabled=running),
+        ui.button(ids.REFRESH, t("refresh"), icon="refresh-cw", variant="ghost", disabled=running),
     ], gap="small")
     repo_name = os.path.basename(session.repo)
     shown_path = session.loaded.path if session.loaded.source != "default" else None
     checklist_line = (t("source-" + session.loaded.source, file=os.path.relpath(shown_path, session.repo))
                       if shown_path else t("source-default"))
     controls = ui.row([
-        ui.button("release.run-all", t("run-all"), icon="play", variant="primary", disabled=running),
-        running and ui.button("release.stop", t("stop"), icon="square", variant="danger"),
-        ui.button("release.reset", t("reset"), icon="undo-2", variant="ghost", disabled=running),
+        ui.button(ids.RUN_ALL, t("run-all"), icon="play", variant="primary", disabled=running),
+        running and ui.button(ids.STOP, t("stop"), icon="square", variant="danger"),
+        ui.button(ids.RESET, t("reset"), icon="undo-2", variant="ghost", disabled=running),
     ], gap="small", wrap=True)
     # The host draws at most 2,000 elements; a step row costs up to four, so very long lists are cut.
     steps = [_step_item(session, step, statuses[step.id], running, t) for step in session.steps[:MAX_STEP_ROWS]]
@@ -276,24 +277,24 @@ def _release(view: PanelView, session: ReleaseSession, t: Translate, language: s
     return ui.column([
         header,
         ui.text(f"{repo_name} · {source}", "small"),
-        ui.row([ui.input("release.version", placeholder=t("version"), value=session.version),
-                ui.button("release.version-apply", t("version-apply"), variant="ghost", disabled=running)],
+        ui.row([ui.input(ids.VERSION, placeholder=t("version"), value=session.version),
+                ui.button(ids.VERSION_APPLY, t("version-apply"), variant="ghost", disabled=running)],
                gap="small"),
         view.version_error and ui.text(view.version_error, "error"),
         controls,
         _confirmation(view, session, t),
         _output_block(view, session, t),
         ui.section(t("steps"), [
-            ui.list("release.steps", steps, empty=t("empty")),
+            ui.list(ids.STEPS, steps, empty=t("empty")),
             hidden > 0 and ui.text(t("steps-hidden", count=hidden), "muted"),
-            has_terminal and ui.toggle("release.enter", t("enter-toggle"), view.press_enter),
+            has_terminal and ui.toggle(ids.ENTER, t("enter-toggle"), view.press_enter),
         ]),
         ui.row([
             ui.text(checklist_line, "muted"),
-            session.loaded.source == "file" and ui.button("checklist.reveal", t("reveal"), icon="file-text",
+            session.loaded.source == "file" and ui.button(ids.REVEAL, t("reveal"), icon="file-text",
                                                           variant="ghost"),
             session.loaded.source in ("default", "adopted") and ui.button(
-                "checklist.write", t("adopt" if session.loaded.source == "adopted" else "write-default"),
+                ids.WRITE, t("adopt" if session.loaded.source == "adopted" else "write-default"),
                 icon="file-plus", variant="ghost"),
         ], gap="small", wrap=True),
         session.store.last_problem and ui.text(t("state-note", message=session.store.last_problem), "muted"),
