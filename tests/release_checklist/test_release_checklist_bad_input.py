@@ -7,8 +7,8 @@ from pathlib import Path
 
 from agentty_plugin.testing import PaneSpec, PluginHost, WorkspaceSpec, World
 from release_checklist import Outcome, ReleaseSession, StepState
-from release_checklist.panel import version_line
 from release_checklist.text import TRANSLATOR
+from release_checklist.view_release import version_line
 
 PLUGIN_DIR = Path(__file__).resolve().parents[2] / "plugins" / "release-checklist"
 

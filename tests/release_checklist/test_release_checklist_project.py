@@ -101,14 +101,15 @@ def test_choose_pane_never_picks_a_busy_one(tmp_path):
 
 def test_panel_stays_within_host_limits(make_repo, data_dir):
     from release_checklist import ReleaseSession
-    from release_checklist.panel import PanelView, render
     from release_checklist.text import TRANSLATOR
+    from release_checklist.view import State, render
 
     repo = make_repo()
     repo.write("RELEASE_CHECKLIST.md", "\n".join(f"- [ ] Step {n}: `true` #timeout=5" for n in range(700)) + "\n")
-    view = PanelView(folder=str(repo), session=ReleaseSession(str(repo), data_dir))
+    view = State(folder=str(repo), session=ReleaseSession(str(repo), data_dir))
     for language in ("en", "ja", "ko", "zh"):
-        tree = render(view, TRANSLATOR.for_language(language), language)
+        view.language = language
+        tree = render(view, TRANSLATOR.for_language(language))
         ui.validate(tree)
         assert ui.count_elements(tree) <= 2000
 

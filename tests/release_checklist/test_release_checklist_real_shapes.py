@@ -11,8 +11,8 @@ from typing import Dict, List, Sequence, Tuple
 
 import pytest
 from release_checklist import ChecklistParseError, ReleaseSession, StepKind
-from release_checklist.panel import version_line
 from release_checklist.text import TRANSLATOR
+from release_checklist.view_release import version_line
 
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.invalid",
            "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1"}
@@ -371,7 +371,7 @@ def test_a_sectioned_release_document_keeps_its_procedure_only(tmp_path, data_di
 
 def test_a_missing_test_tool_is_named_with_the_fix(tmp_path, data_dir):
     from release_checklist import clean_env
-    from release_checklist.panel import state_text
+    from release_checklist.view_release import state_text
 
     repo = build(tmp_path / "lib", {"pyproject.toml": '[project]\nname = "lib"\nversion = "1.0.0"\n',
                                     "tox.ini": "[tox]\n"}, [], {})

@@ -155,7 +155,7 @@ def __getattr__(name: str) -> Any:
 
 _SUBMODULES = frozenset({
     "builtin_checks", "checklist_file", "chosen_versions", "command_runner", "controller", "couldnt_check",
-    "default_checklist",
-    "fix_watch", "git_repo", "handoff", "ids", "output_tail", "panel", "project_files", "push_preview",
-    "redraw_throttle", "release_docs", "release_session", "run_store", "steps", "text", "versions",
+    "default_checklist", "fix_watch", "git_repo", "handoff", "ids", "output_tail", "project_files", "prompts",
+    "push_preview", "redraw_throttle", "release_docs", "release_session", "run_store", "steps", "text",
+    "versions", "view", "view_release",
 })

@@ -17,13 +17,14 @@ from .chosen_versions import ChosenVersions
 from .default_checklist import write_checklist_file
 from .fix_watch import FixWatch
 from .handoff import AGENT_KINDS, SHELL_KINDS, busy_agents, choose_pane, pane_name
-from .panel import PanelView, badge_text, continue_prompt, fix_prompt, render
+from .prompts import continue_prompt, fix_prompt
 from .push_preview import preview_push
 from .redraw_throttle import RedrawThrottle
 from .release_session import NotARepository, ReleaseSession, SessionBusy
 from .steps import Step, StepState
 from .text import TRANSLATOR
 from .versions import is_version
+from .view import State, badge_text, render
 
 Delivery = Callable[[ReleaseSession], Optional[str]]  # returns the panel_text key to notify with
 
@@ -33,7 +34,7 @@ class ReleasePanel:
 
     def __init__(self, host: Plugin) -> None:
         self.host = host
-        self.view = PanelView()
+        self.view = State()
         self.lock = threading.RLock()  # handlers run on several threads; the view changes under this lock
         self._chosen: Optional[ChosenVersions] = None  # repository -> version the user typed, on disk
         self.typed: Dict[str, str] = {}  # last text of the version and skip-reason inputs
@@ -59,7 +60,8 @@ class ReleasePanel:
 
     def draw(self) -> None:
         with self.lock:
-            tree = render(self.view, self.t, self.host.language)
+            self.view.language = self.host.language
+            tree = render(self.view, self.t)
             badge = badge_text(self.view)
         if self.panel_open:
             self.host.set_panel(tree)

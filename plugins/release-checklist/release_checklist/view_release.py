@@ -1,25 +1,23 @@
-"""Build the panel tree (and the prompts for agents) from the panel's view of one release."""
+"""The release in the panel: header, controls, one row per step, a step's output, confirmations, history."""
 from __future__ import annotations
 
-import collections
-import dataclasses
 import os
 import time
-from typing import Any, Callable, Deque, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from agentty_plugin import relative_time, ui
 
 from . import ids
-from .checklist_file import CHECKLIST_FILE_NAME, ChecklistProblem
+from .checklist_file import CHECKLIST_FILE_NAME
 from .command_runner import Outcome
-from .release_session import ReleaseSession
-from .run_store import ReleaseSummary, StepRecord
 from .steps import Step, StepKind, StepState
+from .view import State, Translate
 
-Translate = Callable[..., str]
-LIVE_LINES = 12  # lines of a running step's output shown under the spinner
+if TYPE_CHECKING:
+    from .release_session import ReleaseSession
+    from .run_store import StepRecord
+
 TAIL_LINES = 30  # lines of a finished step's output
-PROMPT_OUTPUT_LINES = 60
 MAX_STEP_ROWS = 300
 MAX_OUTPUT_CHARS = 8000  # the host cuts any text over 20,000 characters; we keep the end, not the start
 
@@ -27,6 +25,7 @@ MAX_OUTPUT_CHARS = 8000  # the host cuts any text over 20,000 characters; we kee
 def _output_text(lines: List[str], t: Translate) -> str:
     text = "\n".join(lines)
     return ("…" + text[-MAX_OUTPUT_CHARS:]) if len(text) > MAX_OUTPUT_CHARS else (text or t("output-empty"))
+
 
 STATE_LOOK = {  # state -> (icon, tone)
     StepState.PENDING: ("circle-dot", "neutral"),
@@ -43,47 +42,7 @@ STATE_LOOK = {  # state -> (icon, tone)
 
 SHOWS_OUTPUT = (StepState.PASSED, StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)
 
-
-@dataclasses.dataclass
-class PanelView:
-    """Everything the panel shows; changed under main.py's lock, rendered by render()."""
-
-    folder: Optional[str] = None
-    loading: bool = False
-    not_repo: bool = False
-    session: Optional[ReleaseSession] = None
-    problems: List[ChecklistProblem] = dataclasses.field(default_factory=list)
-    problems_file: str = ""
-    read_error: Optional[str] = None
-    selected: Optional[str] = None  # step whose output is shown
-    live_lines: Deque[str] = dataclasses.field(default_factory=lambda: collections.deque(maxlen=LIVE_LINES))
-    confirm: Optional[Dict[str, str]] = None  # {"step": id, "action": "run"|"type"|"hand"}
-    confirm_reset: bool = False
-    skipping: Optional[str] = None
-    skip_error: bool = False
-    press_enter: bool = False
-    version_error: Optional[str] = None
-    history: List[ReleaseSummary] = dataclasses.field(default_factory=list)
-
-
-def badge_text(view: PanelView) -> str:
-    """"3/8": complete steps of all steps (never more than 8 characters)."""
-    if view.session is None:
-        return ""
-    complete, total = view.session.progress()
-    text = f"{complete}/{total}"
-    return text if len(text) <= 8 else f"{complete}"[:8]
-
-
-def problem_text(problem: ChecklistProblem, t: Translate) -> str:
-    details = dict(problem.details)
-    key = "p-" + problem.code
-    if problem.code == "unknown-tag" and details.get("suggestion"):
-        key = "p-unknown-tag-hint"
-    message = t(key, **details)
-    if message == key:  # a code without a translation: the English sentence is better than nothing
-        message = problem.message
-    return t("problem-line", line=problem.line, column=problem.column, message=message)
+SHOWS_OUTPUT = (StepState.PASSED, StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)
 
 
 def result_text(record: StepRecord, t: Translate) -> str:
@@ -152,19 +111,19 @@ def _step_item(session: ReleaseSession, step: Step, record: StepRecord, running:
                    actions=step_actions(step, record, running, t))
 
 
-def _output_block(view: PanelView, session: ReleaseSession, t: Translate) -> Optional[Dict[str, Any]]:
+def _output_block(state: State, session: ReleaseSession, t: Translate) -> Optional[Dict[str, Any]]:
     running_id = session.running_step
     if running_id is not None:
         step = session.step(running_id)
-        lines = list(view.live_lines)
+        lines = list(state.live_lines)
         return ui.column([
             ui.spinner(t("running-step", title=session.title_of(step))),
             ui.text(_output_text(lines, t), "code"),
         ], gap="small")
-    if view.selected is None:
+    if state.selected is None:
         return None
     try:
-        step = session.step(view.selected)
+        step = session.step(state.selected)
     except KeyError:
         return None
     record = session.status(step.id)
@@ -181,76 +140,34 @@ def _output_block(view: PanelView, session: ReleaseSession, t: Translate) -> Opt
     return ui.column(children, gap="small")
 
 
-def _confirmation(view: PanelView, session: ReleaseSession, t: Translate) -> Optional[Dict[str, Any]]:
-    if view.confirm_reset:
+def _confirmation(state: State, session: ReleaseSession, t: Translate) -> Optional[Dict[str, Any]]:
+    if state.confirm_reset:
         return ui.section(t("reset"), [
             ui.text(t("reset-confirm", version=session.version)),
             ui.row([ui.button(ids.RESET_YES, t("yes-reset"), icon="trash-2", variant="danger"),
                     ui.button(ids.RESET_NO, t("cancel"), variant="ghost")], gap="small"),
         ])
-    if view.confirm is not None:
-        step = session.step(view.confirm["step"])
+    if state.confirm is not None:
+        step = session.step(state.confirm["step"])
         return ui.section(t("confirm-title"), [
-            ui.text(t("confirm-" + view.confirm["action"], title=session.title_of(step)), "error"),
+            ui.text(t("confirm-" + state.confirm["action"], title=session.title_of(step)), "error"),
             ui.text(session.command_of(step) or "", "code"),
-            bool(view.confirm.get("preview")) and ui.text(view.confirm.get("preview", ""), "small"),
+            bool(state.confirm.get("preview")) and ui.text(state.confirm.get("preview", ""), "small"),
             ui.row([ui.button(ids.CONFIRM_YES, t("confirm-yes"), icon="zap", variant="danger"),
                     ui.button(ids.CONFIRM_NO, t("cancel"), variant="ghost")], gap="small"),
         ])
-    if view.skipping is not None:
-        step = session.step(view.skipping)
+    if state.skipping is not None:
+        step = session.step(state.skipping)
         return ui.section(t("skip-title", title=session.title_of(step)), [
             ui.input(ids.SKIP_REASON, placeholder=t("skip-reason")),
-            view.skip_error and ui.text(t("skip-needs-reason"), "error"),
+            state.skip_error and ui.text(t("skip-needs-reason"), "error"),
             ui.row([ui.button(ids.SKIP_CONFIRM, t("skip-confirm"), icon="minus", variant="primary"),
                     ui.button(ids.SKIP_CANCEL, t("cancel"), variant="ghost")], gap="small"),
         ])
     return None
 
 
-def _history(view: PanelView, session: ReleaseSession, t: Translate, language: str) -> Dict[str, Any]:
-    now = time.time()
-    items = []
-    for summary in view.history:
-        if summary.version == session.version:
-            continue
-        when = relative_time(now - summary.updated_at, language)
-        subtitle = (t("history-complete", when=when) if summary.completed_at
-                    else t("history-line", complete=summary.complete_steps, total=summary.total_steps, when=when))
-        items.append(ui.item(summary.version, summary.tag or summary.version, subtitle=subtitle,
-                             icon="tag" if summary.completed_at else "history",
-                             tone="success" if summary.completed_at else "neutral"))
-    return ui.section(t("history"), [ui.list(ids.HISTORY, items[:20], empty=t("history-empty"))])
-
-
-def render(view: PanelView, t: Translate, language: str) -> Dict[str, Any]:
-    """The whole panel for the current view."""
-    if view.folder is None:
-        return ui.column([ui.text(t("title-no-version"), "title"), ui.text(t("no-pane"), "muted")])
-    header = ui.row([ui.text(t("title-no-version"), "title"),
-                     ui.button(ids.REFRESH, t("refresh"), icon="refresh-cw", variant="ghost")], gap="small")
-    if view.loading:
-        return ui.column([header, ui.spinner(t("loading"))])
-    if view.not_repo:
-        return ui.column([header, ui.text(t("not-repo", folder=view.folder), "muted")])
-    if view.read_error is not None:
-        return ui.column([header, ui.text(t("read-failed", error=view.read_error), "error")])
-    if view.problems:
-        items = [ui.item(f"problem-{index}", problem_text(problem, t), icon="circle-x", tone="error")
-                 for index, problem in enumerate(view.problems[:100])]
-        return ui.column([
-            header,
-            ui.text(t("problems-title", file=os.path.basename(view.problems_file) or "RELEASE_CHECKLIST.md"), "error"),
-            ui.list(ids.PROBLEMS, items),
-            ui.button(ids.REVEAL, t("reveal"), icon="file-text"),
-        ])
-    session = view.session
-    if session is None:
-        return ui.column([header, ui.spinner(t("loading"))])
-    return _release(view, session, t, language)
-
-
-def _release(view: PanelView, session: ReleaseSession, t: Translate, language: str) -> Dict[str, Any]:
+def release_tree(state: State, session: ReleaseSession, t: Translate) -> Dict[str, Any]:
     complete, total = session.progress()
     running = session.running_step is not None
     statuses = session.statuses()
@@ -280,14 +197,14 @@ def _release(view: PanelView, session: ReleaseSession, t: Translate, language: s
         ui.row([ui.input(ids.VERSION, placeholder=t("version"), value=session.version),
                 ui.button(ids.VERSION_APPLY, t("version-apply"), variant="ghost", disabled=running)],
                gap="small"),
-        view.version_error and ui.text(view.version_error, "error"),
+        state.version_error and ui.text(state.version_error, "error"),
         controls,
-        _confirmation(view, session, t),
-        _output_block(view, session, t),
+        _confirmation(state, session, t),
+        _output_block(state, session, t),
         ui.section(t("steps"), [
             ui.list(ids.STEPS, steps, empty=t("empty")),
             hidden > 0 and ui.text(t("steps-hidden", count=hidden), "muted"),
-            has_terminal and ui.toggle(ids.ENTER, t("enter-toggle"), view.press_enter),
+            has_terminal and ui.toggle(ids.ENTER, t("enter-toggle"), state.press_enter),
         ]),
         ui.row([
             ui.text(checklist_line, "muted"),
@@ -298,7 +215,7 @@ def _release(view: PanelView, session: ReleaseSession, t: Translate, language: s
                 icon="file-plus", variant="ghost"),
         ], gap="small", wrap=True),
         session.store.last_problem and ui.text(t("state-note", message=session.store.last_problem), "muted"),
-        _history(view, session, t, language),
+        _history(state, session, t),
     ])
 
 
@@ -325,22 +242,16 @@ def version_line(session: ReleaseSession, t: Translate) -> str:
     return text
 
 
-def summary_lines(session: ReleaseSession, t: Translate) -> str:
-    lines = []
-    for step in session.steps:
-        record = session.status(step.id)
-        lines.append(f"- [{'x' if record.state in StepState.COMPLETE else ' '}] {session.title_of(step)}"
-                     f" ({t('state-' + record.state) if record.state != StepState.SKIPPED else record.state})")
-    return "\n".join(lines)
-
-
-def fix_prompt(session: ReleaseSession, step: Step, t: Translate) -> str:
-    record = session.status(step.id)
-    return t("prompt-fix", title=session.title_of(step), repo=session.repo, version=session.version,
-             command=session.command_of(step) or "", result=result_text(record, t) or record.message,
-             output="\n".join(record.tail[-PROMPT_OUTPUT_LINES:]))
-
-
-def continue_prompt(session: ReleaseSession, step: Step, t: Translate) -> str:
-    return t("prompt-continue", repo=session.repo, version=session.version, title=session.title_of(step),
-             instructions=session.command_of(step) or "", summary=summary_lines(session, t))
+def _history(state: State, session: ReleaseSession, t: Translate) -> Dict[str, Any]:
+    now = state.now or time.time()
+    items = []
+    for summary in state.history:
+        if summary.version == session.version:
+            continue
+        when = relative_time(now - summary.updated_at, state.language)
+        subtitle = (t("history-complete", when=when) if summary.completed_at
+                    else t("history-line", complete=summary.complete_steps, total=summary.total_steps, when=when))
+        items.append(ui.item(summary.version, summary.tag or summary.version, subtitle=subtitle,
+                             icon="tag" if summary.completed_at else "history",
+                             tone="success" if summary.completed_at else "neutral"))
+    return ui.section(t("history"), [ui.list(ids.HISTORY, items[:20], empty=t("history-empty"))])

@@ -1,0 +1,94 @@
+"""The panel as a pure function of the controller's state: render(state, t) -> a UI tree (no host, no I/O)."""
+from __future__ import annotations
+
+import collections
+import os
+from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Optional
+
+from agentty_plugin import ui
+
+from . import ids
+
+if TYPE_CHECKING:
+    from .checklist_file import ChecklistProblem
+    from .release_session import ReleaseSession
+    from .run_store import ReleaseSummary
+
+# The release itself is drawn by view_release.py, imported on the first release drawn: the first panel
+# ("Reading the checklist…") must not wait for the engine's modules (bench_runtime "First panel" table).
+
+Translate = Callable[..., str]
+LIVE_LINES = 12  # lines of a running step's output shown under the spinner
+
+
+class State:
+    """Everything the panel shows; changed under the controller's lock, read by render()."""
+
+    def __init__(self, folder: Optional[str] = None, session: Optional[ReleaseSession] = None) -> None:
+        self.folder = folder
+        self.loading = False
+        self.not_repo = False
+        self.session = session
+        self.problems: List[ChecklistProblem] = []
+        self.problems_file = ""
+        self.read_error: Optional[str] = None
+        self.selected: Optional[str] = None  # step whose output is shown
+        self.live_lines: Deque[str] = collections.deque(maxlen=LIVE_LINES)
+        self.confirm: Optional[Dict[str, str]] = None  # {"step": id, "action": ids.ACT_*, "preview": text}
+        self.confirm_reset = False
+        self.skipping: Optional[str] = None
+        self.skip_error = False
+        self.press_enter = False
+        self.version_error: Optional[str] = None
+        self.history: List[ReleaseSummary] = []
+        self.language = "en"  # for the history's "3 days ago"
+        self.now: Optional[float] = None  # the time the panel is drawn at (None: now)
+
+
+def badge_text(state: State) -> str:
+    """"3/8": complete steps of all steps (never more than 8 characters)."""
+    if state.session is None:
+        return ""
+    complete, total = state.session.progress()
+    text = f"{complete}/{total}"
+    return text if len(text) <= 8 else f"{complete}"[:8]
+
+
+def problem_text(problem: ChecklistProblem, t: Translate) -> str:
+    details = dict(problem.details)
+    key = "p-" + problem.code
+    if problem.code == "unknown-tag" and details.get("suggestion"):
+        key = "p-unknown-tag-hint"
+    message = t(key, **details)
+    if message == key:  # a code without a translation: the English sentence is better than nothing
+        message = problem.message
+    return t("problem-line", line=problem.line, column=problem.column, message=message)
+
+
+def render(state: State, t: Translate) -> Dict[str, Any]:
+    """The whole panel for the current state."""
+    if state.folder is None:
+        return ui.column([ui.text(t("title-no-version"), "title"), ui.text(t("no-pane"), "muted")])
+    header = ui.row([ui.text(t("title-no-version"), "title"),
+                     ui.button(ids.REFRESH, t("refresh"), icon="refresh-cw", variant="ghost")], gap="small")
+    if state.loading:
+        return ui.column([header, ui.spinner(t("loading"))])
+    if state.not_repo:
+        return ui.column([header, ui.text(t("not-repo", folder=state.folder), "muted")])
+    if state.read_error is not None:
+        return ui.column([header, ui.text(t("read-failed", error=state.read_error), "error")])
+    if state.problems:
+        items = [ui.item(f"problem-{index}", problem_text(problem, t), icon="circle-x", tone="error")
+                 for index, problem in enumerate(state.problems[:100])]
+        return ui.column([
+            header,
+            ui.text(t("problems-title", file=os.path.basename(state.problems_file) or "RELEASE_CHECKLIST.md"), "error"),
+            ui.list(ids.PROBLEMS, items),
+            ui.button(ids.REVEAL, t("reveal"), icon="file-text"),
+        ])
+    session = state.session
+    if session is None:
+        return ui.column([header, ui.spinner(t("loading"))])
+    from .view_release import release_tree
+
+    return release_tree(state, session, t)
