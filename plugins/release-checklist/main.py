@@ -7,119 +7,45 @@ for _extra in (os.path.join(_HERE, "_vendor"), os.path.join(_HERE, "..", "..", "
     if os.path.isdir(_extra) and _extra not in sys.path:
         sys.path.insert(0, _extra)
 
-from agentty_plugin import CommandCall, Context, Plugin, UIEvent  # noqa: E402
-from release_checklist.controller import ReleasePanel  # noqa: E402
-from release_checklist.release_session import SessionBusy  # noqa: E402
+from agentty_plugin import Plugin  # noqa: E402
+from release_checklist import ids  # noqa: E402
+from release_checklist.app import App  # noqa: E402
 
 plugin = Plugin()
-panel = ReleasePanel(plugin)  # all behaviour lives in release_checklist/controller.py
+app = App(plugin)  # the state, the release and every handler: release_checklist/app.py
 
+plugin.on_panel_open(app.open)
+plugin.on_panel_close(app.close)
+plugin.on_context_change(app.context_changed)
+plugin.on_shutdown(app.shutdown)
 
-@plugin.on_panel_open
-def opened(context: Context) -> None:
-    panel.panel_open = True
-    if context.cwd != panel.view.folder or panel.session is None:
-        panel.load(context.cwd)
-    else:
-        panel.draw()
+plugin.on_event(ids.REFRESH)(app.refresh_clicked)
+plugin.on_event(ids.VERSION)(app.version_event)
+plugin.on_event(ids.VERSION_APPLY)(app.version_applied)
+plugin.on_event(ids.RUN_ALL)(app.run_all_clicked)
+plugin.on_event(ids.STOP)(app.stop_clicked)
+plugin.on_event(ids.RESET)(app.reset_clicked)
+plugin.on_event(ids.RESET_YES)(app.reset_answered)  # yes and no share a handler: the element says which
+plugin.on_event(ids.RESET_NO)(app.reset_answered)
+plugin.on_event(ids.STEPS)(app.step_event)  # a row click, or one of its ids.ACT_* buttons
+plugin.on_event(ids.ENTER)(app.enter_toggled)
+plugin.on_event(ids.HISTORY)(app.history_chosen)
+plugin.on_event(ids.CONFIRM_YES)(app.confirm_answered)
+plugin.on_event(ids.CONFIRM_NO)(app.confirm_answered)
+plugin.on_event(ids.SKIP_REASON)(app.skip_reason_event)
+plugin.on_event(ids.SKIP_CONFIRM)(app.skip_confirmed)
+plugin.on_event(ids.SKIP_CANCEL)(app.skip_cancelled)
+plugin.on_event(ids.OUTPUT_RETRY)(app.output_retry)
+plugin.on_event(ids.OUTPUT_FIX)(app.output_fix)
+plugin.on_event(ids.OUTPUT_SKIP)(app.output_skip)
+plugin.on_event(ids.PROBLEMS)(app.problem_chosen)
+plugin.on_event(ids.WRITE)(app.write_clicked)
+plugin.on_event(ids.REVEAL)(app.reveal_clicked)
 
-
-@plugin.on_panel_close
-def closed(_context: Context) -> None:
-    panel.panel_open = False
-
-
-@plugin.on_context_change
-def focus_moved(context: Context) -> None:
-    panel.follow(context.cwd)  # the release follows the focused pane's repository
-
-
-@plugin.on_any_event
-def clicked(event: UIEvent, context: Context) -> None:
-    try:
-        route(event, context)
-    except SessionBusy:
-        plugin.notify(panel.t("busy"), "warning")
-    except KeyError:  # a click on a step the checklist no longer has: show the current checklist
-        pass
-    panel.draw()
-
-
-def route(event: UIEvent, context: Context) -> None:
-    """Send one panel event to the controller."""
-    element, value = event.element, event.value
-    if element in ("release.version", "skip.reason") and event.event == "change":
-        panel.typed[element] = str(value or "")  # kept until the button next to it is pressed
-    elif element == "release.steps" and event.event == "action" and event.item and event.action:
-        panel.do_step(event.item, event.action)
-    elif element == "release.steps" and event.item:
-        panel.select(event.item)
-    elif element == "release.version":
-        panel.apply_version(str(value or ""))
-    elif element == "release.version-apply":
-        panel.apply_version(panel.typed.get("release.version", ""))
-    elif element == "release.run-all":
-        panel.run_all()
-    elif element == "release.stop":
-        panel.stop()
-    elif element == "release.refresh":
-        panel.reload(context.cwd)
-    elif element == "release.enter":
-        panel.view.press_enter = bool(value)
-    elif element == "release.reset":
-        panel.view.confirm_reset = True
-    elif element in ("reset.yes", "reset.no"):
-        panel.reset_release(element == "reset.yes")
-    elif element in ("confirm.yes", "confirm.no"):
-        panel.confirm(element == "confirm.yes")
-    elif element == "skip.confirm":
-        panel.skip(str(value or panel.typed.get("skip.reason", "")))
-    elif element == "skip.reason" and event.event == "submit":
-        panel.skip(str(value or ""))
-    elif element == "skip.cancel":
-        panel.view.skipping = None
-    elif element in ("output.retry", "output.fix", "output.skip") and panel.view.selected:
-        panel.do_step(panel.view.selected, element.split(".", 1)[1])
-    elif element == "release.history" and event.item:
-        panel.apply_version(event.item)
-    elif element == "checklist.write":
-        panel.write_checklist()
-    elif element == "checklist.reveal":
-        panel.reveal_checklist()
-
-
-def ensure_loaded(context: Context) -> None:
-    if panel.session is None:
-        panel.load(context.cwd)
-
-
-@plugin.command("release-checklist.open")
-def open_command(call: CommandCall) -> None:
-    plugin.show_panel()
-
-
-@plugin.command("release-checklist.run-checks")
-def run_checks_command(call: CommandCall) -> None:
-    ensure_loaded(call.context)
-    plugin.show_panel()
-    panel.run_all()
-
-
-@plugin.command("release-checklist.stop")
-def stop_command(call: CommandCall) -> None:
-    panel.stop()
-
-
-@plugin.command("release-checklist.write-default")
-def write_command(call: CommandCall) -> None:
-    ensure_loaded(call.context)
-    panel.write_checklist()
-
-
-@plugin.on_shutdown
-def bye() -> None:
-    panel.stop(immediately=True)  # never leave a check's process tree behind
-
+plugin.command(ids.CMD_OPEN)(app.open_command)
+plugin.command(ids.CMD_RUN_CHECKS)(app.run_checks_command)
+plugin.command(ids.CMD_STOP)(app.stop_command)
+plugin.command(ids.CMD_WRITE_DEFAULT)(app.write_default_command)
 
 if __name__ == "__main__":
     plugin.run()

@@ -154,8 +154,8 @@ def __getattr__(name: str) -> Any:
 
 
 _SUBMODULES = frozenset({
-    "builtin_checks", "checklist_file", "chosen_versions", "command_runner", "controller", "couldnt_check",
+    "builtin_checks", "checklist_file", "chosen_versions", "app", "command_runner", "couldnt_check",
     "default_checklist", "fix_watch", "git_repo", "handoff", "ids", "output_tail", "project_files", "prompts",
-    "push_preview", "redraw_throttle", "release_docs", "release_session", "run_store", "steps", "text",
+    "push_preview", "release_docs", "release_session", "run_store", "steps", "text",
     "versions", "view", "view_release",
 })

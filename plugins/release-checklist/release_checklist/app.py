@@ -1,0 +1,626 @@
+"""The controller: owns the panel's state and its lock, loads and runs the release, and alone calls the host."""
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
+
+from agentty_plugin import AgenttyError, CommandCall, Context, Pane, Plugin, UIEvent
+
+from . import ids
+from .fix_watch import FixWatch
+from .handoff import AGENT_KINDS, SHELL_KINDS, busy_agents, choose_pane, pane_name
+from .text import TRANSLATOR
+from .view import State, badge_text, render
+
+if TYPE_CHECKING:
+    from .chosen_versions import ChosenVersions
+    from .release_session import ReleaseSession
+    from .steps import Step
+
+    Delivery = Callable[[ReleaseSession], Optional[str]]  # returns the text.py key to notify with
+
+# The engine (release_session and what it imports: the command runner, the checklist parser, the run
+# store, git) is imported inside the methods that use it, never at the top: the first panel ("Reading the
+# checklist…") must not wait for it (bench_runtime "First panel" table; test_release_checklist_startup.py).
+
+TICK_SECONDS = 1.0  # while a step runs the panel is redrawn this often, so its elapsed time moves
+# Output lines arriving closer than this are drawn together. The runtime's pacer would send only one of
+# those panels anyway (it keeps one per 52 ms); waiting here also saves rendering the others, which a
+# check printing thousands of lines a second would otherwise do once per line.
+DRAW_GAP_SECONDS = 0.052
+
+Handler = Callable[["App", UIEvent, Context], None]
+
+
+def _click(handler: Handler) -> Handler:
+    """A panel event: do it, say so when a step is already running, and draw the panel afterwards."""
+
+    @functools.wraps(handler)
+    def clicked(self: App, event: UIEvent, context: Context) -> None:
+        try:
+            handler(self, event, context)
+        except KeyError:  # a click on a step the checklist no longer has: show the current checklist
+            pass
+        except Exception as error:
+            from .release_session import SessionBusy  # only a session raises it, so the engine is loaded
+
+            if not isinstance(error, SessionBusy):
+                raise
+            self.host.notify(self.t("busy"), "warning")
+        self.draw()
+
+    return clicked
+
+
+def _text(value: Any) -> str:
+    return str(value or "")
+
+
+class App:
+    """One per plugin process: main.py registers its methods as the handlers of ids.py's elements and commands.
+
+    Every public method is safe to call from any handler thread; the state changes under `lock`.
+    """
+
+    def __init__(self, host: Plugin) -> None:
+        self.host = host
+        self.state = State()
+        self.lock = threading.RLock()  # handlers run on several threads; the state changes under this lock
+        self._chosen: Optional[ChosenVersions] = None  # repository -> version the user typed, on disk
+        self.typed: Dict[str, str] = {}  # last text of the version and skip-reason inputs
+        self.panel_open = False
+        self.badge: Optional[str] = None
+        self.pending_folder: Optional[str] = None  # focus moved while a step ran: follow it afterwards
+        self._changed = threading.Event()  # a running step printed or changed state: draw soon
+        self.fix_watch = FixWatch(self.host.list_workspaces, self._rerun_after_fix)
+
+    @property
+    def chosen_versions(self) -> ChosenVersions:
+        from .chosen_versions import ChosenVersions
+
+        with self.lock:
+            if self._chosen is None:  # the data folder is known once the host said hello
+                self._chosen = ChosenVersions(self.host.data_dir)
+            return self._chosen
+
+    def t(self, key: str, **values: Any) -> str:
+        return str(TRANSLATOR.get(self.host.language, key, **values))
+
+    @property
+    def session(self) -> Optional[ReleaseSession]:
+        with self.lock:
+            return self.state.session
+
+    def draw(self) -> None:
+        with self.lock:  # sent under the lock too, so a slower older draw never replaces a newer panel
+            self.state.language = self.host.language
+            badge = badge_text(self.state)
+            if self.panel_open:
+                self.host.set_panel(render(self.state, self.t))
+            if badge == self.badge:
+                return
+            self.badge = badge
+        self.host.set_badge(badge)
+
+    def _mark_changed(self, *_args: Any) -> None:
+        self._changed.set()
+
+    # ----- the panel and the focused repository -------------------------------------------------------
+    def open(self, context: Context) -> None:
+        with self.lock:
+            self.panel_open = True
+            same = context.cwd == self.state.folder and self.state.session is not None
+        if same:
+            self.draw()
+        else:
+            self.load(context.cwd)
+
+    def close(self, _context: Context) -> None:
+        with self.lock:
+            self.panel_open = False
+
+    def context_changed(self, context: Context) -> None:
+        self.follow(context.cwd)  # the release follows the focused pane's repository
+
+    def shutdown(self) -> None:
+        self.stop(immediately=True)  # never leave a check's process tree behind
+
+    def load(self, folder: Optional[str], version: Optional[str] = None) -> None:
+        """Open the release for folder's repository (quick: a few git calls and one file read)."""
+        generation = self.host.latest("load")
+        state = self.state
+        with self.lock:
+            if state.session is not None and state.session.running_step is not None:
+                self.pending_folder = folder  # a running step keeps its repository until it ends
+                return
+            self.pending_folder = None
+            state.folder, state.not_repo, state.problems, state.read_error = folder, False, [], None
+            state.confirm, state.skipping, state.confirm_reset, state.version_error = None, None, False, None
+            state.loading = folder is not None and (state.session is None
+                                                    or not folder.startswith(state.session.repo))
+        self.draw()  # at once, before the engine is imported
+        if folder is None:
+            return
+        from . import git_repo
+        from .checklist_file import CHECKLIST_FILE_NAME, ChecklistParseError
+        from .release_session import NotARepository, ReleaseSession
+
+        session, problems, error, file = None, [], None, ""
+        repo = git_repo.repo_root(folder)
+        try:
+            if repo is None:
+                raise NotARepository(folder)
+            kept = None if version else self.chosen_versions.get(repo)
+            session = ReleaseSession(repo, self.host.data_dir, version or kept, on_change=self._mark_changed)
+            if kept and git_repo.tag_exists(repo, session.tag):  # released since: back to the project's version
+                self.chosen_versions.set(repo, None)
+                session = ReleaseSession(repo, self.host.data_dir, None, on_change=self._mark_changed)
+        except NotARepository:
+            pass
+        except ChecklistParseError as parse_error:
+            problems, file = parse_error.problems, parse_error.path or CHECKLIST_FILE_NAME
+        except OSError as os_error:
+            error = os_error.strerror or str(os_error)
+        history = session.history() if session else []
+        if not generation.is_current:
+            return
+        with self.lock:
+            state.loading, state.session, state.read_error = False, session, error
+            state.problems, state.problems_file = problems, file
+            state.not_repo = repo is None
+            state.history = history
+            state.live_lines.clear()
+        self.draw()
+
+    def follow(self, folder: Optional[str]) -> None:
+        with self.lock:
+            if folder and folder == self.state.folder and self.state.session is not None:
+                return
+        self.load(folder)
+
+    def reload(self, folder: Optional[str]) -> None:
+        with self.lock:
+            session, shown = self.state.session, self.state.folder
+        self.load(folder or shown, session.version if session else None)
+
+    def _shown_folder(self) -> Optional[str]:
+        with self.lock:
+            return self.state.folder
+
+    def _ensure_loaded(self, context: Context) -> None:
+        if self.session is None:
+            self.load(context.cwd)
+
+    # ----- panel events (main.py wires each ids.py element to one of these) -----------------------------
+    @_click
+    def version_event(self, event: UIEvent, _context: Context) -> None:
+        if event.event == "change":
+            with self.lock:
+                self.typed[ids.VERSION] = _text(event.value)  # kept until "Use version" is pressed
+        else:
+            self.apply_version(_text(event.value))
+
+    @_click
+    def version_applied(self, _event: UIEvent, _context: Context) -> None:
+        with self.lock:
+            typed = self.typed.get(ids.VERSION, "")
+        self.apply_version(typed)
+
+    @_click
+    def step_event(self, event: UIEvent, _context: Context) -> None:
+        if event.event == "action" and event.item and event.action:
+            self.do_step(event.item, event.action)
+        elif event.item:
+            self.select(event.item)
+
+    @_click
+    def run_all_clicked(self, _event: UIEvent, _context: Context) -> None:
+        self.run_all()
+
+    @_click
+    def stop_clicked(self, _event: UIEvent, _context: Context) -> None:
+        self.stop()
+
+    @_click
+    def refresh_clicked(self, _event: UIEvent, context: Context) -> None:
+        self.reload(context.cwd)
+
+    @_click
+    def enter_toggled(self, event: UIEvent, _context: Context) -> None:
+        with self.lock:
+            self.state.press_enter = bool(event.value)
+
+    @_click
+    def reset_clicked(self, _event: UIEvent, _context: Context) -> None:
+        with self.lock:
+            self.state.confirm_reset = True
+
+    @_click
+    def reset_answered(self, event: UIEvent, _context: Context) -> None:
+        self.reset_release(event.element == ids.RESET_YES)
+
+    @_click
+    def confirm_answered(self, event: UIEvent, _context: Context) -> None:
+        self.confirm(event.element == ids.CONFIRM_YES)
+
+    @_click
+    def skip_reason_event(self, event: UIEvent, _context: Context) -> None:
+        if event.event == "submit":
+            self.skip(_text(event.value))
+        elif event.event == "change":
+            with self.lock:
+                self.typed[ids.SKIP_REASON] = _text(event.value)  # kept until "Skip" is pressed
+
+    @_click
+    def skip_confirmed(self, event: UIEvent, _context: Context) -> None:
+        with self.lock:
+            typed = self.typed.get(ids.SKIP_REASON, "")
+        self.skip(_text(event.value) or typed)
+
+    @_click
+    def skip_cancelled(self, _event: UIEvent, _context: Context) -> None:
+        with self.lock:
+            self.state.skipping = None
+
+    @_click
+    def output_retry(self, _event: UIEvent, _context: Context) -> None:
+        self._on_shown_step(ids.ACT_RETRY)
+
+    @_click
+    def output_fix(self, _event: UIEvent, _context: Context) -> None:
+        self._on_shown_step(ids.ACT_FIX)
+
+    @_click
+    def output_skip(self, _event: UIEvent, _context: Context) -> None:
+        self._on_shown_step(ids.ACT_SKIP)
+
+    def _on_shown_step(self, action: str) -> None:
+        with self.lock:
+            selected = self.state.selected
+        if selected:
+            self.do_step(selected, action)
+
+    @_click
+    def history_chosen(self, event: UIEvent, _context: Context) -> None:
+        if event.item:
+            self.apply_version(event.item)
+
+    @_click
+    def write_clicked(self, _event: UIEvent, _context: Context) -> None:
+        self.write_checklist()
+
+    @_click
+    def reveal_clicked(self, _event: UIEvent, _context: Context) -> None:
+        self.reveal_checklist()
+
+    @_click
+    def problem_chosen(self, _event: UIEvent, _context: Context) -> None:
+        self.reveal_checklist()  # a problem's line and column are in its text: the file is what to open
+
+    # ----- commands ---------------------------------------------------------------------------------
+    def open_command(self, _call: CommandCall) -> None:
+        self.host.show_panel()
+
+    def run_checks_command(self, call: CommandCall) -> None:
+        self._ensure_loaded(call.context)
+        self.host.show_panel()
+        self.run_all()
+
+    def stop_command(self, _call: CommandCall) -> None:
+        self.stop()
+
+    def write_default_command(self, call: CommandCall) -> None:
+        self._ensure_loaded(call.context)
+        self.write_checklist()
+
+    # ----- running checks ---------------------------------------------------------------------------
+    def _in_background(self, work: Callable[[], None]) -> None:
+        """Run a step off the message loop; redraw on its output, and every second so the elapsed time moves."""
+        done = threading.Event()
+
+        def tick() -> None:
+            while not done.is_set():
+                self._changed.wait(TICK_SECONDS)
+                self._changed.clear()
+                if done.is_set():
+                    return
+                self.draw()
+                done.wait(DRAW_GAP_SECONDS)
+
+        def run() -> None:
+            try:
+                work()
+            except Exception as error:
+                from .release_session import SessionBusy
+
+                if not isinstance(error, SessionBusy):
+                    raise
+                self.host.notify(self.t("busy"), "warning")
+            finally:
+                done.set()
+                self._changed.set()  # wakes the tick thread, which ends
+                with self.lock:
+                    session = self.state.session
+                history = session.history() if session else []
+                with self.lock:
+                    self.state.history = history
+                    pending, shown = self.pending_folder, self.state.folder
+                if pending is not None and pending != shown:
+                    self.load(pending)
+                self.draw()
+
+        threading.Thread(target=tick, name="release-checklist-tick", daemon=True).start()
+        threading.Thread(target=run, name="release-checklist-run", daemon=True).start()
+
+    def _on_line(self, _step_id: str, line: str) -> None:
+        with self.lock:
+            self.state.live_lines.append(line)
+        self._changed.set()
+
+    def select(self, step_id: Optional[str]) -> None:
+        with self.lock:
+            self.state.selected = step_id
+            self.state.live_lines.clear()
+
+    def run_all(self) -> None:
+        from .steps import StepState
+
+        session = self.session
+        if session is None:
+            return
+        if session.running_step is not None:
+            self.host.notify(self.t("busy"), "warning")
+            return
+        if session.checklist_changed():  # edited since it was read: run what the file says now
+            self.load(self._shown_folder(), session.version)
+            session = self.session
+            if session is None:
+                return
+        if not session.checks_to_run():
+            self.host.notify(self.t("nothing-to-run"))
+            return
+        running = session
+
+        def work() -> None:
+            results = running.run_checks(on_line=self._on_line, on_step=lambda step: self.select(step.id))
+            failed_ids = [step_id for step_id, record in results.items() if record.state == StepState.FAILED]
+            unknown_ids = [step_id for step_id, record in results.items() if record.state == StepState.UNKNOWN]
+            failed, unknown = len(failed_ids), len(unknown_ids)
+            if failed_ids or unknown_ids:  # the first problem's output, with Retry and "Ask the agent to fix it"
+                self.select((failed_ids or unknown_ids)[0])
+            if unknown:  # never folded into "passed": the count says how many answers are missing
+                passed = sum(record.state == StepState.PASSED for record in results.values())
+                self.host.notify(self.t("checks-unknown", passed=passed, failed=failed, unknown=unknown),
+                                 "error" if failed else "warning")
+            elif failed:
+                self.host.notify(self.t("checks-failed", count=failed), "error")
+            elif results and all(record.state == StepState.PASSED for record in results.values()):
+                self.host.notify(self.t("all-passed"), "success")
+
+        self._in_background(work)
+
+    def run_one(self, step_id: str, confirmed: bool = False) -> None:
+        session = self.session
+        if session is None:
+            return
+        if session.running_step is not None:
+            self.host.notify(self.t("busy"), "warning")
+            return
+        self.select(step_id)
+
+        def work() -> None:
+            session.run_step(step_id, self._on_line, confirmed=confirmed)
+
+        self._in_background(work)
+
+    def _rerun_after_fix(self, step_id: str, pane: Pane) -> None:
+        from .steps import StepState
+
+        session = self.session
+        if session is None or step_id not in {step.id for step in session.steps}:
+            return
+        if session.status(step_id).state in StepState.COMPLETE:
+            return  # passed or skipped meanwhile: nothing to find out
+        self.host.notify(self.t("rerun-after-fix", pane=pane_name(pane), title=session.title_of(session.step(step_id))))
+        self.run_one(step_id)
+        self.draw()
+
+    def stop(self, immediately: bool = False) -> None:
+        if immediately:
+            self.fix_watch.stop()
+        session = self.session
+        if session is not None:
+            session.stop(immediately)
+
+    # ----- handing things to the terminal and to agents ------------------------------------------------
+    def _send(self, deliver: Delivery, step_id: Optional[str] = None) -> None:
+        """Type or hand something over, mark the step sent, and tell the user how it went."""
+        session = self.session
+        if session is None:
+            return
+        try:
+            message = deliver(session)
+            if step_id is not None:
+                session.mark_sent(step_id)
+            if message:
+                self.host.notify(self.t(message), "info" if message.startswith("sent") else "warning")
+        except AgenttyError as error:
+            self.host.notify(self.t("send-failed", error=str(error)), "error")
+
+    def _type_command(self, step_id: str) -> Delivery:
+        def deliver(session: ReleaseSession) -> Optional[str]:
+            step = session.step(step_id)
+            text = session.command_of(step) or ""
+            pane = choose_pane(SHELL_KINDS, session.repo, self.host.context.pane, self.host.list_workspaces())
+            if pane is None:  # a new shell tab in the repository; a shell never gets Enter from a prompt
+                self.host.inject_prompt(text, target="newTab", agent="shell", cwd=session.repo, submit=False,
+                                        title=self.t("title", version=session.version))
+                return "no-terminal"
+            with self.lock:
+                press_enter = self.state.press_enter
+            # Enter only when the checklist (#enter) or the user (the toggle) asked for it.
+            self.host.send_to_terminal(text, pane_id=pane.id, submit=step.press_enter or press_enter)
+            return "sent-terminal"
+
+        return deliver
+
+    def _hand_over(self, prompt: Callable[[ReleaseSession], str], fixing: Optional[str] = None) -> Delivery:
+        """fixing: the failed check the agent is asked to fix; it runs again when that agent is idle again."""
+        def deliver(session: ReleaseSession) -> Optional[str]:
+            text = prompt(session)
+            pane = choose_pane(AGENT_KINDS, session.repo, self.host.context.pane, self.host.list_workspaces())
+            title = self.t("title", version=session.version)
+            if pane is None:  # every agent pane is busy: let the user pick rather than interrupt one
+                self.host.inject_prompt(text, target="ask", cwd=session.repo, title=title)
+                return "asked-agent"
+            self.host.inject_prompt(text, target="pane", pane_id=pane.id, cwd=session.repo, title=title)
+            if fixing is not None:
+                self.fix_watch.watch(pane.id, fixing)
+            return "sent-agent"
+
+        return deliver
+
+    # ----- one step's actions -----------------------------------------------------------------------
+    def do_step(self, step_id: str, action: str, confirmed: bool = False) -> None:
+        from .prompts import continue_prompt, fix_prompt
+
+        session = self.session
+        if session is None:
+            return
+        step = session.step(step_id)
+        if action in ids.STARTS_WORK and step.irreversible and self._agent_is_busy(session, step):
+            pass  # refused, with the pane named: a tag or push now would publish an agent's half-done work
+        elif action in ids.STARTS_WORK and step.irreversible and not confirmed:
+            preview = self._push_preview(session, step_id)
+            with self.lock:  # asked in the panel itself, with the exact command shown
+                self.state.confirm = {"step": step_id, "action": ids.ACT_RUN if action == ids.ACT_RETRY else action,
+                                      "preview": preview}
+        elif action in (ids.ACT_RUN, ids.ACT_RETRY):
+            self.run_one(step_id, confirmed)
+        elif action == ids.ACT_TYPE:
+            self._send(self._type_command(step_id), step_id)
+        elif action == ids.ACT_HAND:
+            self._send(self._hand_over(lambda s: continue_prompt(s, s.step(step_id), self.t)), step_id)
+        elif action == ids.ACT_FIX:
+            self._send(self._hand_over(lambda s: fix_prompt(s, s.step(step_id), self.t), fixing=step_id))
+        elif action == ids.ACT_DONE:
+            session.mark_done(step_id)
+        elif action == ids.ACT_UNDO:
+            session.reset(step_id)
+        elif action == ids.ACT_SKIP:
+            with self.lock:
+                self.state.skipping, self.state.skip_error = step_id, False
+        elif action == ids.ACT_OUTPUT:
+            self.select(step_id)
+        self.draw()
+
+    def _agent_is_busy(self, session: ReleaseSession, step: Step) -> bool:
+        try:
+            busy = busy_agents(session.repo, self.host.list_workspaces())
+        except AgenttyError:
+            busy = []  # the host could not list panes: nothing known to be busy (the confirmation still asks)
+        if not busy:
+            return False
+        pane = busy[0]
+        self.host.notify(self.t("agent-busy", pane=pane_name(pane), status=self.t("pane-" + pane.status),
+                                title=session.title_of(step)), "warning")
+        with self.lock:
+            self.state.confirm = None
+        return True
+
+    def _push_preview(self, session: ReleaseSession, step_id: str) -> str:
+        """What an irreversible step will do, in words, next to the exact command: what a push sends,
+        and a working tree that changed since the checks ran."""
+        from . import git_repo
+
+        dirty = git_repo.dirty_paths(session.repo)
+        note = self.t("confirm-dirty", count=len(dirty), first=dirty[0]) if dirty else ""
+        text = self._what_is_pushed(session, step_id)
+        return " ".join(part for part in (text, note) if part)
+
+    def _what_is_pushed(self, session: ReleaseSession, step_id: str) -> str:
+        from .checklist_file import CHECKLIST_FILE_NAME
+        from .push_preview import preview_push
+
+        try:
+            preview = preview_push(session.repo, session.argv_of(session.step(step_id)))
+        except ValueError:  # unreadable quotes: the command itself is shown, that is all we can say
+            return ""
+        if preview is None:
+            return ""
+        values = {"remote": preview.remote, "url": preview.url, "branch": ", ".join(preview.branches),
+                  "tag": ", ".join(preview.tags), "commits": preview.commits}
+        if not preview.remote_exists:
+            return self.t("push-no-remote", remote=preview.remote, file=CHECKLIST_FILE_NAME)
+        if not preview.branches:
+            return self.t("push-tag-only", **values)
+        key = "push-preview-new" if preview.commits is None else "push-preview"
+        text = self.t(key, **values)
+        return text if preview.atomic or not preview.tags else text + " " + self.t("push-not-atomic")
+
+    def confirm(self, yes: bool) -> None:
+        with self.lock:
+            pending, self.state.confirm = self.state.confirm, None
+        if pending and yes:
+            self.do_step(pending["step"], pending["action"], confirmed=True)
+
+    def skip(self, reason: str) -> None:
+        with self.lock:
+            session, step_id = self.state.session, self.state.skipping
+            if session is None or step_id is None:
+                return
+            if not reason.strip():
+                self.state.skip_error = True
+                return
+        session.skip(step_id, reason)
+        with self.lock:
+            self.state.skipping, self.typed[ids.SKIP_REASON] = None, ""
+
+    def reset_release(self, confirmed: bool) -> None:
+        session = self.session
+        if confirmed and session is not None:
+            session.reset()
+        with self.lock:
+            self.state.confirm_reset = False
+
+    def apply_version(self, value: str) -> None:
+        from .versions import is_version
+
+        session = self.session
+        value = value.strip()
+        if session is None or not value or value == session.version:
+            return
+        if not is_version(value):
+            with self.lock:
+                self.state.version_error = self.t("version-bad", value=value)
+            return
+        self.chosen_versions.set(session.repo, value)
+        self.load(self._shown_folder(), value)
+
+    def write_checklist(self) -> None:
+        from .checklist_file import CHECKLIST_FILE_NAME
+        from .default_checklist import write_checklist_file
+
+        session = self.session
+        if session is None:
+            return
+        try:
+            # The checklist shown now: derived, or the repository's own release document converted.
+            path = write_checklist_file(session.repo, session.spec)
+            self.host.notify(self.t("written", file=os.path.basename(path)), "success")
+            self.load(self._shown_folder(), session.version)
+        except FileExistsError:
+            self.host.notify(self.t("write-exists", file=CHECKLIST_FILE_NAME), "warning")
+        except OSError as error:
+            self.host.notify(self.t("write-failed", file=CHECKLIST_FILE_NAME, error=error.strerror or str(error)),
+                             "error")
+
+    def reveal_checklist(self) -> None:
+        with self.lock:
+            session, problems_file = self.state.session, self.state.problems_file
+        path = (session.loaded.path if session and session.loaded.path and session.loaded.source != "default"
+                else problems_file)
+        if path and os.path.isabs(path):
+            self.host.reveal_path(path)
