@@ -56,17 +56,21 @@ def test_a_slow_old_query_never_overwrites_a_newer_one(tmp_path: Path):
         time.sleep(0.02)
     assert app.library is not None
     real_search = app.library.search
+    apple_searching = threading.Event()
+    apple_may_finish = threading.Event()
 
     def slow_for_apple(text: str, limit: int = 30, focus=None):
         if text.startswith("apple"):
-            time.sleep(0.5)  # the older query finishes last
+            apple_searching.set()
+            apple_may_finish.wait(30)  # the older query finishes last, whatever the machine's speed
         return real_search(text, limit, focus)
 
     app.library.search = slow_for_apple  # type: ignore[method-assign]
     old = threading.Thread(target=app.search, args=("apple ",))
     old.start()
-    time.sleep(0.1)
+    assert apple_searching.wait(30)
     app.search("banana ")
+    apple_may_finish.set()
     old.join()
     assert _titles(app) == ["Banana"]
     assert app.state.query == "banana "
@@ -106,27 +110,33 @@ def test_while_the_first_index_builds_the_panel_shows_progress_and_search_works(
     for index in range(60):
         write_note(root, f"n{index:02d}.md", f"# Note {index}\n\ncommon words and number{index}\n")
     real_write = SqliteEngine.write
+    first_batch_written = threading.Event()
+    index_may_go_on = threading.Event()
 
-    def slow_write(self, upserts, deletes=()):  # a big first index, in slow motion
+    def held_write(self, upserts, deletes=()):  # a big first index, held after its first batch
         real_write(self, upserts, deletes)
-        time.sleep(0.3)
+        first_batch_written.set()
+        index_may_go_on.wait(30)
 
     monkeypatch.setattr(SqliteEngine, "batch_size", 10)
-    monkeypatch.setattr(SqliteEngine, "write", slow_write)
+    monkeypatch.setattr(SqliteEngine, "write", held_write)
     plugin = RecordingPlugin()
     app = NotesApp(plugin)  # type: ignore[arg-type]
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)], "engine": "sqlite"}))
     app.activate(str(tmp_path / "data"))
     app.panel_opened()
+    assert first_batch_written.wait(30)
     deadline = time.time() + 30
     while time.time() < deadline and not (app.library is not None and 0 < app.library.count() < 60):
         time.sleep(0.02)
-    assert app.state.phase == "indexing"
+    assert app.state.phase == "indexing"  # the index is held: it cannot have finished meanwhile
     app.search("common ")  # what is indexed so far is found at once
     assert app.state.phase == "indexing" and 0 < len(_titles(app)) < 60
     shown = json_.dumps(plugin.panels[-1], ensure_ascii=False)
     assert '"spinner"' in shown and "Indexing " in shown and " / 60" in shown
+    index_may_go_on.set()
+    deadline = time.time() + 30
     while time.time() < deadline and not (app.state.phase == "ready" and app.state.count == 60):
         time.sleep(0.05)
     assert app.state.phase == "ready" and app.state.count == 60

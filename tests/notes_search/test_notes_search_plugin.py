@@ -2,7 +2,6 @@
 
 import json
 import os
-import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -99,7 +98,7 @@ def test_recent_list_then_as_you_type_with_only_the_newest_query_shown(tmp_path,
             )
 
         host.wait_for_panel(newest_query_shown, timeout=WAIT)
-        time.sleep(0.5)  # an older, slower search must not replace it afterwards
+        host.wait_idle(0.5, WAIT)  # once every search has drawn or given up, the newest is still shown
         assert newest_query_shown(host.panel)
         zebra = host.find(host.panel, "search.results")["items"][0]
         assert [a["id"] for a in zebra["actions"]] == ["insert", "continue", "preview", "reveal"]
