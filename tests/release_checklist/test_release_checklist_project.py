@@ -5,7 +5,8 @@ import json
 
 import pytest
 from agentty_plugin import Pane, Workspace, ui
-from release_checklist.handoff import AGENT_KINDS, SHELL_KINDS, choose_pane
+from agentty_plugin.panes import idle_agent_pane
+from release_checklist.app import SHELL_KINDS
 from release_checklist.project_files import changelog_mentions, detect_project, read_toml_values
 from release_checklist.versions import (
     guess_tag_format,
@@ -94,9 +95,10 @@ def test_choose_pane_never_picks_a_busy_one(tmp_path):
     idle = _pane(4, "claude", "idle", repo + "/sub")
     shell = _pane(5, "shell", "idle", repo)
     workspaces = [Workspace(id=1, cwd=repo, panes=[busy, asking, other_repo, idle, shell])]
-    assert choose_pane(AGENT_KINDS, repo, busy, workspaces) is idle
-    assert choose_pane(SHELL_KINDS, repo, busy, workspaces) is shell
-    assert choose_pane(AGENT_KINDS, repo, None, [Workspace(id=1, cwd=repo, panes=[busy, asking, other_repo])]) is None
+    # The runtime's policy, as app.py calls it for a prompt (agents) and for a terminal step (shells).
+    assert idle_agent_pane(repo, busy, workspaces) is idle
+    assert idle_agent_pane(repo, busy, workspaces, kinds=SHELL_KINDS) is shell
+    assert idle_agent_pane(repo, None, [Workspace(id=1, cwd=repo, panes=[busy, asking, other_repo])]) is None
 
 
 def test_panel_stays_within_host_limits(make_repo, data_dir):

@@ -7,10 +7,10 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
 from agentty_plugin import AgenttyError, CommandCall, Context, Pane, Plugin, UIEvent
+from agentty_plugin.panes import busy_agent_panes, idle_agent_pane, pane_label
 
 from . import ids
 from .fix_watch import FixWatch
-from .handoff import AGENT_KINDS, SHELL_KINDS, busy_agents, choose_pane, pane_name
 from .text import TRANSLATOR
 from .view import State, badge_text, render
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 # store, git) is imported inside the methods that use it, never at the top: the first panel ("Reading the
 # checklist…") must not wait for it (bench_runtime "First panel" table; test_release_checklist_startup.py).
 
+SHELL_KINDS = ("shell",)  # the panes a terminal step is typed into
 TICK_SECONDS = 1.0  # while a step runs the panel is redrawn this often, so its elapsed time moves
 # Output lines arriving closer than this are drawn together. The runtime's pacer would send only one of
 # those panels anyway (it keeps one per 52 ms); waiting here also saves rendering the others, which a
@@ -423,7 +424,8 @@ class App:
             return
         if session.status(step_id).state in StepState.COMPLETE:
             return  # passed or skipped meanwhile: nothing to find out
-        self.host.notify(self.t("rerun-after-fix", pane=pane_name(pane), title=session.title_of(session.step(step_id))))
+        title = session.title_of(session.step(step_id))
+        self.host.notify(self.t("rerun-after-fix", pane=pane_label(pane), title=title))
         self.run_one(step_id)
         self.draw()
 
@@ -453,7 +455,7 @@ class App:
         def deliver(session: ReleaseSession) -> Optional[str]:
             step = session.step(step_id)
             text = session.command_of(step) or ""
-            pane = choose_pane(SHELL_KINDS, session.repo, self.host.context.pane, self.host.list_workspaces())
+            pane = idle_agent_pane(session.repo, self.host.context.pane, self.host.list_workspaces(), kinds=SHELL_KINDS)
             if pane is None:  # a new shell tab in the repository; a shell never gets Enter from a prompt
                 self.host.inject_prompt(text, target="newTab", agent="shell", cwd=session.repo, submit=False,
                                         title=self.t("title", version=session.version))
@@ -470,7 +472,7 @@ class App:
         """fixing: the failed check the agent is asked to fix; it runs again when that agent is idle again."""
         def deliver(session: ReleaseSession) -> Optional[str]:
             text = prompt(session)
-            pane = choose_pane(AGENT_KINDS, session.repo, self.host.context.pane, self.host.list_workspaces())
+            pane = idle_agent_pane(session.repo, self.host.context.pane, self.host.list_workspaces())
             title = self.t("title", version=session.version)
             if pane is None:  # every agent pane is busy: let the user pick rather than interrupt one
                 self.host.inject_prompt(text, target="ask", cwd=session.repo, title=title)
@@ -518,13 +520,13 @@ class App:
 
     def _agent_is_busy(self, session: ReleaseSession, step: Step) -> bool:
         try:
-            busy = busy_agents(session.repo, self.host.list_workspaces())
+            busy = busy_agent_panes(session.repo, self.host.list_workspaces())
         except AgenttyError:
             busy = []  # the host could not list panes: nothing known to be busy (the confirmation still asks)
         if not busy:
             return False
         pane = busy[0]
-        self.host.notify(self.t("agent-busy", pane=pane_name(pane), status=self.t("pane-" + pane.status),
+        self.host.notify(self.t("agent-busy", pane=pane_label(pane), status=self.t("pane-" + pane.status),
                                 title=session.title_of(step)), "warning")
         with self.lock:
             self.state.confirm = None
