@@ -103,8 +103,9 @@ def test_choose_pane_never_picks_a_busy_one(tmp_path):
 
 def test_panel_stays_within_host_limits(make_repo, data_dir):
     from release_checklist import ReleaseSession
+    from release_checklist.state import State
     from release_checklist.text import TRANSLATOR
-    from release_checklist.view import State, render
+    from release_checklist.view import render
 
     repo = make_repo()
     repo.write("RELEASE_CHECKLIST.md", "\n".join(f"- [ ] Step {n}: `true` #timeout=5" for n in range(700)) + "\n")

@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Optional, Set
+from typing import Optional, Protocol, Set
 
 from .session_options import DEFAULT_MODE
 
-if TYPE_CHECKING:
-    from .turn import Turn
+
+class RunningTurn(Protocol):
+    """What the session needs of its prompt turn (turn.Turn): a way to cancel it. Named here, not imported,
+    so that turn.py (which reads and updates the session) and this module do not import each other."""
+
+    def cancel(self, immediately: bool = False) -> None: ...
 
 
 @dataclasses.dataclass
@@ -19,5 +23,5 @@ class SessionState:
     language: str = "en"  # the language of the last prompt; answers follow it
     # Steps the user answered "allow for this session" for: asked once, then run without asking.
     always_allowed: Set[str] = dataclasses.field(default_factory=set)
-    turn: Optional[Turn] = None  # the prompt turn running now, if any
+    turn: Optional[RunningTurn] = None  # the prompt turn running now, if any
     turns_started: int = 0

@@ -11,8 +11,9 @@ from agentty_plugin.panes import busy_agent_panes, idle_agent_pane, pane_label
 
 from . import ids
 from .fix_watch import FixWatch
+from .state import State
 from .text import TRANSLATOR
-from .view import State, badge_text, render
+from .view import badge_text, render
 
 if TYPE_CHECKING:
     from .chosen_versions import ChosenVersions

@@ -1,48 +1,19 @@
 """The panel as a pure function of the controller's state: render(state, t) -> a UI tree (no host, no I/O)."""
 from __future__ import annotations
 
-import collections
 import os
-from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict
 
 from agentty_plugin import ui
 
 from . import ids
+from .state import State, Translate
 
 if TYPE_CHECKING:
     from .checklist_file import ChecklistProblem
-    from .release_session import ReleaseSession
-    from .run_store import ReleaseSummary
 
 # The release itself is drawn by view_release.py, imported on the first release drawn: the first panel
 # ("Reading the checklist…") must not wait for the engine's modules (bench_runtime "First panel" table).
-
-Translate = Callable[..., str]
-LIVE_LINES = 12  # lines of a running step's output shown under the spinner
-
-
-class State:
-    """Everything the panel shows; changed under the controller's lock, read by render()."""
-
-    def __init__(self, folder: Optional[str] = None, session: Optional[ReleaseSession] = None) -> None:
-        self.folder = folder
-        self.loading = False
-        self.not_repo = False
-        self.session = session
-        self.problems: List[ChecklistProblem] = []
-        self.problems_file = ""
-        self.read_error: Optional[str] = None
-        self.selected: Optional[str] = None  # step whose output is shown
-        self.live_lines: Deque[str] = collections.deque(maxlen=LIVE_LINES)
-        self.confirm: Optional[Dict[str, str]] = None  # {"step": id, "action": ids.ACT_*, "preview": text}
-        self.confirm_reset = False
-        self.skipping: Optional[str] = None
-        self.skip_error = False
-        self.press_enter = False
-        self.version_error: Optional[str] = None
-        self.history: List[ReleaseSummary] = []
-        self.language = "en"  # for the history's "3 days ago"
-        self.now: Optional[float] = None  # the time the panel is drawn at (None: now)
 
 
 def badge_text(state: State) -> str:

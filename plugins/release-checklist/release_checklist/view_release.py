@@ -10,8 +10,8 @@ from agentty_plugin import relative_time, ui
 from . import ids
 from .checklist_file import CHECKLIST_FILE_NAME
 from .command_runner import Outcome
+from .state import State, Translate
 from .steps import Step, StepKind, StepState
-from .view import State, Translate
 
 if TYPE_CHECKING:
     from .release_session import ReleaseSession
