@@ -161,6 +161,9 @@ def test_malformed_checklist_points_at_the_line(make_repo, open_host):
     assert "RELEASE_CHECKLIST.md has problems" in texts
     assert "Line 4, column 23: Unknown tag #chek. Did you mean #check?" in texts
     assert host.badge == ""
+    host.select("checklist.problems", "problem-0")  # a click on a problem opens the file it is in
+    call = host.wait_for_call("host/revealPath")
+    assert Path(call.params["path"]).name == "RELEASE_CHECKLIST.md" and Path(call.params["path"]).is_absolute()
 
 
 def test_writes_the_default_checklist_and_speaks_japanese(make_repo, open_host):
