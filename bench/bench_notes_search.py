@@ -672,7 +672,7 @@ def load_vault(root: str) -> List[VaultNote]:
 
 
 def _fold_key(text: str) -> str:
-    from notes_search.text import fold, tokens
+    from notes_search.tokens import fold, tokens
 
     return " ".join(tokens(fold(text)))
 
@@ -687,7 +687,7 @@ def known_item_queries(notes: Sequence[VaultNote]) -> List[Tuple[str, str, Set[s
     quoted body phrases, typos (two letters swapped in a title or alias) and CJK titles. A query whose
     text is also the name, title or an alias of other notes (translations sharing an English alias)
     counts any of them as found."""
-    from notes_search.text import fold, is_cjk, tokens
+    from notes_search.tokens import fold, is_cjk, tokens
 
     rng = random.Random(SEED + 7)
     owners: Dict[str, Set[str]] = {}
@@ -754,7 +754,7 @@ class Bm25fBaseline:
     FIELDS = ("name", "aliases", "title", "folder", "headings", "tags", "links", "body")
 
     def __init__(self, notes: Sequence[VaultNote]) -> None:
-        from notes_search.text import fold, tokens
+        from notes_search.tokens import fold, tokens
 
         self.paths = [note.path for note in notes]
         self.postings: Dict[str, Dict[int, List[int]]] = {}
@@ -787,7 +787,7 @@ class Bm25fBaseline:
         import bisect
         import math
 
-        from notes_search.text import fold, tokens
+        from notes_search.tokens import fold, tokens
 
         words = tokens(fold(text.replace('"', " ")), for_query=True)
         if not words:

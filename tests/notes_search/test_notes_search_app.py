@@ -8,7 +8,7 @@ from typing import Any, Dict, List
 
 from agentty_plugin import Generation, Translator, ui
 from notes_search.app import NotesApp
-from notes_search.messages import CATALOGS
+from notes_search.text import CATALOGS
 from notes_search.view import PanelState, build_panel
 from notes_search_helpers import write_note
 

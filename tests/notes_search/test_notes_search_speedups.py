@@ -16,7 +16,7 @@ from notes_search.notes import IndexDocument, build_document
 from notes_search.query import parse_query
 from notes_search.settings import Settings
 from notes_search.snippets import make_snippet
-from notes_search.text import fold, tokens, unsplit_for_fts5
+from notes_search.tokens import fold, tokens, unsplit_for_fts5
 from notes_search_helpers import titles, write_broad_notes, write_note
 
 

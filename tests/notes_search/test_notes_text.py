@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from notes_search.frontmatter import inline_tags, read_meta, split_front_matter
 from notes_search.query import TagFilter, Term, parse_query
-from notes_search.text import cjk_bigrams, fold, fold_with_offsets, light_stem, tokens
+from notes_search.tokens import cjk_bigrams, fold, fold_with_offsets, light_stem, tokens
 
 
 def test_fold_handles_width_case_and_latin_diacritics():
@@ -121,7 +121,7 @@ def test_front_matter_and_meta_never_raise(text):
 def test_every_language_has_every_message_with_the_same_placeholders():
     import string
 
-    from notes_search.messages import CATALOGS
+    from notes_search.text import CATALOGS
 
     def fields(template):
         return {name for _, name, _, _ in string.Formatter().parse(template) if name}

@@ -18,10 +18,10 @@ from .actions import NoteActions
 from .engines import ENGINE_CHOICES, EngineUnavailable, IndexBusy, IndexCorrupt
 from .indexer import RefreshReport
 from .library import NotesLibrary
-from .messages import CATALOGS
 from .safety import NoteAccessError
 from .settings import MAX_ROOTS, Settings
 from .sources import expand
+from .text import CATALOGS
 from .view import PanelState, build_panel
 from .watcher import NoteWatcher
 

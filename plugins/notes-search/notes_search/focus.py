@@ -5,7 +5,7 @@ import os
 from functools import lru_cache
 from typing import Iterable, List, NamedTuple, Optional, Tuple
 
-from .text import fold
+from .tokens import fold
 
 _MAX_PARENTS = 24  # folders looked at above the pane's folder for a .git
 

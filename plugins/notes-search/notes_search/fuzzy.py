@@ -4,7 +4,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from .engines.base import SearchEngine
 from .query import ParsedQuery, Term
-from .text import is_cjk
+from .tokens import is_cjk
 
 _CANDIDATES_PER_START = 20_000
 

@@ -8,7 +8,7 @@ from typing import Dict, Optional, Tuple
 
 from .frontmatter import NoteMeta, read_meta, split_front_matter
 from .markdown import headings, index_text, link_targets
-from .text import fold, tokens, unsplit_for_fts5
+from .tokens import fold, tokens, unsplit_for_fts5
 
 # Files with a NUL byte in their first 8 KB are treated as binary and never indexed.
 _BINARY_SNIFF = 8192

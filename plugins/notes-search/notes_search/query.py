@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import List, Tuple
 
-from .text import fold, is_cjk, query_tokens
+from .tokens import fold, is_cjk, query_tokens
 
 MIN_PREFIX_LENGTH = 2
 MAX_QUERY_LENGTH = 500

@@ -14,7 +14,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .notes import NoteRecord
 from .query import ParsedQuery, Term
-from .text import fold, light_stem, query_tokens
+from .tokens import fold, light_stem, query_tokens
 
 # Per matched field, for one query term. A second field matching the same term adds OTHER_FIELDS of
 # its weight (a title and a folder both saying "sync" is a better sign than the title alone).

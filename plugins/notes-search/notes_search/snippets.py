@@ -5,7 +5,7 @@ from functools import lru_cache
 from typing import List, Optional, Sequence, Tuple, Union
 
 from .query import Term
-from .text import fold_with_offsets, is_cjk, light_stem
+from .tokens import fold_with_offsets, is_cjk, light_stem
 
 OPEN_MARK = "«"
 CLOSE_MARK = "»"

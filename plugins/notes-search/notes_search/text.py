@@ -1,235 +1,316 @@
-"""Text pipeline shared by both engines: Unicode folding, tokens, CJK bigrams and a light English stemmer.
+"""Every string the panel shows, in English, Japanese, Korean and Chinese."""
 
-Both engines index the tokens made here (joined by spaces) instead of running their own analyzers, so
-a query behaves the same on SQLite FTS5 and on whoosh, and CJK text is searchable on either.
-"""
+from typing import Dict
 
-import re
-import unicodedata
-from array import array
-from functools import lru_cache
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+# A key ending in "_one" is the form used when its {count} is exactly 1 (NotesApp.t picks it).
 
-# Letters and digits of any script; "_" and punctuation separate tokens (as in FTS5's unicode61).
-_WORD = re.compile(r"[^\W_]+")
+EN: Dict[str, str] = {
+    "index_busy": (
+        "Another program is updating the index (another Agentty window?). "
+        "Searching still works; changed notes are picked up later."
+    ),
+    "settings_unreadable": "settings.json could not be read, so defaults are used; the old file was kept beside it.",
+    "insert_not_running": "The agent in the focused pane is not running. Start it, then insert the note.",
+    "status_working": "working",
+    "status_thinking": "thinking",
+    "status_permission": "waiting for a permission",
+    "status_question": "waiting for your answer",
+    "search_placeholder": 'Search notes — tag:x  in:folder  "phrase"',
+    "count": "{count} notes · {engine}",
+    "count_one": "{count} note · {engine}",
+    "opening": "Opening the notes index…",
+    "indexing": "Indexing {done} / {total}…",
+    "scanning": "Looking for changed notes…",
+    "refresh": "Refresh",
+    "rebuild": "Rebuild index",
+    "recent": "Recent notes",
+    "results": "{count} results · {ms} ms",
+    "results_one": "{count} result · {ms} ms",
+    "no_results": "No notes match «{query}». Try fewer words or another spelling.",
+    "no_notes": "No notes in these folders yet.",
+    "corrected": "Nothing matched exactly; showing results for «{words}».",
+    "no_roots": "No notes folder yet. Add one below, for example ~/Notes.",
+    "skipped": "Files skipped (too large, not text, or over the limit): {count}",
+    "missing_root": "Folder not found: {path}",
+    "folders": "Folders",
+    "folder_placeholder": "Add a folder, e.g. ~/Notes",
+    "add": "Add",
+    "remove": "Remove",
+    "folder_added": "Added {path}; indexing it now.",
+    "folder_removed": "Removed {path} from the search.",
+    "folder_not_found": "No folder at {path}. Check the path and try again.",
+    "folder_duplicate": "{path} is already in the list.",
+    "folder_limit": "At most {count} folders can be searched.",
+    "engine": "Search engine",
+    "engine_auto": "Auto",
+    "engine_sqlite": "SQLite",
+    "engine_whoosh": "whoosh",
+    "engine_fallback": "The chosen engine is not available in this Python; using {engine}.",
+    "engine_unavailable": "No search engine can run: this Python has no SQLite FTS5 and whoosh is not installed.",
+    "index_failed": "The index could not be opened ({error}). Press Rebuild index to start over.",
+    "action_insert": "Insert",
+    "action_continue": "New session",
+    "action_preview": "Preview",
+    "action_reveal": "Reveal",
+    "tip_insert": "Type this note into the focused agent, without sending it",
+    "tip_continue": "Start a new agent session in a new tab from this note",
+    "tip_preview": "Read the note here",
+    "tip_reveal": "Show the file in its folder",
+    "back": "Back",
+    "modified": "Modified {when}",
+    "tags": "Tags: {tags}",
+    "locked": "This note is locked: its text is never shown or sent.",
+    "preview_cut": "… the preview shows the first {count} characters.",
+    "insert_no_pane": "Focus a Claude or Codex pane first, then press Insert.",
+    "insert_not_agent": "The focused pane is a {kind} pane; notes are inserted only into Claude or Codex.",
+    "insert_busy": "The agent is {status}. Wait until it is idle, then insert the note.",
+    "inserted": "Inserted «{title}». Review it and press Enter to send.",
+    "asked": "Agentty asks where to send «{title}».",
+    "started": "Started a new {agent} session with «{title}».",
+    "error_outside_roots": "That file is outside your notes folders, so it was not opened.",
+    "error_missing": "The note is gone: {path}. Press Refresh to update the list.",
+    "error_too_large": "The note is larger than {kb} KB, so it was not opened.",
+    "error_binary": "That file is not text, so it was not opened.",
+    "error_locked": "The note is locked, so it is not shown or sent.",
+    "error_not_a_note": "Only Markdown or text notes (.md, .txt) can be opened.",
+    "error_hidden": "Notes in hidden folders are not opened.",
+    "error_invalid": "The link does not name a note. Use ?path=<note> or ?q=<words>.",
+    "error_host": "Agentty refused the request: {message}",
+    "updated": "Index updated: {added} added, {changed} changed, {deleted} removed.",
+    "rebuilt": "Index rebuilt: {count} notes in {seconds} s.",
+    "rebuilt_one": "Index rebuilt: {count} note in {seconds} s.",
+}
 
-# Scripts written without spaces between words (or, for Hangul, with particles glued to words):
-# kana, CJK ideographs (with extensions) and Hangul. Runs of these are cut into overlapping bigrams.
-_CJK_RANGES = (
-    "\u3040-\u30ff"  # hiragana, katakana (with the prolonged sound mark)
-    "\u31f0-\u31ff"  # katakana phonetic extensions
-    "\u3400-\u4dbf"  # CJK extension A
-    "\u4e00-\u9fff"  # CJK unified ideographs
-    "\uf900-\ufaff"  # CJK compatibility ideographs
-    "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"  # Hangul jamo, compatibility jamo, syllables
-    "\U00020000-\U0003134f"  # CJK extensions B and later
-)
-_CJK_RUN = re.compile("[" + _CJK_RANGES + "]+")
-_HAS_CJK = _CJK_RUN
-# Either a CJK run (group 1) or a run of other letters/digits (group 2): "abc会議def" -> "abc", "会議", "def".
-_WORD_OR_CJK_RUN = re.compile("([" + _CJK_RANGES + "]+)|([^\\W_" + _CJK_RANGES + "]+)")
+JA: Dict[str, str] = {
+    "index_busy": (
+        "別のプログラム(別の Agentty ウィンドウ?)が索引を更新中です。"
+        "検索はそのまま使えます。変更されたノートは後で反映されます。"
+    ),
+    "settings_unreadable": "settings.json を読めなかったため既定値を使っています。元のファイルは隣に残してあります。",
+    "insert_not_running": "フォーカス中のペインのエージェントは動いていません。起動してから挿入してください。",
+    "status_working": "作業中",
+    "status_thinking": "思考中",
+    "status_permission": "許可待ち",
+    "status_question": "回答待ち",
+    "search_placeholder": 'ノートを検索 — tag:x  in:フォルダ  "フレーズ"',
+    "count": "{count} 件のノート · {engine}",
+    "count_one": "{count} 件のノート · {engine}",
+    "opening": "ノートの索引を開いています…",
+    "indexing": "索引を作成中 {done} / {total}…",
+    "scanning": "変更されたノートを確認しています…",
+    "refresh": "更新",
+    "rebuild": "索引を作り直す",
+    "recent": "最近のノート",
+    "results": "{count} 件 · {ms} ms",
+    "results_one": "{count} 件 · {ms} ms",
+    "no_results": "«{query}» に一致するノートはありません。語を減らすか、別の綴りで試してください。",
+    "no_notes": "これらのフォルダにはまだノートがありません。",
+    "corrected": "完全に一致するものがないため、«{words}» の結果を表示しています。",
+    "no_roots": "ノートのフォルダがまだありません。下で追加してください(例: ~/Notes)。",
+    "skipped": "{count} 個のファイルをスキップしました(大きすぎる、テキストでない、または上限超過)。",
+    "missing_root": "フォルダが見つかりません: {path}",
+    "folders": "フォルダ",
+    "folder_placeholder": "フォルダを追加(例: ~/Notes)",
+    "add": "追加",
+    "remove": "削除",
+    "folder_added": "{path} を追加しました。索引を作成しています。",
+    "folder_removed": "{path} を検索対象から外しました。",
+    "folder_not_found": "{path} にフォルダがありません。パスを確認してもう一度試してください。",
+    "folder_duplicate": "{path} はすでに一覧にあります。",
+    "folder_limit": "検索できるフォルダは最大 {count} 個です。",
+    "engine": "検索エンジン",
+    "engine_auto": "自動",
+    "engine_sqlite": "SQLite",
+    "engine_whoosh": "whoosh",
+    "engine_fallback": "選んだエンジンはこの Python では使えないため、{engine} を使っています。",
+    "engine_unavailable": (
+        "使える検索エンジンがありません: この Python には SQLite FTS5 がなく、whoosh も入っていません。"
+    ),
+    "index_failed": "索引を開けませんでした({error})。「索引を作り直す」を押してください。",
+    "action_insert": "挿入",
+    "action_continue": "新しいセッション",
+    "action_preview": "プレビュー",
+    "action_reveal": "場所を表示",
+    "tip_insert": "このノートをフォーカス中のエージェントに入力します(送信はしません)",
+    "tip_continue": "このノートから新しいタブでエージェントのセッションを始めます",
+    "tip_preview": "ここでノートを読む",
+    "tip_reveal": "ファイルをフォルダで表示",
+    "back": "戻る",
+    "modified": "更新: {when}",
+    "tags": "タグ: {tags}",
+    "locked": "このノートはロックされています。本文は表示も送信もされません。",
+    "preview_cut": "… プレビューは最初の {count} 文字です。",
+    "insert_no_pane": "先に Claude か Codex のペインをフォーカスしてから「挿入」を押してください。",
+    "insert_not_agent": "フォーカス中のペインは {kind} です。ノートは Claude か Codex にだけ挿入できます。",
+    "insert_busy": "エージェントは {status} です。待機状態になってから挿入してください。",
+    "inserted": "«{title}» を挿入しました。確認して Enter で送信してください。",
+    "asked": "Agentty が «{title}» の送り先を尋ねています。",
+    "started": "«{title}» で新しい {agent} のセッションを始めました。",
+    "error_outside_roots": "そのファイルはノートのフォルダの外にあるため、開きませんでした。",
+    "error_missing": "ノートがありません: {path}。「更新」を押して一覧を更新してください。",
+    "error_too_large": "ノートが {kb} KB を超えているため、開きませんでした。",
+    "error_binary": "そのファイルはテキストではないため、開きませんでした。",
+    "error_locked": "このノートはロックされているため、表示も送信もしません。",
+    "error_not_a_note": "開けるのは Markdown かテキストのノート(.md、.txt)だけです。",
+    "error_hidden": "隠しフォルダ内のノートは開きません。",
+    "error_invalid": "リンクがノートを指していません。?path=<ノート> か ?q=<語> を使ってください。",
+    "error_host": "Agentty が要求を拒否しました: {message}",
+    "updated": "索引を更新しました: 追加 {added}、変更 {changed}、削除 {deleted}。",
+    "rebuilt": "索引を作り直しました: {count} 件のノート、{seconds} 秒。",
+    "rebuilt_one": "索引を作り直しました: {count} 件のノート、{seconds} 秒。",
+}
 
-# Latin letters that may carry diacritics. Only these lose their marks: stripping marks from kana
-# (が -> か) or decomposing Hangul syllables would change the words.
-_LATIN_WITH_MARKS = re.compile("[\u00c0-\u024f\u1e00-\u1eff]")
+KO: Dict[str, str] = {
+    "index_busy": (
+        "다른 프로그램(다른 Agentty 창?)이 색인을 갱신하고 있습니다. "
+        "검색은 계속 됩니다. 바뀐 노트는 나중에 반영됩니다."
+    ),
+    "settings_unreadable": "settings.json을 읽을 수 없어 기본값을 씁니다. 원래 파일은 옆에 남겨 두었습니다.",
+    "insert_not_running": "포커스된 창의 에이전트가 실행 중이 아닙니다. 실행한 뒤 노트를 삽입하세요.",
+    "status_working": "작업 중",
+    "status_thinking": "생각 중",
+    "status_permission": "권한 대기",
+    "status_question": "답변 대기",
+    "search_placeholder": '노트 검색 — tag:x  in:폴더  "구문"',
+    "count": "노트 {count}개 · {engine}",
+    "count_one": "노트 {count}개 · {engine}",
+    "opening": "노트 색인을 여는 중…",
+    "indexing": "색인 만드는 중 {done} / {total}…",
+    "scanning": "바뀐 노트를 찾는 중…",
+    "refresh": "새로 고침",
+    "rebuild": "색인 다시 만들기",
+    "recent": "최근 노트",
+    "results": "결과 {count}개 · {ms} ms",
+    "results_one": "결과 {count}개 · {ms} ms",
+    "no_results": "«{query}»와 일치하는 노트가 없습니다. 단어를 줄이거나 다른 철자로 찾아 보세요.",
+    "no_notes": "이 폴더에는 아직 노트가 없습니다.",
+    "corrected": "정확히 일치하는 결과가 없어 «{words}»의 결과를 보여 줍니다.",
+    "no_roots": "아직 노트 폴더가 없습니다. 아래에서 추가하세요(예: ~/Notes).",
+    "skipped": "파일 {count}개를 건너뛰었습니다(너무 크거나, 텍스트가 아니거나, 한도 초과).",
+    "missing_root": "폴더를 찾을 수 없습니다: {path}",
+    "folders": "폴더",
+    "folder_placeholder": "폴더 추가(예: ~/Notes)",
+    "add": "추가",
+    "remove": "제거",
+    "folder_added": "{path}을(를) 추가했습니다. 지금 색인을 만듭니다.",
+    "folder_removed": "{path}을(를) 검색 대상에서 뺐습니다.",
+    "folder_not_found": "{path}에 폴더가 없습니다. 경로를 확인하고 다시 시도하세요.",
+    "folder_duplicate": "{path}은(는) 이미 목록에 있습니다.",
+    "folder_limit": "검색할 수 있는 폴더는 최대 {count}개입니다.",
+    "engine": "검색 엔진",
+    "engine_auto": "자동",
+    "engine_sqlite": "SQLite",
+    "engine_whoosh": "whoosh",
+    "engine_fallback": "선택한 엔진을 이 Python에서 쓸 수 없어 {engine}을(를) 사용합니다.",
+    "engine_unavailable": (
+        "쓸 수 있는 검색 엔진이 없습니다: 이 Python에는 SQLite FTS5가 없고 whoosh도 설치되지 않았습니다."
+    ),
+    "index_failed": "색인을 열 수 없습니다({error}). '색인 다시 만들기'를 누르세요.",
+    "action_insert": "삽입",
+    "action_continue": "새 세션",
+    "action_preview": "미리 보기",
+    "action_reveal": "위치 보기",
+    "tip_insert": "포커스된 에이전트에 이 노트를 입력합니다(보내지는 않음)",
+    "tip_continue": "이 노트로 새 탭에서 에이전트 세션을 시작합니다",
+    "tip_preview": "여기서 노트 읽기",
+    "tip_reveal": "폴더에서 파일 보기",
+    "back": "뒤로",
+    "modified": "수정: {when}",
+    "tags": "태그: {tags}",
+    "locked": "잠긴 노트입니다. 본문은 표시하거나 보내지 않습니다.",
+    "preview_cut": "… 미리 보기는 처음 {count}자만 보여 줍니다.",
+    "insert_no_pane": "먼저 Claude 또는 Codex 창에 포커스한 뒤 '삽입'을 누르세요.",
+    "insert_not_agent": "포커스된 창은 {kind} 창입니다. 노트는 Claude나 Codex에만 삽입합니다.",
+    "insert_busy": "에이전트가 {status} 상태입니다. 대기 상태가 되면 삽입하세요.",
+    "inserted": "«{title}»을(를) 삽입했습니다. 확인한 뒤 Enter로 보내세요.",
+    "asked": "Agentty가 «{title}»을(를) 어디로 보낼지 묻고 있습니다.",
+    "started": "«{title}»(으)로 새 {agent} 세션을 시작했습니다.",
+    "error_outside_roots": "노트 폴더 밖의 파일이라 열지 않았습니다.",
+    "error_missing": "노트가 없습니다: {path}. '새로 고침'을 눌러 목록을 갱신하세요.",
+    "error_too_large": "노트가 {kb} KB보다 커서 열지 않았습니다.",
+    "error_binary": "텍스트 파일이 아니라 열지 않았습니다.",
+    "error_locked": "잠긴 노트라 표시하거나 보내지 않습니다.",
+    "error_not_a_note": "Markdown 또는 텍스트 노트(.md, .txt)만 열 수 있습니다.",
+    "error_hidden": "숨김 폴더의 노트는 열지 않습니다.",
+    "error_invalid": "링크가 노트를 가리키지 않습니다. ?path=<노트> 또는 ?q=<검색어>를 쓰세요.",
+    "error_host": "Agentty가 요청을 거부했습니다: {message}",
+    "updated": "색인 갱신: 추가 {added}, 변경 {changed}, 삭제 {deleted}.",
+    "rebuilt": "색인을 다시 만들었습니다: 노트 {count}개, {seconds}초.",
+    "rebuilt_one": "색인을 다시 만들었습니다: 노트 {count}개, {seconds}초.",
+}
 
+ZH: Dict[str, str] = {
+    "index_busy": "另一个程序(另一个 Agentty 窗口?)正在更新索引。搜索照常可用,修改过的笔记稍后再更新。",
+    "settings_unreadable": "无法读取 settings.json,已改用默认设置;原文件保留在旁边。",
+    "insert_not_running": "当前窗格中的智能体没有在运行。请先启动它,再插入笔记。",
+    "status_working": "工作中",
+    "status_thinking": "思考中",
+    "status_permission": "等待授权",
+    "status_question": "等待回答",
+    "search_placeholder": '搜索笔记 — tag:x  in:文件夹  "短语"',
+    "count": "{count} 条笔记 · {engine}",
+    "count_one": "{count} 条笔记 · {engine}",
+    "opening": "正在打开笔记索引…",
+    "indexing": "正在建立索引 {done} / {total}…",
+    "scanning": "正在查找有变化的笔记…",
+    "refresh": "刷新",
+    "rebuild": "重建索引",
+    "recent": "最近的笔记",
+    "results": "{count} 条结果 · {ms} ms",
+    "results_one": "{count} 条结果 · {ms} ms",
+    "no_results": "没有笔记匹配«{query}»。请减少词语或换一种拼写。",
+    "no_notes": "这些文件夹里还没有笔记。",
+    "corrected": "没有完全匹配的结果,正在显示«{words}»的结果。",
+    "no_roots": "还没有笔记文件夹。请在下方添加,例如 ~/Notes。",
+    "skipped": "跳过了 {count} 个文件(太大、不是文本或超出上限)。",
+    "missing_root": "找不到文件夹: {path}",
+    "folders": "文件夹",
+    "folder_placeholder": "添加文件夹,例如 ~/Notes",
+    "add": "添加",
+    "remove": "移除",
+    "folder_added": "已添加 {path},正在建立索引。",
+    "folder_removed": "已将 {path} 移出搜索范围。",
+    "folder_not_found": "{path} 不是文件夹。请检查路径后重试。",
+    "folder_duplicate": "{path} 已在列表中。",
+    "folder_limit": "最多只能搜索 {count} 个文件夹。",
+    "engine": "搜索引擎",
+    "engine_auto": "自动",
+    "engine_sqlite": "SQLite",
+    "engine_whoosh": "whoosh",
+    "engine_fallback": "所选引擎在此 Python 中不可用,正在使用 {engine}。",
+    "engine_unavailable": "没有可用的搜索引擎:此 Python 不含 SQLite FTS5,也没有安装 whoosh。",
+    "index_failed": "无法打开索引({error})。请点击“重建索引”。",
+    "action_insert": "插入",
+    "action_continue": "新会话",
+    "action_preview": "预览",
+    "action_reveal": "显示位置",
+    "tip_insert": "把这条笔记输入到当前聚焦的智能体中(不发送)",
+    "tip_continue": "用这条笔记在新标签页中开始新的智能体会话",
+    "tip_preview": "在这里阅读笔记",
+    "tip_reveal": "在文件夹中显示该文件",
+    "back": "返回",
+    "modified": "修改于 {when}",
+    "tags": "标签: {tags}",
+    "locked": "这条笔记已锁定:正文不会显示或发送。",
+    "preview_cut": "… 预览只显示前 {count} 个字符。",
+    "insert_no_pane": "请先聚焦一个 Claude 或 Codex 窗格,再点击“插入”。",
+    "insert_not_agent": "当前聚焦的是 {kind} 窗格;笔记只能插入到 Claude 或 Codex。",
+    "insert_busy": "智能体正处于 {status} 状态。请等它空闲后再插入。",
+    "inserted": "已插入«{title}»。请检查后按 Enter 发送。",
+    "asked": "Agentty 正在询问把«{title}»发送到哪里。",
+    "started": "已用«{title}»开始新的 {agent} 会话。",
+    "error_outside_roots": "该文件不在笔记文件夹内,因此没有打开。",
+    "error_missing": "笔记已不存在: {path}。请点击“刷新”更新列表。",
+    "error_too_large": "笔记超过 {kb} KB,因此没有打开。",
+    "error_binary": "该文件不是文本,因此没有打开。",
+    "error_locked": "这条笔记已锁定,不会显示或发送。",
+    "error_not_a_note": "只能打开 Markdown 或文本笔记(.md、.txt)。",
+    "error_hidden": "不会打开隐藏文件夹中的笔记。",
+    "error_invalid": "链接没有指向笔记。请使用 ?path=<笔记> 或 ?q=<词语>。",
+    "error_host": "Agentty 拒绝了请求: {message}",
+    "updated": "索引已更新:新增 {added},修改 {changed},移除 {deleted}。",
+    "rebuilt": "索引已重建:{count} 条笔记,用时 {seconds} 秒。",
+    "rebuilt_one": "索引已重建:{count} 条笔记,用时 {seconds} 秒。",
+}
 
-@lru_cache(maxsize=4096)
-def _strip_marks(char: str) -> str:
-    decomposed = unicodedata.normalize("NFD", char)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)) or char
-
-
-def fold(text: str) -> str:
-    """Fold text for matching: NFKC (full/half width), case folding, Latin diacritics removed."""
-    if text.isascii():
-        return text.lower()
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return _LATIN_WITH_MARKS.sub(lambda m: _strip_marks(m.group()), folded)
-
-
-# ASCII stretches, and otherwise one character with the combining marks that follow it.
-_ASCII_OR_CLUSTER = re.compile(
-    r"[\x00-\x7f]+|[^\x00-\x7f][\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a]*"
-)
-
-
-@lru_cache(maxsize=8192)
-def _fold_cluster(cluster: str) -> str:
-    return fold(cluster)
-
-
-# Per-character folds for str.translate(), learnt as characters are met; and the characters whose
-# fold is not one character long (ß -> ss), which need offsets of their own.
-_FOLD_TABLE: Dict[int, str] = {}
-_IRREGULAR: Set[str] = set()
-# Text whose whole-text NFKC could differ from folding character by character: combining marks and
-# conjoining Hangul jamo compose with their neighbours.
-_COMPOSING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a\u1100-\u11ff]")
-
-
-def _fold_by_character(text: str) -> Optional[Tuple[str, Sequence[int]]]:
-    """fold_with_offsets() done in C (str.translate) for text without composing characters."""
-    if _COMPOSING.search(text) is not None:
-        return None
-    characters = set(text)
-    for character in characters:
-        if ord(character) not in _FOLD_TABLE:
-            folded = fold(character)
-            _FOLD_TABLE[ord(character)] = folded
-            if len(folded) != 1:
-                _IRREGULAR.add(character)
-    folded_text = text.translate(_FOLD_TABLE)
-    irregular = characters & _IRREGULAR
-    if not irregular:
-        return folded_text, range(len(text) + 1)
-    offsets = array("I")
-    position = 0
-    for match in re.finditer("[" + re.escape("".join(sorted(irregular))) + "]", text):
-        offsets.extend(range(position, match.start()))
-        offsets.extend([match.start()] * len(_FOLD_TABLE[ord(match.group())]))
-        position = match.end()
-    offsets.extend(range(position, len(text) + 1))
-    return folded_text, offsets
-
-
-def fold_with_offsets(text: str) -> Tuple[str, Sequence[int]]:
-    """Fold like fold() and also return, for each folded character, its index in the original text.
-
-    Folding works per character (in C) or, where characters compose, per ASCII stretch or base
-    character plus its combining marks, which keeps the mapping exact for snippets; offsets has one
-    extra entry (len(text)) so spans map back as [start, end).
-    """
-    if text.isascii():
-        return text.lower(), range(len(text) + 1)  # identity mapping, without a list of ints to keep
-    fast = _fold_by_character(text)
-    if fast is not None:
-        return fast
-    pieces: List[str] = []
-    offsets: List[int] = []
-    for match in _ASCII_OR_CLUSTER.finditer(text):
-        piece = match.group()
-        start = match.start()
-        if piece.isascii():
-            pieces.append(piece.lower())
-            offsets.extend(range(start, match.end()))
-        else:
-            folded = _fold_cluster(piece)
-            pieces.append(folded)
-            offsets.extend([start] * len(folded))
-    offsets.append(len(text))
-    # Kept while excerpts are built (the library caches hundreds): 4 bytes an entry, not ~36.
-    return "".join(pieces), array("I", offsets)
-
-
-def is_cjk(token: str) -> bool:
-    """True when the token is made of CJK/kana/Hangul characters (a bigram or a single character)."""
-    return bool(token) and _CJK_RUN.fullmatch(token) is not None
-
-
-def cjk_bigrams(run: str) -> List[str]:
-    """Index-side split of a CJK run: overlapping bigrams plus the last character alone.
-
-    The trailing single character makes every position the start of some token, so a one-character
-    query can be answered as a prefix query.
-    """
-    if len(run) == 1:
-        return [run]
-    return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
-
-
-def query_bigrams(run: str) -> List[str]:
-    """Query-side split of a CJK run: bigrams only (matched as a phrase against the index tokens)."""
-    if len(run) == 1:
-        return [run]
-    return [run[i : i + 2] for i in range(len(run) - 1)]
-
-
-def tokens(folded: str, for_query: bool = False) -> List[str]:
-    """Tokens of already folded text: words of letters/digits, CJK runs cut into bigrams."""
-    if folded.isascii() or _HAS_CJK.search(folded) is None:
-        return _WORD.findall(folded)  # the common case, done entirely in C
-    split = query_bigrams if for_query else cjk_bigrams
-    out: List[str] = []
-    for run, word in _WORD_OR_CJK_RUN.findall(folded):  # only the CJK runs need more work
-        if run:
-            out.extend(split(run))
-        else:
-            out.append(word)
-    return out
-
-
-def query_tokens(folded: str) -> List[str]:
-    """Tokens of a query piece whose words must stay adjacent: as tokens(for_query=True), except that a
-    CJK run followed by more text keeps the index's trailing single character ("への" + "obsidian"
-    is への, の, obsidian in the index), so a phrase across scripts still matches."""
-    if folded.isascii() or _HAS_CJK.search(folded) is None:
-        return _WORD.findall(folded)
-    runs = _WORD_OR_CJK_RUN.findall(folded)
-    out: List[str] = []
-    for number, (run, word) in enumerate(runs):
-        if run:
-            out.extend(cjk_bigrams(run) if number < len(runs) - 1 and len(run) > 1 else query_bigrams(run))
-        else:
-            out.append(word)
-    return out
-
-
-# Characters that FTS5's unicode61 tokenizer and tokens() agree on, besides ASCII (checked against
-# every code point: Latin-1 to Latin Extended-B after folding, general punctuation such as curly
-# quotes and dashes, CJK punctuation). Combining marks are not among them: unicode61 keeps them
-# inside a word, tokens() splits there.
-_SPLITS_ALIKE = re.compile("[\x00-\u024f\u2000-\u2064\u3000-\u3037\u303b-\u303f]*")
-
-
-def unsplit_for_fts5(folded: str) -> Optional[str]:
-    """Folded text ready for FTS5 to split in C exactly as tokens() would, or None if it cannot be.
-
-    CJK runs are replaced by their bigrams (unicode61 would keep a run as one word); everything else
-    is left for the tokenizer. None when the text has characters the two split differently.
-    """
-    if folded.isascii():
-        return folded
-    if _SPLITS_ALIKE.fullmatch(_CJK_RUN.sub(" ", folded)) is None:
-        return None
-    return _CJK_RUN.sub(lambda run: " " + " ".join(cjk_bigrams(run.group())) + " ", folded)
-
-
-def word_spans(folded: str) -> Iterator[Tuple[int, int]]:
-    """Start/end of each letter/digit run in folded text (CJK runs are not split here)."""
-    for match in _WORD.finditer(folded):
-        yield match.start(), match.end()
-
-
-_DOUBLE_CONSONANT_END = re.compile(r"([bdfgkmnprt])\1$")
-_VOWEL = re.compile(r"[aeiouy]")
-
-
-@lru_cache(maxsize=65536)
-def light_stem(token: str) -> str:
-    """A small, predictable English stemmer (plurals, -ing, -ed, -ly).
-
-    Deliberately light: it only has to map inflections onto one form on both the index and the
-    query side, and a prefix of the word stays a prefix of its stem for as-you-type search.
-    """
-    if len(token) <= 3 or not token.isascii() or not token.isalpha():
-        return token
-    word = token
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith(("sses", "xes", "ches", "shes", "zzes")):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    for suffix in ("ingly", "edly", "ing", "ed", "ly"):
-        if word.endswith(suffix):
-            base = word[: -len(suffix)]
-            shortest = 4 if suffix.endswith("ly") else 3
-            if len(base) >= shortest and _VOWEL.search(base) and not (suffix == "ed" and base.endswith("e")):
-                word = base
-                if _DOUBLE_CONSONANT_END.search(word):
-                    word = word[:-1]
-            break
-    if word.endswith("e") and len(word) >= 5:
-        word = word[:-1]
-    return word
+CATALOGS: Dict[str, Dict[str, str]] = {"en": EN, "ja": JA, "ko": KO, "zh": ZH}

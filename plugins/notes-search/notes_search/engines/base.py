@@ -115,7 +115,7 @@ def word_forms(stem: str, words_starting_with: Callable[[str], Iterable[Tuple[st
     `words_starting_with(start)` gives indexed words and their document counts; a word may come
     more than once (once per field), its highest count is used.
     """
-    from ..text import light_stem
+    from ..tokens import light_stem
 
     # Every form starts with the stem, except "-ies" words whose stem ends in "y" (study, studies).
     start = stem[:-1] if stem.endswith("y") and len(stem) > 3 else stem
@@ -129,7 +129,7 @@ def word_forms(stem: str, words_starting_with: Callable[[str], Iterable[Tuple[st
 
 def tag_keys(tags: Iterable[str]) -> List[str]:
     """Folded tags plus their parents ("work/meetings" also files under "work")."""
-    from ..text import fold
+    from ..tokens import fold
 
     keys: List[str] = []
     for tag in tags:

@@ -11,7 +11,7 @@ from ..focus import context_keys
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, Term
 from ..ranking import name_keys, query_key, rank
-from ..text import is_cjk, light_stem
+from ..tokens import is_cjk, light_stem
 from .base import (
     BODY_CANDIDATES,
     FIELD_WEIGHTS,
@@ -198,7 +198,7 @@ class SqliteEngine(SearchEngine):
         # Whole file names, aliases and titles (ranking.name_keys), looked up by key or key prefix.
         db.execute("CREATE TABLE note_names (key TEXT NOT NULL, id INTEGER NOT NULL)")
         db.execute("CREATE INDEX note_names_by_key ON note_names(key)")
-        # Text arrives already folded (text.py): tokenized, or for an ASCII body unsplit, which unicode61
+        # Text arrives already folded (tokens.py): tokenized, or for an ASCII body unsplit, which unicode61
         # splits exactly as text.tokens() would (letters and digits; CJK is pre-split into bigrams);
         # prefix indexes of 2 to 4 characters keep as-you-type queries fast (without the 4, "plan*" merged
         # the lists of every word starting with it on each keystroke: ~7 ms before ranking even began).

@@ -31,7 +31,7 @@ from ..focus import context_keys
 from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, Term
 from ..ranking import name_keys, query_key, rank
-from ..text import is_cjk, light_stem
+from ..tokens import is_cjk, light_stem
 from .base import (
     BODY_CANDIDATES,
     FIELD_WEIGHTS,
