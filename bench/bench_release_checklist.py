@@ -150,5 +150,54 @@ def main() -> None:
           f"open {derived * 1000:.1f} ms ({derived / floor:.1f}x the floor; target: under 150 ms)")
 
 
+    chatty_panel()
+
+
+CHATTY_LINES = 200_000
+
+
+def chatty_panel(plugin: Path = HERE.parent / "plugins" / "release-checklist") -> None:
+    """A check printing 200,000 lines, run in the panel (every line drawn, coalesced) vs by the engine alone."""
+    from agentty_plugin.testing import PaneSpec, PluginHost, WorkspaceSpec, World
+
+    repo = DATA / "chatty"
+    if repo.exists():
+        shutil.rmtree(repo)
+    repo.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, env=GIT_ENV, check=True)
+    command = f'{sys.executable} -c "[print(n) for n in range({CHATTY_LINES})]"'
+    (repo / "RELEASE_CHECKLIST.md").write_text(f"- [ ] Chatty: `{command}` #timeout=600\n")
+    subprocess.run(["git", "add", "-A"], cwd=repo, env=GIT_ENV, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "chatty"], cwd=repo, env=GIT_ENV, check=True)
+    data_dir = DATA / "chatty-data"
+    world = World(workspaces=[WorkspaceSpec(id=1, name="chatty", cwd=str(repo),
+                                            panes=[PaneSpec(id=11, kind="claude", status="idle", cwd=str(repo))])],
+                  focused_pane=11)
+    host = PluginHost(str(plugin), world=world, data_dir=data_dir / "panel")
+    host.start()
+    alone: List[float] = []
+    panel: List[float] = []
+    try:
+        host.open_panel()
+        host.wait_for_panel(lambda tree: host.find(tree, "release.steps") is not None, timeout=30)
+        session = ReleaseSession(str(repo), str(data_dir / "engine"))
+        for _ in range(3):  # interleaved
+            session.reset()
+            alone.append(timed(lambda: session.run_step("chatty", on_line=lambda _step, _line: None)))
+            host.row_action("release.steps", "chatty", "undo")  # back to pending: the output below is gone
+            host.wait_for_panel(lambda tree: "199999" not in "\n".join(host.texts(tree)), timeout=30)
+            started = time.perf_counter()
+            host.row_action("release.steps", "chatty", "run")
+            host.wait_for_panel(lambda tree: "199999" in "\n".join(host.texts(tree))
+                                and host.find(tree, "release.stop") is None, timeout=600)
+            panel.append(time.perf_counter() - started)
+        violations = host.violations
+    finally:
+        host.close()
+    print(f"a check printing {CHATTY_LINES:,} lines (3 runs): engine alone {statistics.median(alone):.2f} s, "
+          f"in the panel {statistics.median(panel):.2f} s ({statistics.median(panel) / statistics.median(alone):.2f}x; "
+          f"host violations: {violations or 'none'})")
+
+
 if __name__ == "__main__":
     main()

@@ -371,3 +371,15 @@ def test_the_repositorys_own_release_document_is_shown_and_adopted(make_repo, op
     text = (Path(str(repo)) / "RELEASE_CHECKLIST.md").read_text(encoding="utf-8")
     assert "- [ ] Publish: `twine upload dist/*` #terminal #irreversible" in text
     assert ("Wrote RELEASE_CHECKLIST.md. Edit it to fit your release and commit it.", "success") in host.notifications
+
+
+def test_a_check_printing_200000_lines_is_drawn_within_the_host_limits(make_repo, open_host):
+    # Each line wakes the run's tick thread; the panel is drawn at most once per pacer interval, not per line.
+    chatty = f'{PY} -c "import sys; [print(n) for n in range(200000)]"'
+    repo = make_repo()
+    write_checklist(repo, f"- [ ] Chatty: `{chatty}` #timeout=300")
+    host = open_host(repo)
+    host.row_action("release.steps", "chatty", "run")
+    tree = wait_step(host, "chatty", lambda item: item["tone"] == "success", timeout=120)
+    assert "199999" in "\n".join(host.texts(tree))  # the end of the output, shown under the passed step
+    assert host.violations == []
