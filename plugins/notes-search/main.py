@@ -1,4 +1,7 @@
-"""Notes Search: find Markdown notes as you type and hand one to an agent (Agentty plugin entry point)."""
+"""Notes Search: find Markdown notes as you type and hand one to an agent (Agentty plugin entry point).
+
+This file only wires the host's events to the controller, notes_search/app.py.
+"""
 
 import os
 import sys
@@ -10,123 +13,38 @@ for _extra in (os.path.join(_HERE, "_vendor"), os.path.join(_HERE, "..", "..", "
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
-from agentty_plugin import ActivateInfo, CommandCall, Context, Plugin, UIEvent, UrlRequest  # noqa: E402
+from agentty_plugin import Plugin  # noqa: E402
+from notes_search import ids  # noqa: E402
 from notes_search.app import NotesApp  # noqa: E402
 
 plugin = Plugin()
-app = NotesApp(plugin)
+app = NotesApp(plugin)  # the state, the index worker and every handler: notes_search/app.py
 
+plugin.on_activate(app.activated)
+plugin.on_panel_open(app.panel_opened)
+plugin.on_panel_close(app.panel_closed)
+plugin.on_context_change(app.context_changed)  # the empty query's related notes follow the focus
+plugin.on_shutdown(app.shutdown)
 
-@plugin.on_activate
-def activate(info: ActivateInfo) -> None:
-    app.activate(info.plugin.data_dir or plugin.data_dir)
+plugin.on_event(ids.QUERY)(app.query_typed)
+plugin.on_event(ids.RESULTS)(app.result_event)  # a click on a row previews; its buttons (ids.ACTION_*) act
+plugin.on_event(ids.REFRESH)(app.refresh_clicked)
+plugin.on_event(ids.REBUILD)(app.rebuild_clicked)
+plugin.on_event(ids.PREVIEW_BACK)(app.back_clicked)
+plugin.on_event(ids.PREVIEW_INSERT)(app.preview_insert_clicked)
+plugin.on_event(ids.PREVIEW_CONTINUE)(app.preview_continue_clicked)
+plugin.on_event(ids.PREVIEW_REVEAL)(app.preview_reveal_clicked)
+plugin.on_event(ids.FOLDER_PATH)(app.folder_path_event)  # typing is remembered; Enter adds the folder
+plugin.on_event(ids.FOLDER_ADD)(app.folder_add_clicked)
+plugin.on_event(ids.FOLDERS)(app.folder_event)  # its rows' Remove buttons
+plugin.on_event(ids.ENGINE)(app.engine_chosen)
 
+plugin.command(ids.CMD_OPEN)(app.open_command)
+plugin.command(ids.CMD_REINDEX)(app.reindex_command)
+plugin.command(ids.CMD_REBUILD)(app.rebuild_command)
 
-@plugin.on_panel_open
-def panel_open(context: Context) -> None:
-    app.panel_opened()
-
-
-@plugin.on_panel_close
-def panel_close(context: Context) -> None:
-    app.panel_closed()
-
-
-@plugin.on_context_change
-def context_changed(context: Context) -> None:
-    app.context_changed()
-
-
-@plugin.on_event("search.query")
-def query(event: UIEvent, context: Context) -> None:
-    if event.event in ("change", "submit"):
-        app.search(event.value)
-
-
-@plugin.on_event("search.results")
-def result(event: UIEvent, context: Context) -> None:
-    if event.event == "select" and event.item:
-        app.actions.preview(event.item)
-    elif event.event == "action":
-        app.actions.row_action(event.item, event.action, context)
-
-
-@plugin.on_event("toolbar.refresh")
-def refresh(event: UIEvent, context: Context) -> None:
-    app.queue("refresh", announce=True)
-
-
-@plugin.on_event("toolbar.rebuild")
-def rebuild(event: UIEvent, context: Context) -> None:
-    app.queue("rebuild", announce=True)
-
-
-@plugin.on_event("preview.back")
-def back(event: UIEvent, context: Context) -> None:
-    app.actions.close_preview()
-
-
-@plugin.on_event("preview.insert")
-@plugin.on_event("preview.continue")
-@plugin.on_event("preview.reveal")
-def preview_button(event: UIEvent, context: Context) -> None:
-    app.actions.preview_button(event.element, context)
-
-
-@plugin.on_event("folders.path")
-def folder_typed(event: UIEvent, context: Context) -> None:
-    if event.event == "submit":
-        app.add_folder(event.value)
-    else:
-        app.folder_typed(event.value)
-
-
-@plugin.on_event("folders.add")
-def folder_add(event: UIEvent, context: Context) -> None:
-    app.add_folder(app.state.folder_draft)
-
-
-@plugin.on_event("folders.list")
-def folder_remove(event: UIEvent, context: Context) -> None:
-    if event.event == "action" and event.action == "remove":
-        app.remove_folder(event.item)
-
-
-@plugin.on_event("settings.engine")
-def engine(event: UIEvent, context: Context) -> None:
-    app.set_engine(event.value)
-
-
-@plugin.command("notes-search.open")
-def open_panel(call: CommandCall) -> None:
-    plugin.show_panel()
-    query_text = (call.args.get("query") or call.args.get("q")) if isinstance(call.args, dict) else call.args
-    if isinstance(query_text, str):
-        app.search(query_text, set_field=True)
-    else:
-        app.panel_opened()
-
-
-@plugin.command("notes-search.reindex")
-def reindex_command(call: CommandCall) -> None:
-    app.queue("refresh", announce=True)
-
-
-@plugin.command("notes-search.rebuild")
-def rebuild_command(call: CommandCall) -> None:
-    app.queue("rebuild", announce=True)
-
-
-@plugin.on_url("open")
-@plugin.on_url("continue")
-def link(request: UrlRequest) -> None:
-    app.actions.open_link(request.path.strip("/"), request.params)
-
-
-@plugin.on_shutdown
-def shutdown() -> None:
-    app.shutdown()
-
+plugin.on_url(ids.LINK_OPEN)(app.link_opened)
+plugin.on_url(ids.LINK_CONTINUE)(app.link_opened)
 
 if __name__ == "__main__":
     plugin.run()

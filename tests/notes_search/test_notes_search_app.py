@@ -9,7 +9,7 @@ from typing import Any, Dict, List
 from agentty_plugin import Generation, Translator, ui
 from notes_search.app import NotesApp
 from notes_search.text import CATALOGS
-from notes_search.view import PanelState, build_panel
+from notes_search.view import State, render
 from notes_search_helpers import write_note
 
 
@@ -86,7 +86,7 @@ def test_the_fullest_panel_stays_within_host_limits():
         NoteRecord(f"/n/{i}.md", "/n", f"{i}.md", "t" * 120, ("x",), (), 0, 1, "h", False) for i in range(30)
     ]
     outcome = SearchOutcome(parse_query("t"), [ResultItem(r, "s" * 400) for r in records], "search")
-    state = PanelState(
+    state = State(
         phase="indexing",
         progress=(5, 10),
         outcome=outcome,
@@ -96,7 +96,8 @@ def test_the_fullest_panel_stays_within_host_limits():
         skipped=3,
     )
     for language in ("en", "ja", "ko", "zh"):
-        tree = build_panel(state, Translator(CATALOGS).for_language(language), language)
+        state.language = language
+        tree = render(state, Translator(CATALOGS).for_language(language))
         ui.validate(tree)
         assert ui.count_elements(tree) < 400
 

@@ -1,49 +1,49 @@
-"""The plugin's behaviour: panel state, background indexing, as-you-type search and settings
-(the note buttons and links are in actions.py).
-
-It uses the runtime's Plugin calls (set_panel, inject_prompt, …) but knows nothing of JSON-RPC;
-main.py only routes handlers here.
-"""
+"""The controller: owns the panel state and its lock, indexes in the background, searches as the user
+types, runs the note buttons and links, and alone calls the host (main.py only wires handlers here)."""
 
 import os
-import shutil
 import threading
 import time
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
-from agentty_plugin import Plugin, Translator
+from agentty_plugin import ActivateInfo, AgenttyError, CommandCall, Context, Plugin, UIEvent, UrlRequest
 from agentty_plugin.state import JsonFile
 
-from .actions import NoteActions
-from .engines import ENGINE_CHOICES, EngineUnavailable, IndexBusy, IndexCorrupt
-from .indexer import RefreshReport
-from .library import NotesLibrary
-from .safety import NoteAccessError
-from .settings import MAX_ROOTS, Settings
+from . import ids
+from .delivery import insert_refusal, session_agent, session_folder
+from .settings import ENGINE_CHOICES, MAX_ROOTS, Settings
 from .sources import expand
-from .text import CATALOGS
-from .view import PanelState, build_panel
-from .watcher import NoteWatcher
+from .text import CATALOGS, TRANSLATOR
+from .view import State, render
+
+if TYPE_CHECKING:
+    from .indexer import RefreshReport
+    from .library import NotesLibrary
+    from .safety import NoteAccessError, OpenedNote
+    from .watcher import NoteWatcher
+
+# The index, its engines, the watcher and the note readers (library, engines, watcher, safety,
+# prompts) are imported inside the methods that use them, on the worker thread after the first
+# panel: importing them first made that panel 2.3x the minimal plugin's (bench_runtime "First panel").
 
 RESCAN_SECONDS = 60.0  # while the panel is open, look for changed notes this often
 SEARCH_RESCAN_SECONDS = 15.0  # and when a search runs, if the last look is older than this
 # With the folders watched (watcher.py) saves arrive by themselves: the walk of every note (0.9 s of
 # stat at 100,000 notes, bench_notes_search) runs only this often, as a safety net, never per search.
 WATCHED_RESCAN_SECONDS = 1800.0
-PROGRESS_REDRAW_SECONDS = 0.25
 PARTIAL_SEARCH_SECONDS = 1.0  # while indexing, re-run the query this often so results fill in
-TRANSLATOR = Translator(CATALOGS)
 
 
 class NotesApp:
+    """One per plugin process: main.py registers its methods as the handlers of ids.py's elements and commands."""
+
     def __init__(self, plugin: Plugin) -> None:
         self.plugin = plugin
-        self.state = PanelState()
-        self.actions = NoteActions(self)
+        self.state = State()
         self.library: Optional[NotesLibrary] = None
         self.settings = Settings()
         self.settings_file: Optional[JsonFile] = None
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # handlers run on several threads; the state changes under this lock
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._jobs: Dict[str, bool] = {}  # job name -> announce the result when done
@@ -64,7 +64,8 @@ class NotesApp:
 
     def draw(self) -> None:
         with self.lock:
-            tree = build_panel(self.state, self.t, self.plugin.language)
+            self.state.language, self.state.now = self.plugin.language, time.time()
+            tree = render(self.state, self.t)
         self.plugin.set_panel(tree)
 
     def say(self, style: str, text: str, notify: Optional[str] = None) -> None:
@@ -75,10 +76,13 @@ class NotesApp:
         if notify:
             self.plugin.notify(text, notify)
 
-    def access_error(self, problem: NoteAccessError) -> str:
+    def access_error(self, problem: "NoteAccessError") -> str:
         return self.t("error_" + problem.reason, path=problem.path, kb=self.settings.max_note_kb)
 
     # -- lifecycle ---------------------------------------------------------------------------------
+
+    def activated(self, info: ActivateInfo) -> None:
+        self.activate(info.plugin.data_dir or self.plugin.data_dir)
 
     def activate(self, data_dir: str) -> None:
         os.makedirs(data_dir, exist_ok=True)
@@ -104,20 +108,20 @@ class NotesApp:
         if self.library is not None:
             self.library.close()  # a search or refresh still running finishes first, then it closes
 
-    def panel_opened(self) -> None:
+    def panel_opened(self, context: Optional[Context] = None) -> None:
         self._panel_open = True
         self.draw()
         if self.watcher is None and time.monotonic() - self._last_refresh > 5:
             self.queue("refresh")
 
-    def context_changed(self) -> None:
+    def context_changed(self, context: Optional[Context] = None) -> None:
         """Another pane got the focus: the empty query's related notes follow it (else only redraw)."""
         if self._panel_open and not self.state.query.strip() and self.library is not None:
             self.search(self.state.query)
         else:
             self.draw()  # the language may have changed
 
-    def panel_closed(self) -> None:
+    def panel_closed(self, context: Optional[Context] = None) -> None:
         self._panel_open = False
 
     def queue(self, job: str, announce: bool = False) -> None:
@@ -128,6 +132,9 @@ class NotesApp:
     # -- background worker: opening the index and keeping it current --------------------------------
 
     def _open_library(self) -> bool:
+        from .engines import EngineUnavailable, IndexCorrupt
+        from .library import NotesLibrary
+
         try:
             library = NotesLibrary(self.data_dir, self.settings, roots=self.state.roots)
         except EngineUnavailable:
@@ -151,6 +158,8 @@ class NotesApp:
     # -- watching the folders: a saved note is indexed on the watcher's thread, at once ---------------
 
     def _start_watching(self) -> None:
+        from .watcher import NoteWatcher
+
         self._stop_watching()
         watcher = NoteWatcher(self.state.roots, self._notes_changed, lambda: self.queue("refresh"))
         if watcher.start():
@@ -164,6 +173,8 @@ class NotesApp:
             watcher.close()
 
     def _notes_changed(self, paths: Any) -> None:
+        from .engines import IndexBusy
+
         library = self.library
         if library is None or self._stopping.is_set():
             return
@@ -186,6 +197,8 @@ class NotesApp:
         return time.monotonic() - self._last_refresh > WATCHED_RESCAN_SECONDS
 
     def _work(self) -> None:
+        from .engines import IndexBusy
+
         if self._open_library():
             self.search(self.state.query)  # what the stored index knows, at once; the refresh follows
             self._start_watching()  # before the walk, so nothing saved meanwhile is missed
@@ -215,6 +228,8 @@ class NotesApp:
     def _run_jobs(self, jobs: Dict[str, bool]) -> None:
         if self.library is None:
             if "rebuild" in jobs:
+                import shutil
+
                 # Rebuild after a failed open: start from an empty index folder (notes are untouched).
                 shutil.rmtree(os.path.join(self.data_dir, "index"), ignore_errors=True)
             if not self._open_library():
@@ -235,7 +250,7 @@ class NotesApp:
         library = self.library
         if library is None:
             return
-        last_draw = [0.0, time.monotonic()]
+        last_search = [time.monotonic()]
         # A routine rescan that finds nothing new draws nothing (it runs while the user types).
         quiet = not rebuild and not announce and self.state.phase == "ready"
 
@@ -248,12 +263,10 @@ class NotesApp:
                 indexing = self.state.phase == "indexing"
             if not indexing:
                 return
-            if now - last_draw[1] > PARTIAL_SEARCH_SECONDS:
-                last_draw[1] = now
+            if now - last_search[0] > PARTIAL_SEARCH_SECONDS:
+                last_search[0] = now
                 self.search(self.state.query, redraw=False)
-            if now - last_draw[0] > PROGRESS_REDRAW_SECONDS:
-                last_draw[0] = now
-                self.draw()
+            self.draw()  # once per written batch; the runtime sends at most one panel per 52 ms
 
         with self.lock:
             self.state.progress = (0, 0)
@@ -280,7 +293,7 @@ class NotesApp:
         if announce:
             self._announce(report, rebuild)
 
-    def _announce(self, report: RefreshReport, rebuild: bool) -> None:
+    def _announce(self, report: "RefreshReport", rebuild: bool) -> None:
         if rebuild:
             text = self.t("rebuilt", count=self.state.count, seconds=round(report.seconds, 1))
         else:
@@ -379,3 +392,216 @@ class NotesApp:
             self.state.engine_preference = value
         self._save_settings(Settings(self.settings.roots, value, self.settings.max_note_kb))
         self.queue("engine")
+
+    # -- the note buttons: insert into the focused agent, start a session, preview, reveal ------------
+    # Every path is checked by safety.py before it is read or revealed.
+
+    def _open(self, path: str, allow_locked: bool = False) -> "Optional[OpenedNote]":
+        from .safety import NoteAccessError, open_note
+
+        try:
+            return open_note(path, self.state.roots, self.settings.max_note_bytes, allow_locked=allow_locked)
+        except NoteAccessError as problem:
+            self.say("error", self.access_error(problem), notify="error")
+        except OSError as problem:
+            self.say("error", self.t("error_missing", path=getattr(problem, "filename", path) or path))
+        return None
+
+    def _fresh_context(self, fallback: Context) -> Context:
+        try:
+            return self.plugin.get_context()
+        except AgenttyError:
+            return fallback
+
+    def _inject(self, note: "OpenedNote", text: str, **options: Any) -> Optional[Dict[str, Any]]:
+        try:
+            result: Dict[str, Any] = self.plugin.inject_prompt(text, title=note.meta.title[:60], **options)
+            return result
+        except AgenttyError as problem:
+            self.say("error", self.t("error_host", message=problem.message), notify="error")
+            return None
+
+    def _show_preview(self, note: "OpenedNote") -> None:
+        try:
+            modified: Optional[float] = os.path.getmtime(note.path)
+        except OSError:
+            modified = None  # the preview then shows no "modified" line
+        with self.lock:
+            self.state.preview, self.state.preview_mtime = note, modified
+            self.state.message = None
+        self.draw()
+
+    def insert(self, path: str, context: Context) -> None:
+        """Type the note into the focused agent, unsent, only if that agent is idle."""
+        from .prompts import insert_prompt
+
+        pane = self._fresh_context(context).pane
+        refusal = insert_refusal(pane)
+        if refusal is not None:
+            status = self.t("status_" + str(pane.status)) if pane is not None and pane.is_busy else ""
+            kind = pane.kind if pane is not None else ""
+            self.say("error", self.t(refusal, kind=kind, status=status), notify="warning")
+            return
+        note = self._open(path)
+        if note is None:
+            return
+        result = self._inject(note, insert_prompt(note, self.plugin.language), target="active", submit=False)
+        self._report_sent(result, note, "inserted")
+
+    def start_session(self, path: str, context: Context) -> None:
+        """A new agent session in a new tab, in the note's folder of work, starting from the note."""
+        from .prompts import continue_prompt
+
+        note = self._open(path)
+        if note is None:
+            return
+        agent = session_agent(note, context.pane)
+        options: Dict[str, Any] = {"target": "newTab", "agent": agent, "submit": True}
+        cwd = session_folder(note, context.cwd)
+        if cwd:
+            options["cwd"] = cwd
+        result = self._inject(note, continue_prompt(note, self.plugin.language), **options)
+        self._report_sent(result, note, "started", agent=agent.capitalize())
+
+    def _report_sent(self, result: Optional[Dict[str, Any]], note: "OpenedNote", key: str, **values: Any) -> None:
+        if result is None:
+            return
+        if result.get("status") == "asked":
+            self.say("muted", self.t("asked", title=note.meta.title))
+        else:
+            self.say("success", self.t(key, title=note.meta.title, **values), notify="success")
+
+    def preview(self, path: str) -> None:
+        note = self._open(path, allow_locked=True)
+        if note is None:
+            return
+        if note.meta.locked:
+            self.say("error", self.t("error_locked"))
+            return
+        self._show_preview(note)
+
+    def close_preview(self) -> None:
+        with self.lock:
+            self.state.preview = None
+            self.state.message = None
+        self.draw()
+
+    def reveal(self, path: str) -> None:
+        from .safety import NoteAccessError, resolve_note_path
+
+        try:
+            real = resolve_note_path(path, self.state.roots)
+            self.plugin.reveal_path(real)
+        except NoteAccessError as problem:
+            self.say("error", self.access_error(problem), notify="error")
+        except AgenttyError as problem:
+            self.say("error", self.t("error_host", message=problem.message))
+
+    # -- handlers: main.py registers each for its ids.py element, command or link ---------------------
+
+    def query_typed(self, event: UIEvent, context: Context) -> None:
+        if event.event in ("change", "submit"):
+            self.search(event.value)
+
+    def result_event(self, event: UIEvent, context: Context) -> None:
+        """A click on a result previews it; its buttons insert, continue, preview or reveal it."""
+        path = event.item
+        if not path:
+            return
+        if event.event == "select":
+            self.preview(path)
+        elif event.event != "action":
+            return
+        elif event.action == ids.ACTION_INSERT:
+            self.insert(path, context)
+        elif event.action == ids.ACTION_CONTINUE:
+            self.start_session(path, context)
+        elif event.action == ids.ACTION_PREVIEW:
+            self.preview(path)
+        elif event.action == ids.ACTION_REVEAL:
+            self.reveal(path)
+
+    def refresh_clicked(self, event: UIEvent, context: Context) -> None:
+        self.queue("refresh", announce=True)
+
+    def rebuild_clicked(self, event: UIEvent, context: Context) -> None:
+        self.queue("rebuild", announce=True)
+
+    def back_clicked(self, event: UIEvent, context: Context) -> None:
+        self.close_preview()
+
+    def preview_insert_clicked(self, event: UIEvent, context: Context) -> None:
+        note = self.state.preview
+        if note is not None:
+            self.insert(note.path, context)
+
+    def preview_continue_clicked(self, event: UIEvent, context: Context) -> None:
+        note = self.state.preview
+        if note is not None:
+            self.start_session(note.path, context)
+
+    def preview_reveal_clicked(self, event: UIEvent, context: Context) -> None:
+        note = self.state.preview
+        if note is not None:
+            self.reveal(note.path)
+
+    def folder_path_event(self, event: UIEvent, context: Context) -> None:
+        if event.event == "submit":
+            self.add_folder(event.value)
+        else:
+            self.folder_typed(event.value)
+
+    def folder_add_clicked(self, event: UIEvent, context: Context) -> None:
+        self.add_folder(self.state.folder_draft)
+
+    def folder_event(self, event: UIEvent, context: Context) -> None:
+        if event.event == "action" and event.action == ids.ACTION_REMOVE:
+            self.remove_folder(event.item)
+
+    def engine_chosen(self, event: UIEvent, context: Context) -> None:
+        self.set_engine(event.value)
+
+    def open_command(self, call: CommandCall) -> None:
+        """notes-search.open, with an optional query: {"query": "…"} (or "q"), or the query as a string."""
+        self.plugin.show_panel()
+        args = call.args
+        query_text = (args.get("query") or args.get("q")) if isinstance(args, dict) else args
+        if isinstance(query_text, str):
+            self.search(query_text, set_field=True)
+        else:
+            self.panel_opened()
+
+    def reindex_command(self, call: CommandCall) -> None:
+        self.queue("refresh", announce=True)
+
+    def rebuild_command(self, call: CommandCall) -> None:
+        self.queue("rebuild", announce=True)
+
+    def link_opened(self, request: UrlRequest) -> None:
+        """agentty://plugin/notes-search/open?q=… searches; open?path=… previews the note and offers it to
+        an agent (continue?path=… as a "continue from this note" prompt; &preview=1 only previews).
+
+        A link is text from anyone: the path must be a note inside the configured folders (size-capped,
+        not locked), and the prompt always goes through Agentty's "Send to…" dialog (target "ask"),
+        so a link can never type into a pane by itself."""
+        from .prompts import continue_prompt, insert_prompt
+
+        route, params = request.path.strip("/"), request.params
+        self.plugin.show_panel()
+        if params.get("q") is not None and not params.get("path"):
+            self.search(params["q"][:500], set_field=True)
+            return
+        path = params.get("path", "")
+        if not path:
+            self.say("error", self.t("error_invalid"), notify="error")
+            return
+        note = self._open(path)
+        if note is None:
+            return
+        self._show_preview(note)
+        if params.get("preview", "").lower() in ("1", "true", "yes"):
+            return
+        language = self.plugin.language
+        text = continue_prompt(note, language) if route == ids.LINK_CONTINUE else insert_prompt(note, language)
+        result = self._inject(note, text, target="ask", submit=False)
+        self._report_sent(result, note, "asked")

@@ -3,9 +3,9 @@
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from .engines import ENGINE_CHOICES
 from .sources import DEFAULT_MAX_NOTE_BYTES, detect_roots, expand
 
+ENGINE_CHOICES = ("auto", "sqlite", "whoosh")  # the engine setting's values, and the panel's engine options
 MAX_ROOTS = 16
 _MIN_NOTE_KB = 16
 _MAX_NOTE_KB = 20 * 1024

@@ -2,6 +2,8 @@
 
 from typing import Dict
 
+from agentty_plugin import Translator
+
 # A key ending in "_one" is the form used when its {count} is exactly 1 (NotesApp.t picks it).
 
 EN: Dict[str, str] = {
@@ -314,3 +316,4 @@ ZH: Dict[str, str] = {
 }
 
 CATALOGS: Dict[str, Dict[str, str]] = {"en": EN, "ja": JA, "ko": KO, "zh": ZH}
+TRANSLATOR = Translator(CATALOGS)

@@ -1,54 +1,76 @@
-"""Builds the panel tree from the panel state (pure: state in, UI tree out)."""
+"""Builds the panel from the panel state: render(state, t) -> UI tree (pure: no host, no I/O, no controller)."""
 
 import os
-import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from agentty_plugin import ui
 from agentty_plugin.i18n import relative_time
+from agentty_plugin.panes import display_path
 
-from .library import SearchOutcome
-from .safety import OpenedNote
+from . import ids
+from .settings import ENGINE_CHOICES
+
+if TYPE_CHECKING:  # the search and note types: importing them (dataclasses and all) would slow the first panel
+    from .library import SearchOutcome
+    from .safety import OpenedNote
 
 PREVIEW_CHARS = 4000
 Translate = Callable[..., str]
 
 
-@dataclass
-class PanelState:
-    """Everything the panel shows. Changed only under the app's lock."""
+class State:
+    """Everything the panel shows. The controller (app.py) owns one and changes it under its lock."""
 
-    phase: str = "opening"  # opening | indexing | ready | failed
-    # What we put in the search field. Agentty keeps the user's typing unless a tree carries a different
-    # value, so this changes only on purpose (a command or link query), never to echo typing.
-    field_value: str = ""
-    query: str = ""
-    outcome: Optional[SearchOutcome] = None
-    preview: Optional[OpenedNote] = None
-    progress: Tuple[int, int] = (0, 0)
-    message: Optional[Tuple[str, str]] = None  # (style, text): error | success | muted
-    roots: List[str] = field(default_factory=list)
-    missing_roots: List[str] = field(default_factory=list)
-    skipped: int = 0
-    count: int = 0
-    engine_name: str = ""
-    engine_preference: str = "auto"
-    folder_draft: str = ""  # the folder field's text, for the Add button (never sent back to the field)
-    error: str = ""
+    def __init__(
+        self,
+        phase: str = "opening",
+        field_value: str = "",
+        query: str = "",
+        outcome: "Optional[SearchOutcome]" = None,
+        preview: "Optional[OpenedNote]" = None,
+        preview_mtime: Optional[float] = None,
+        progress: Tuple[int, int] = (0, 0),
+        message: Optional[Tuple[str, str]] = None,
+        roots: Optional[List[str]] = None,
+        missing_roots: Optional[List[str]] = None,
+        skipped: int = 0,
+        count: int = 0,
+        engine_name: str = "",
+        engine_preference: str = "auto",
+        folder_draft: str = "",
+        error: str = "",
+        language: str = "en",
+        now: float = 0.0,
+    ) -> None:
+        # A plain class, not a dataclass: `dataclasses` costs the first panel about 10 ms to import.
+        self.phase = phase  # opening | indexing | ready | failed
+        # What we put in the search field. Agentty keeps the user's typing unless a tree carries a different
+        # value, so this changes only on purpose (a command or link query), never to echo typing.
+        self.field_value = field_value
+        self.query = query
+        self.outcome = outcome
+        self.preview = preview
+        self.preview_mtime = preview_mtime  # the previewed note's modification time, read when it opened
+        self.progress = progress
+        self.message = message  # (style, text): error | success | muted
+        self.roots: List[str] = list(roots or [])
+        self.missing_roots: List[str] = list(missing_roots or [])
+        self.skipped = skipped
+        self.count = count
+        self.engine_name = engine_name
+        self.engine_preference = engine_preference
+        self.folder_draft = folder_draft  # the folder field's text, for the Add button (never sent back to the field)
+        self.error = error
+        self.language = language  # for relative times ("3 minutes ago"); the catalog comes as `t`
+        self.now = now  # the time notes' ages are counted from (the controller sets it on each draw)
 
 
-def _home_short(path: str) -> str:
-    home = os.path.expanduser("~")
-    return "~" + path[len(home) :] if home and path.startswith(home + os.sep) else path
-
-
-def _subtitle(record_folder: str, root: str, mtime: float, language: str) -> str:
+def _subtitle(record_folder: str, root: str, mtime: float, state: State) -> str:
     place = record_folder or os.path.basename(root.rstrip(os.sep)) or root
-    return f"{place} · {relative_time(time.time() - mtime, language)}"
+    return f"{place} · {relative_time(state.now - mtime, state.language)}"
 
 
-def _results(state: PanelState, t: Translate, language: str) -> List[Any]:
+def _results(state: State, t: Translate) -> List[Any]:
     outcome = state.outcome
     if outcome is None:
         return []
@@ -64,48 +86,46 @@ def _results(state: PanelState, t: Translate, language: str) -> List[Any]:
     items = []
     for result in outcome.items:
         record = result.record
-        actions = [ui.action("reveal", t("action_reveal"), "folder-open", t("tip_reveal"))]
+        actions = [ui.action(ids.ACTION_REVEAL, t("action_reveal"), "folder-open", t("tip_reveal"))]
         if not record.locked:
             actions = [
-                ui.action("insert", t("action_insert"), "clipboard-paste", t("tip_insert")),
-                ui.action("continue", t("action_continue"), "square-plus", t("tip_continue")),
-                ui.action("preview", t("action_preview"), "eye", t("tip_preview")),
+                ui.action(ids.ACTION_INSERT, t("action_insert"), "clipboard-paste", t("tip_insert")),
+                ui.action(ids.ACTION_CONTINUE, t("action_continue"), "square-plus", t("tip_continue")),
+                ui.action(ids.ACTION_PREVIEW, t("action_preview"), "eye", t("tip_preview")),
                 *actions,
             ]
         items.append(
             ui.item(
                 record.path,
                 record.title,
-                subtitle=_subtitle(record.folder, record.root, record.mtime, language),
+                subtitle=_subtitle(record.folder, record.root, record.mtime, state),
                 detail=result.snippet or None,
                 icon="lock" if record.locked else "file-text",
                 actions=actions,
             )
         )
-    return [*header, ui.list("search.results", items, empty=empty)]
+    return [*header, ui.list(ids.RESULTS, items, empty=empty)]
 
 
-def _preview(note: OpenedNote, t: Translate, language: str) -> List[Any]:
+def _preview(state: State, note: "OpenedNote", t: Translate) -> List[Any]:
     meta = note.meta
     body = note.body.rstrip()
     lines: List[Any] = [
-        ui.row([ui.button("preview.back", t("back"), icon="arrow-left", variant="ghost")]),
+        ui.row([ui.button(ids.PREVIEW_BACK, t("back"), icon="arrow-left", variant="ghost")]),
         ui.text(meta.title, "title"),
-        ui.text(_home_short(note.path), "small"),
+        ui.text(display_path(note.path), "small"),
     ]
-    try:
-        modified = relative_time(time.time() - os.path.getmtime(note.path), language)
+    if state.preview_mtime is not None:  # None: the note's time could not be read
+        modified = relative_time(state.now - state.preview_mtime, state.language)
         lines.append(ui.text(t("modified", when=modified), "muted"))
-    except OSError:
-        pass
     if meta.tags:
         lines.append(ui.text(t("tags", tags=", ".join("#" + tag for tag in meta.tags)), "muted"))
     lines.append(
         ui.row(
             [
-                ui.button("preview.insert", t("action_insert"), icon="clipboard-paste", variant="primary"),
-                ui.button("preview.continue", t("action_continue"), icon="square-plus"),
-                ui.button("preview.reveal", t("action_reveal"), icon="folder-open", variant="ghost"),
+                ui.button(ids.PREVIEW_INSERT, t("action_insert"), icon="clipboard-paste", variant="primary"),
+                ui.button(ids.PREVIEW_CONTINUE, t("action_continue"), icon="square-plus"),
+                ui.button(ids.PREVIEW_REVEAL, t("action_reveal"), icon="folder-open", variant="ghost"),
             ],
             gap="small",
             wrap=True,
@@ -118,40 +138,40 @@ def _preview(note: OpenedNote, t: Translate, language: str) -> List[Any]:
     return lines
 
 
-def _settings(state: PanelState, t: Translate) -> Any:
+def _settings(state: State, t: Translate) -> Any:
     folder_items = [
         ui.item(
             root,
-            _home_short(root),
-            subtitle=t("missing_root", path=_home_short(root)) if root in state.missing_roots else None,
+            display_path(root),
+            subtitle=t("missing_root", path=display_path(root)) if root in state.missing_roots else None,
             icon="folder",
             tone="warning" if root in state.missing_roots else None,
-            actions=[ui.action("remove", t("remove"), "trash-2", t("remove"))],
+            actions=[ui.action(ids.ACTION_REMOVE, t("remove"), "trash-2", t("remove"))],
         )
         for root in state.roots
     ]
-    engines = [ui.option(name, t("engine_" + name)) for name in ("auto", "sqlite", "whoosh")]
+    engines = [ui.option(name, t("engine_" + name)) for name in ENGINE_CHOICES]
     return ui.section(
         t("folders"),
         [
-            ui.list("folders.list", folder_items, empty=t("no_roots")),
+            ui.list(ids.FOLDERS, folder_items, empty=t("no_roots")),
             ui.row(
                 [
                     # A constant value: the field keeps what the user types (a changed value would
                     # overwrite it, racing the keyboard).
-                    ui.input("folders.path", t("folder_placeholder")),
-                    ui.button("folders.add", t("add"), icon="folder-plus"),
+                    ui.input(ids.FOLDER_PATH, t("folder_placeholder")),
+                    ui.button(ids.FOLDER_ADD, t("add"), icon="folder-plus"),
                 ],
                 gap="small",
             ),
             ui.text(t("engine"), "small"),
-            ui.choice("settings.engine", engines, state.engine_preference),
-            ui.button("toolbar.rebuild", t("rebuild"), icon="rotate-cw", variant="ghost"),
+            ui.choice(ids.ENGINE, engines, state.engine_preference),
+            ui.button(ids.REBUILD, t("rebuild"), icon="rotate-cw", variant="ghost"),
         ],
     )
 
 
-def build_panel(state: PanelState, t: Translate, language: str) -> Dict[str, Any]:
+def render(state: State, t: Translate) -> Dict[str, Any]:
     """The whole panel: search field, status, results or preview, then folders and engine."""
     status: List[Any] = []
     if state.phase == "opening":
@@ -167,13 +187,13 @@ def build_panel(state: PanelState, t: Translate, language: str) -> Dict[str, Any
         status.append(ui.text(t("skipped", count=state.skipped), "muted"))
     if state.message is not None:
         status.append(ui.text(state.message[1], state.message[0]))
-    body = _preview(state.preview, t, language) if state.preview is not None else _results(state, t, language)
+    body = _preview(state, state.preview, t) if state.preview is not None else _results(state, t)
     tree: Dict[str, Any] = ui.column(
         [
             ui.row(
                 [
-                    ui.input("search.query", t("search_placeholder"), state.field_value),
-                    ui.button("toolbar.refresh", t("refresh"), icon="refresh-cw", variant="ghost"),
+                    ui.input(ids.QUERY, t("search_placeholder"), state.field_value),
+                    ui.button(ids.REFRESH, t("refresh"), icon="refresh-cw", variant="ghost"),
                 ],
                 gap="small",
             ),

@@ -5,10 +5,7 @@ from typing import Tuple
 
 from .base import EngineHit, FileState, IndexBusy, IndexCorrupt, SearchEngine
 
-ENGINE_CHOICES = ("auto", "sqlite", "whoosh")
-
 __all__ = [
-    "ENGINE_CHOICES",
     "EngineHit",
     "EngineUnavailable",
     "FileState",
