@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
 from agentty_plugin import AgenttyError, CommandCall, Context, Pane, Plugin, UIEvent
@@ -97,7 +98,7 @@ class App:
 
     def draw(self) -> None:
         with self.lock:  # sent under the lock too, so a slower older draw never replaces a newer panel
-            self.state.language = self.host.language
+            self.state.language, self.state.now = self.host.language, time.time()
             badge = badge_text(self.state)
             if self.panel_open:
                 self.host.set_panel(render(self.state, self.t))

@@ -34,4 +34,4 @@ class State:
         self.version_error: Optional[str] = None
         self.history: List[ReleaseSummary] = []
         self.language = "en"  # for the history's "3 days ago"
-        self.now: Optional[float] = None  # the time the panel is drawn at (None: now)
+        self.now: Optional[float] = None  # when the panel is drawn (elapsed times, "3 days ago"); None: now

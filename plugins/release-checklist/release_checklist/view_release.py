@@ -62,10 +62,11 @@ def result_text(record: StepRecord, t: Translate) -> str:
     return ""
 
 
-def state_text(record: StepRecord, t: Translate, step: Optional[Step] = None) -> str:
+def state_text(record: StepRecord, t: Translate, step: Optional[Step] = None, now: Optional[float] = None) -> str:
     state = record.state
     if state == StepState.RUNNING:
-        return t("state-running", seconds=int(time.time() - (record.started_at or time.time())))
+        now = time.time() if now is None else now
+        return t("state-running", seconds=int(now - (record.started_at or now)))
     if state == StepState.SKIPPED:
         return t("state-skipped", reason=record.reason) if record.reason else t("state-skipped-no-reason")
     text = t("state-" + state)
@@ -102,11 +103,12 @@ def step_actions(step: Step, record: StepRecord, running: bool, t: Translate) ->
     return actions[:3]
 
 
-def _step_item(session: ReleaseSession, step: Step, record: StepRecord, running: bool, t: Translate) -> Dict[str, Any]:
+def _step_item(session: ReleaseSession, step: Step, record: StepRecord, running: bool, t: Translate,
+               now: Optional[float]) -> Dict[str, Any]:
     icon, tone = STATE_LOOK.get(record.state, ("circle-dot", "neutral"))
     kind = t("kind-" + step.kind) + (" · " + t("irreversible") if step.irreversible else "")
     command = session.command_of(step)
-    return ui.item(step.id, session.title_of(step), subtitle=f"{state_text(record, t, step)} · {kind}",
+    return ui.item(step.id, session.title_of(step), subtitle=f"{state_text(record, t, step, now)} · {kind}",
                    detail=command[:300] if command else None, icon=icon, tone=tone,
                    actions=step_actions(step, record, running, t))
 
@@ -188,7 +190,8 @@ def release_tree(state: State, session: ReleaseSession, t: Translate) -> Dict[st
         ui.button(ids.RESET, t("reset"), icon="undo-2", variant="ghost", disabled=running),
     ], gap="small", wrap=True)
     # The host draws at most 2,000 elements; a step row costs up to four, so very long lists are cut.
-    steps = [_step_item(session, step, statuses[step.id], running, t) for step in session.steps[:MAX_STEP_ROWS]]
+    steps = [_step_item(session, step, statuses[step.id], running, t, state.now)
+             for step in session.steps[:MAX_STEP_ROWS]]
     hidden = len(session.steps) - len(steps)
     has_terminal = any(step.kind == StepKind.TERMINAL for step in session.steps)
     return ui.column([
