@@ -32,6 +32,9 @@ SEARCH_RESCAN_SECONDS = 15.0  # and when a search runs, if the last look is olde
 # stat at 100,000 notes, bench_notes_search) runs only this often, as a safety net, never per search.
 WATCHED_RESCAN_SECONDS = 1800.0
 PARTIAL_SEARCH_SECONDS = 1.0  # while indexing, re-run the query this often so results fill in
+# The worker opens the index once the first panel is out, or this long after activation if the panel
+# is not opened: its imports would otherwise compete with that panel for the interpreter.
+STARTUP_OPEN_SECONDS = 1.0
 
 
 class NotesApp:
@@ -46,6 +49,7 @@ class NotesApp:
         self.lock = threading.RLock()  # handlers run on several threads; the state changes under this lock
         self._wake = threading.Event()
         self._stopping = threading.Event()
+        self._drawn = threading.Event()  # the first panel is out: the worker may start its imports
         self._jobs: Dict[str, bool] = {}  # job name -> announce the result when done
         self._panel_open = False
         self._last_refresh = 0.0
@@ -67,6 +71,7 @@ class NotesApp:
             self.state.language, self.state.now = self.plugin.language, time.time()
             tree = render(self.state, self.t)
         self.plugin.set_panel(tree)
+        self._drawn.set()
 
     def say(self, style: str, text: str, notify: Optional[str] = None) -> None:
         """Show feedback in the panel (and as a toast for results of actions)."""
@@ -102,6 +107,7 @@ class NotesApp:
     def shutdown(self) -> None:
         self._stopping.set()
         self._wake.set()
+        self._drawn.set()
         self._stop_watching()
         if self._worker is not None:
             self._worker.join(1.0)
@@ -197,6 +203,9 @@ class NotesApp:
         return time.monotonic() - self._last_refresh > WATCHED_RESCAN_SECONDS
 
     def _work(self) -> None:
+        self._drawn.wait(STARTUP_OPEN_SECONDS)
+        if self._stopping.is_set():
+            return
         from .engines import IndexBusy
 
         if self._open_library():

@@ -4,7 +4,6 @@ oversized and binary files counted instead of read."""
 import json
 import os
 import stat
-from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
 
 NOTE_EXTENSIONS = (".md", ".markdown", ".mdown", ".txt")
@@ -24,13 +23,17 @@ class FileStat(NamedTuple):
     size: int
 
 
-@dataclass
 class ScanResult:
-    files: Dict[str, FileStat] = field(default_factory=dict)
-    too_large: int = 0
-    too_many: int = 0
-    missing_roots: List[str] = field(default_factory=list)
-    unreadable_folders: int = 0
+    """What a scan found: the note files by path and the counts of what it left out."""
+
+    def __init__(self) -> None:
+        # A plain class, not a dataclass: settings.py imports this module before the first panel, and
+        # `dataclasses` costs that panel about 10 ms to import (bench_runtime "First panel").
+        self.files: Dict[str, FileStat] = {}
+        self.too_large = 0
+        self.too_many = 0
+        self.missing_roots: List[str] = []
+        self.unreadable_folders = 0
 
 
 def expand(path: str) -> str:
