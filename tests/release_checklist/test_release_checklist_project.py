@@ -150,3 +150,16 @@ def test_tag_formats_follow_the_project_not_its_members():
     assert guess_tag_format(["mylib-v2.0.0", "other-1.0.0"], ["mylib"]) == "mylib-v{version}"
     assert guess_tag_format(["v1.2.0", "1.1.0"]) == "v{version}"
     assert guess_tag_format(["dev-1.0.0", "dev-1.1.0", "x-1.0.0", "y-1.0.0", "z-1.0.0"], ["dev"]) == "dev-{version}"
+
+
+def test_a_folder_outside_git_is_named_home_relative():
+    import os
+
+    from release_checklist.state import State
+    from release_checklist.text import TRANSLATOR
+    from release_checklist.view import render
+
+    state = State(folder=os.path.join(os.path.expanduser("~"), "scratch"))
+    state.not_repo = True
+    texts = [child.get("text") for child in render(state, TRANSLATOR.for_language("en"))["children"]]
+    assert os.path.join("~", "scratch") + " is not inside a git repository." in texts

@@ -5,6 +5,7 @@ import os
 from typing import TYPE_CHECKING, Any, Dict
 
 from agentty_plugin import ui
+from agentty_plugin.panes import display_path
 
 from . import ids
 from .state import State, Translate
@@ -45,7 +46,7 @@ def render(state: State, t: Translate) -> Dict[str, Any]:
     if state.loading:
         return ui.column([header, ui.spinner(t("loading"))])
     if state.not_repo:
-        return ui.column([header, ui.text(t("not-repo", folder=state.folder), "muted")])
+        return ui.column([header, ui.text(t("not-repo", folder=display_path(state.folder)), "muted")])
     if state.read_error is not None:
         return ui.column([header, ui.text(t("read-failed", error=state.read_error), "error")])
     if state.problems:
