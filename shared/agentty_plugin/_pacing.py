@@ -15,7 +15,9 @@ from .clock import system_clock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Deque, Optional, Tuple
+    from typing import Any, Callable, Deque, Mapping, Optional, Tuple, Union
+
+    Panel = Union[bytes, Callable[[], Mapping[str, Any]]]  # encoded params, or a render run when due
 
 PANEL_INTERVAL = 0.052      # a little over the host's 50 ms so that no second ever holds 21 panels
 # The host drops notifications closer than 700 ms, timed when it reads them; 100 ms of margin absorbs a
@@ -77,15 +79,19 @@ class RateBudget:
 
 
 class PaceSchedule:
-    """When the newest panel and the pending notification may go out. Pure: every method is told the time."""
+    """When the newest panel and the pending notification may go out. Pure: every method is told the time.
+
+    A panel is whatever the sender sends: encoded bytes, or a render function called only when its turn
+    comes (`Plugin.redraw`), so a panel replaced before its turn is never even rendered.
+    """
 
     def __init__(self) -> None:
-        self.panel: Optional[bytes] = None
+        self.panel: Optional[Panel] = None
         self.notification: Optional[Tuple[str, str]] = None
         self.last_panel = float("-inf")
         self.last_notification = float("-inf")
 
-    def offer_panel(self, panel: bytes, now: float) -> bool:
+    def offer_panel(self, panel: Panel, now: float) -> bool:
         """True: send `panel` now (its turn is taken). False: it waits, replacing any panel already waiting."""
         if self.panel is None and now >= self.last_panel + PANEL_INTERVAL:
             self.last_panel = now
@@ -99,9 +105,9 @@ class PaceSchedule:
         self.notification = (message, kind)
         return replaced
 
-    def take_due(self, now: float) -> Tuple[Optional[bytes], Optional[Tuple[str, str]], Optional[float]]:
+    def take_due(self, now: float) -> Tuple[Optional[Panel], Optional[Tuple[str, str]], Optional[float]]:
         """What may go out at `now`, and how long until the next waiting item is due (None: nothing waits)."""
-        panel: Optional[bytes] = None
+        panel: Optional[Panel] = None
         notification: Optional[Tuple[str, str]] = None
         waits = []
         if self.panel is not None:
@@ -124,7 +130,7 @@ class Pacer:
 
     def __init__(
         self,
-        send_panel: Callable[[bytes], None],
+        send_panel: Callable[[Panel], None],
         send_notification: Callable[[str, str], None],
         on_superseded: Callable[[str], None],
         clock: Callable[[], float] = system_clock,
@@ -145,16 +151,16 @@ class Pacer:
         self._thread = threading.Thread(target=self._run, name="agentty-pacer", daemon=True)
         self._thread.start()
 
-    def submit_panel(self, encoded_params: bytes) -> None:
+    def submit_panel(self, panel: Panel) -> None:
         with self._condition:
-            if self._stopped or not self._schedule.offer_panel(encoded_params, self._clock()):
+            if self._stopped or not self._schedule.offer_panel(panel, self._clock()):
                 self._condition.notify()
                 return
             # Due now and nothing waiting: send from the caller's thread, rather than waking the
             # pacer thread, which must then win the GIL from whatever else is running.
             self._send_lock.acquire()
         try:
-            self._send_panel(encoded_params)
+            self._send_panel(panel)
         finally:
             self._send_lock.release()
 

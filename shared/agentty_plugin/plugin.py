@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO, Callable, Dict, Optional, TypeVar
 
     from ._dependency import MissingDependency
+    from ._pacing import Panel
 
     Handler = Callable[..., Any]
     F = TypeVar("F", bound=Callable[..., Any])
@@ -181,12 +182,23 @@ class Plugin(HostCalls):
 
     def set_panel(self, tree: Mapping[str, Any]) -> None:
         """Replace the panel. Checked now (UITreeError names the bad node); sent at most every 50 ms."""
+        self._ensure_pacer().submit_panel(self._encode_panel(tree))
+
+    def redraw(self, render: Callable[[], Mapping[str, Any]]) -> None:
+        """Draw `render()` when the panel's next turn comes, instead of a tree built now.
+
+        However often this is called, `render` runs at most once per turn (20 a second), and only for
+        the newest call: for panels redrawn on every output line or keystroke, where building the tree
+        costs more than sending it. A failing `render` is logged (its UITreeError names the node).
+        """
+        self._ensure_pacer().submit_panel(render)
+
+    def _encode_panel(self, tree: Mapping[str, Any]) -> bytes:
         missing = self._missing
         if missing is not None:
             tree = missing.panel(self.language)  # nothing else can work until the package is there
         prepared = ui.prepare(tree)
-        encoded = _transport.encode_message({"tree": prepared})  # size check happens here, in the caller
-        self._ensure_pacer().submit_panel(encoded[:-1])
+        return _transport.encode_message({"tree": prepared})[:-1]  # the size check happens here
 
     def show_panel(self) -> None:
         self._fire("ui/showPanel", {})
@@ -320,7 +332,17 @@ class Plugin(HostCalls):
         if error is not None and not self._shutting_down.is_set():
             self._emit_log(f"agentty-plugin: {method} failed: {error}")
 
-    def _send_panel_now(self, encoded_params: bytes) -> None:
+    def _send_panel_now(self, panel: Panel) -> None:
+        if callable(panel):  # a redraw whose turn has come: render it now, the newest state
+            try:
+                encoded_params = self._encode_panel(panel())
+            except Exception:
+                import traceback
+
+                self._emit_log("agentty-plugin: a redraw failed\n" + traceback.format_exc().rstrip())
+                return
+        else:
+            encoded_params = panel
         future: Reply = Reply()
         request_id = self._requests.file(future)
         future.add_done_callback(lambda f: self._log_failure("ui/setPanel", f))

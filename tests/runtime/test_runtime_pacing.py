@@ -163,6 +163,26 @@ def test_a_burst_of_panels_is_coalesced_and_the_newest_wins(host):
     assert host.violations == []
 
 
+def test_a_burst_of_redraws_renders_once_per_panel_sent_and_shows_the_newest_state(host):
+    before = len(host.panels)
+    host.run_command("probe.redraws", {"count": 1000})
+    tree = host.wait_for_text("redraw 999 after")
+    title = next(t for t in host.texts(tree) if t.startswith("redraw 999"))
+    renders = int(title.split(" after ")[1].split()[0])
+    # Each render became exactly one panel, and renders waiting for their turn were never run.
+    assert renders == len(host.panels) - before
+    assert renders < 500
+    assert host.violations == []
+
+
+def test_a_failing_redraw_is_logged_and_the_plugin_goes_on(host):
+    host.run_command("probe.redraws", {"count": 3, "fail": True})
+    host.wait_for(lambda: "a redraw failed" in host.stderr_text(), 10, "the logged failure")
+    assert "this render fails on purpose" in host.stderr_text()
+    host.run_command("probe.hello", "still here")
+    host.wait_for_text("hello still here")
+
+
 def test_2000_events_never_trip_the_runaway_limit(host):
     before = len(host.panels)
     for n in range(2000):

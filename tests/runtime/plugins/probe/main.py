@@ -100,6 +100,23 @@ def call_host(call):
         render(f"error {error.code} {error.message}")
 
 
+@plugin.command("probe.redraws")
+def redraws(call):
+    """`count` redraws in a row; the panel says how many renders the runtime actually ran."""
+    renders = []
+    state = {"n": 0}
+
+    def render():
+        if call.args.get("fail"):
+            raise ValueError("this render fails on purpose")
+        renders.append(state["n"])
+        return ui.column([ui.text(f"redraw {state['n']} after {len(renders)} renders", "title")])
+
+    for n in range(int(call.args.get("count", 0))):
+        state["n"] = n
+        plugin.redraw(render)
+
+
 @plugin.command("probe.typed")
 def typed(call):
     """The typed results of list_workspaces and get_context, field by field (not their reprs)."""
