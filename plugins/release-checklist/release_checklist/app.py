@@ -29,10 +29,6 @@ if TYPE_CHECKING:
 
 SHELL_KINDS = ("shell",)  # the panes a terminal step is typed into
 TICK_SECONDS = 1.0  # while a step runs the panel is redrawn this often, so its elapsed time moves
-# Output lines arriving closer than this are drawn together. The runtime's pacer would send only one of
-# those panels anyway (it keeps one per 52 ms); waiting here also saves rendering the others, which a
-# check printing thousands of lines a second would otherwise do once per line.
-DRAW_GAP_SECONDS = 0.052
 
 Handler = Callable[["App", UIEvent, Context], None]
 
@@ -98,14 +94,18 @@ class App:
 
     def draw(self) -> None:
         with self.lock:  # sent under the lock too, so a slower older draw never replaces a newer panel
-            self.state.language, self.state.now = self.host.language, time.time()
             badge = badge_text(self.state)
             if self.panel_open:
-                self.host.set_panel(render(self.state, self.t))
+                self.host.set_panel(self._tree())
             if badge == self.badge:
                 return
             self.badge = badge
         self.host.set_badge(badge)
+
+    def _tree(self) -> Dict[str, Any]:
+        with self.lock:
+            self.state.language, self.state.now = self.host.language, time.time()
+            return render(self.state, self.t)
 
     def _mark_changed(self, *_args: Any) -> None:
         self._changed.set()
@@ -330,7 +330,6 @@ class App:
                 if done.is_set():
                     return
                 self.draw()
-                done.wait(DRAW_GAP_SECONDS)
 
         def run() -> None:
             try:
@@ -360,7 +359,11 @@ class App:
     def _on_line(self, _step_id: str, line: str) -> None:
         with self.lock:
             self.state.live_lines.append(line)
-        self._changed.set()
+            shown = self.panel_open
+        if shown:
+            # Rendered when the panel's turn comes, not per line: a check printing thousands of lines
+            # a second costs one render per 52 ms (bench_release_checklist "200,000-line check").
+            self.host.redraw(self._tree)
 
     def select(self, step_id: Optional[str]) -> None:
         with self.lock:
