@@ -82,7 +82,9 @@ class PaceSchedule:
     """When the newest panel and the pending notification may go out. Pure: every method is told the time.
 
     A panel is whatever the sender sends: encoded bytes, or a render function called only when its turn
-    comes (`Plugin.redraw`), so a panel replaced before its turn is never even rendered.
+    comes (`Plugin.redraw`), so a panel replaced before its turn is never even rendered. One panel is
+    in flight at a time (from its turn until `sent()`), so panels leave in the order of their turns
+    without any lock held while one renders or is written.
     """
 
     def __init__(self) -> None:
@@ -90,14 +92,22 @@ class PaceSchedule:
         self.notification: Optional[Tuple[str, str]] = None
         self.last_panel = float("-inf")
         self.last_notification = float("-inf")
+        self.sending = False
 
-    def offer_panel(self, panel: Panel, now: float) -> bool:
-        """True: send `panel` now (its turn is taken). False: it waits, replacing any panel already waiting."""
-        if self.panel is None and now >= self.last_panel + PANEL_INTERVAL:
-            self.last_panel = now
+    def offer_panel(self, panel: Panel, now: float, at_once: bool = True) -> bool:
+        """True: send `panel` now (its turn is taken). False: it waits, replacing any panel already waiting.
+
+        `at_once=False` always waits (a render runs on the pacer's thread, never the caller's).
+        """
+        if at_once and not self.sending and self.panel is None and now >= self.last_panel + PANEL_INTERVAL:
+            self.last_panel, self.sending = now, True
             return True
         self.panel = panel  # the latest tree wins; older pending ones are never drawn
         return False
+
+    def sent(self) -> None:
+        """The panel in flight is written (or failed): the next one may have its turn."""
+        self.sending = False
 
     def offer_notification(self, message: str, kind: str) -> Optional[str]:
         """Queue a notification; returns the message of the one it replaced, if one was waiting."""
@@ -110,10 +120,10 @@ class PaceSchedule:
         panel: Optional[Panel] = None
         notification: Optional[Tuple[str, str]] = None
         waits = []
-        if self.panel is not None:
+        if self.panel is not None and not self.sending:  # while one is in flight, `sent()` wakes the pacer
             due = self.last_panel + PANEL_INTERVAL
             if now >= due:
-                panel, self.panel, self.last_panel = self.panel, None, now
+                panel, self.panel, self.last_panel, self.sending = self.panel, None, now, True
             else:
                 waits.append(due - now)
         if self.notification is not None:
@@ -141,9 +151,6 @@ class Pacer:
         self._clock = clock
         self._schedule = PaceSchedule()
         self._condition = threading.Condition()
-        # Held from the moment a panel's turn is given until it is written, so panels go out in the
-        # order their turns were given even when two threads send (the pacer and a caller).
-        self._send_lock = threading.Lock()
         self._stopped = False
         on_advance = getattr(clock, "on_advance", None)
         if on_advance is not None:
@@ -153,16 +160,15 @@ class Pacer:
 
     def submit_panel(self, panel: Panel) -> None:
         with self._condition:
-            if self._stopped or not self._schedule.offer_panel(panel, self._clock()):
+            # A render function waits for the pacer's thread: rendered here, it would run inside
+            # whatever lock the caller holds while asking for a redraw.
+            at_once = not callable(panel)
+            if self._stopped or not self._schedule.offer_panel(panel, self._clock(), at_once):
                 self._condition.notify()
                 return
-            # Due now and nothing waiting: send from the caller's thread, rather than waking the
-            # pacer thread, which must then win the GIL from whatever else is running.
-            self._send_lock.acquire()
-        try:
-            self._send_panel(panel)
-        finally:
-            self._send_lock.release()
+        # Due now and nothing waiting: send from the caller's thread, rather than waking the pacer
+        # thread, which must then win the GIL from whatever else is running.
+        self._send(panel)
 
     def submit_notification(self, message: str, kind: str) -> None:
         with self._condition:
@@ -180,6 +186,15 @@ class Pacer:
             self._stopped = True
             self._condition.notify()
 
+    def _send(self, panel: Panel) -> None:
+        """Write the panel whose turn was given, holding no lock (a render may take the plugin's own)."""
+        try:
+            self._send_panel(panel)
+        finally:
+            with self._condition:
+                self._schedule.sent()
+                self._condition.notify()
+
     def _run(self) -> None:
         while True:
             with self._condition:
@@ -192,12 +207,7 @@ class Pacer:
                     # A wait that a manual clock cuts short by calling wake(); with the system clock it
                     # simply ends when the next item is due.
                     self._condition.wait(wait)
-                if panel is not None:
-                    self._send_lock.acquire()  # taken before the condition is let go: see __init__
             if panel is not None:
-                try:
-                    self._send_panel(panel)
-                finally:
-                    self._send_lock.release()
+                self._send(panel)
             if notification is not None:
                 self._send_notification(*notification)

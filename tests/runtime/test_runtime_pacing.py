@@ -20,6 +20,7 @@ TICK = 1e-6  # past a due time by a hair, so that float sums of intervals never 
 def test_a_panel_is_due_at_once_then_waits_out_the_interval_and_the_newest_replaces_the_waiting_one():
     schedule = PaceSchedule()
     assert schedule.offer_panel(b"first", now=10.0) is True
+    schedule.sent()
     assert schedule.offer_panel(b"second", now=10.01) is False
     assert schedule.offer_panel(b"third", now=10.02) is False  # replaces "second", which is never drawn
     panel, notification, wait = schedule.take_due(now=10.03)
@@ -27,6 +28,7 @@ def test_a_panel_is_due_at_once_then_waits_out_the_interval_and_the_newest_repla
     assert abs(wait - (10.0 + PANEL_INTERVAL - 10.03)) < 1e-9
     panel, _, wait = schedule.take_due(now=10.0 + PANEL_INTERVAL)
     assert panel == b"third" and wait is None
+    schedule.sent()
     # While anything waits, even a panel whose interval has passed queues behind it.
     assert schedule.offer_panel(b"fourth", now=10.0 + PANEL_INTERVAL + 0.001) is False
 
@@ -39,12 +41,30 @@ def test_redraws_never_come_closer_than_the_host_interval_whatever_the_offers():
         now += 0.003
         if schedule.offer_panel(f"p{n}".encode(), now):
             sent.append(now)
+            schedule.sent()
         panel, _, _ = schedule.take_due(now + 0.0015)
         if panel is not None:
             sent.append(now + 0.0015)
+            schedule.sent()
     gaps = [b - a for a, b in zip(sent, sent[1:])]
     assert len(sent) > 50 and min(gaps) >= PANEL_INTERVAL
     assert max(sum(1 for t in sent if start <= t < start + 1.0) for start in sent) <= 20
+
+
+def test_while_a_panel_is_in_flight_no_other_has_its_turn_and_a_render_never_goes_at_once():
+    schedule = PaceSchedule()
+    assert schedule.offer_panel(b"first", now=10.0) is True  # its turn is given; it is being written
+    assert schedule.offer_panel(b"second", now=11.0) is False  # long due, but the first is still in flight
+    assert schedule.take_due(now=12.0)[0] is None
+    schedule.sent()
+    assert schedule.take_due(now=12.0)[0] == b"second"
+    schedule.sent()
+
+    def render():
+        return {}
+
+    assert schedule.offer_panel(render, now=20.0, at_once=False) is False  # waits for the pacer's thread
+    assert schedule.take_due(now=20.0)[0] is render
 
 
 def test_notifications_are_spaced_and_the_newest_pending_one_is_kept():
@@ -127,6 +147,41 @@ def test_the_pacer_holds_a_notification_until_the_clock_reaches_its_turn():
         assert [i[1] for i in recorder.wait_for(4)] == ["one", b"A", b"B", b"C"]
         clock.advance(NOTIFY_INTERVAL - 2 * (PANEL_INTERVAL + TICK) + TICK)
         assert [i[1] for i in recorder.wait_for(5)] == ["one", b"A", b"B", b"C", "three"]
+    finally:
+        pacer.stop()
+
+
+def test_a_render_waiting_for_the_lock_its_caller_holds_never_deadlocks():
+    # A plugin that redraws with a render taking its state lock, and calls set_panel while holding
+    # that lock (release-checklist does both): neither may wait for the other.
+    clock = ManualClock()
+    recorder = Recorder()
+    state_lock = threading.Lock()
+    rendering = threading.Event()
+
+    def send(panel):
+        recorder.panel(panel() if callable(panel) else panel)
+
+    def render():
+        rendering.set()
+        with state_lock:
+            return b"rendered"
+
+    pacer = Pacer(send, recorder.notification, lambda message: None, clock=clock)
+    try:
+        def plugin_thread():
+            with state_lock:
+                pacer.submit_panel(render)  # rendered on the pacer's thread, which now waits for state_lock
+                assert rendering.wait(10)
+                clock.advance(2 * PANEL_INTERVAL)
+                pacer.submit_panel(b"plain")  # due by the clock, but the render is in flight: it waits
+
+        caller = threading.Thread(target=plugin_thread)
+        caller.start()
+        caller.join(10)
+        assert not caller.is_alive(), "set_panel blocked behind a render that waits for the caller's lock"
+        clock.advance(2 * PANEL_INTERVAL)
+        assert [item[1] for item in recorder.wait_for(2)] == [b"rendered", b"plain"]
     finally:
         pacer.stop()
 
