@@ -10,6 +10,7 @@ import os
 import time
 
 from . import ui
+from ._calls import SESSION_MAX_TURNS  # the host's cap, which the runtime also clamps to
 from .world import HostError, PaneSpec, WorkspaceSpec, filter_context
 
 TYPE_CHECKING = False
@@ -58,7 +59,6 @@ NEEDS_WINDOW = frozenset({"prompt/inject", "terminal/send", "session/get", "host
 NOTIFY_GAP = 0.7
 RATE_LIMIT = 240
 STORAGE_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
-SESSION_MAX_TURNS = 2000
 
 
 def answer(host: SimulatedHost, method: str, params: Dict[str, Any], arrived: float) -> Any:
