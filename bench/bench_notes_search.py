@@ -418,6 +418,7 @@ def library_figures(engine: str, data: Path, stream: Sequence[str]) -> Dict[str,
     figures: Dict[str, Any] = {}
     build_file = data / "cold-build.json"
     library.refresh()  # the notes the previous run restored
+    library.settle()
     if build_file.exists():
         figures["cold_build"] = json.loads(build_file.read_text())
     started = time.perf_counter()
@@ -848,6 +849,7 @@ def evaluate_vault(engines: Sequence[str] = ("sqlite",), show_misses: bool = Fal
         data = DATA / f"vault-{engine}"
         library = NotesLibrary(str(data), Settings(roots=(root,), engine=engine))
         library.refresh()
+        library.settle()  # as the plugin does after a refresh (the FTS5 lexicon)
         label = f"notes-search ({'FTS5' if engine == 'sqlite' else engine})"
         results[label] = {}
         for kind, text, wanted in queries:

@@ -301,6 +301,7 @@ class NotesApp:
             self.search(self.state.query)
         if announce:
             self._announce(report, rebuild)
+        library.settle()
 
     def _announce(self, report: "RefreshReport", rebuild: bool) -> None:
         if rebuild:

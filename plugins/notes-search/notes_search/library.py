@@ -152,6 +152,11 @@ class NotesLibrary:
         finally:
             self._refresh_lock.release()
 
+    def settle(self) -> None:
+        """The engine's upkeep after a refresh (run on the worker, after the refreshed panel is out)."""
+        with self._refresh_lock, self._using() as engine:
+            engine.settle()
+
     def update_paths(self, paths: Iterable[str]) -> RefreshReport:
         """Index just these files (a watcher saw them change); runs beside a refresh, never waits for one."""
         with self._update_lock, self._using() as engine:

@@ -12,7 +12,10 @@ from ..notes import IndexDocument, NoteRecord
 from ..query import ParsedQuery, Term
 from ..ranking import name_keys, query_key, rank
 from ..tokens import is_cjk, light_stem
+from . import lexicon
 from .base import (
+    BM25_POSTINGS,
+    BM25_WINDOW_NOTES,
     BODY_CANDIDATES,
     FIELD_WEIGHTS,
     HEADING_CANDIDATES,
@@ -33,8 +36,8 @@ from .base import (
 )
 
 # 9: name, folder, headings and links columns, headings in the record; 10: note_context; 11: notes_head_vocab;
-# 12: note_names
-SCHEMA_VERSION = 12
+# 12: note_names; 13: lexicon
+SCHEMA_VERSION = 13
 # No *_stems columns: other forms of a word are looked up in the index's vocabulary at query time
 # (inflections()), which halves the text FTS5 indexes and so the time of a first index.
 _COLUMNS = RAW_FIELDS
@@ -72,16 +75,67 @@ def _quote(token: str) -> str:
 
 
 Inflections = Callable[[str], List[str]]
+# Every indexed word starting with a prefix with its number of notes, or None (more than the limit
+# asked for, or the lexicon is stale).
+Completions = Callable[[str, int], Optional[List[Tuple[str, int]]]]
+PREFIX_INDEX_MAX = 4  # the longest prefix index (prefix='2 3 4' below): longer prefixes are merged per query
+# A longer prefix is searched as the words it stands for when they are few, or when merging their
+# lists per query would read many notes (FTS5 merges every list of a prefix; an OR of words costs a
+# little per word instead): "meeting"* read 100,000 entries in 12 ms, "meeting" OR "meetings" 1 ms;
+# 32 rare words cost more as an OR than merged (bench_notes_search, 100,000 row).
+FEW_COMPLETIONS = 8
+WORD_COMPLETIONS = 32
+MERGE_COSTLY = 5_000  # notes the words' lists hold together
+PHRASE_COMPLETIONS = 8  # ... and as the last word of a phrase, one phrase per word
 
 
-def _term_expression(term: Term, inflections: Inflections, boost_exact: bool = False) -> str:
+def _no_completions(prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
+    return None
+
+
+def _expansion(token: str, completions: Completions, limit: int) -> Optional[List[str]]:
+    """The words to search instead of `token`* (see FEW_COMPLETIONS), or None to let FTS5 merge."""
+    if len(token) <= PREFIX_INDEX_MAX:
+        return None
+    found = completions(token, limit)
+    if found is None:
+        return None
+    if len(found) > FEW_COMPLETIONS and sum(docs for _, docs in found) < MERGE_COSTLY:
+        return None
+    return [word for word, _ in found]
+
+
+def _prefix_expression(token: str, completions: Completions, boost_exact: bool) -> str:
+    words = _expansion(token, completions, WORD_COMPLETIONS)
+    if words is None:
+        # The whole word counts twice, so "säkerhet" is among the candidates before "säkerhetskopiera".
+        return "({0} OR {0}*)".format(_quote(token)) if boost_exact else f"{_quote(token)}*"
+    if not words:
+        return _quote(token)  # no indexed word starts so: matches nothing, as the prefix would
+    alternatives = [_quote(word) for word in words]
+    if boost_exact and token in words:
+        alternatives.insert(0, _quote(token))
+    return "({})".format(" OR ".join(alternatives))
+
+
+def _phrase_expression(term: Term, completions: Completions) -> str:
+    parts = [_quote(t) for t in term.tokens]
+    if not term.prefix_last:
+        return "({})".format(" + ".join(parts))
+    words = _expansion(term.tokens[-1], completions, PHRASE_COMPLETIONS)
+    if not words:
+        parts[-1] += "*"
+        return "({})".format(" + ".join(parts))
+    return "({})".format(" OR ".join("({})".format(" + ".join([*parts[:-1], _quote(word)])) for word in words))
+
+
+def _term_expression(
+    term: Term, inflections: Inflections, boost_exact: bool = False, completions: Completions = _no_completions
+) -> str:
     # Every column of the table is searched, so no column filter: FTS5 parses position lists to apply
     # one, which made bm25()'s per-phrase statistics cost ~2 ms per phrase instead of ~0.9 ms.
     if term.kind == "prefix":
-        if boost_exact:
-            # The whole word counts twice, so "säkerhet" is among the candidates before "säkerhetskopiera".
-            return "({0} OR {0}*)".format(_quote(term.tokens[0]))
-        return f"{_quote(term.tokens[0])}*"
+        return _prefix_expression(term.tokens[0], completions, boost_exact)
     if term.kind == "word":
         token = term.tokens[0]
         exact = _quote(token)
@@ -92,17 +146,17 @@ def _term_expression(term: Term, inflections: Inflections, boost_exact: bool = F
             return exact
         # The typed word counts twice (alone and among its forms), so it ranks above "runs" or "ran".
         return "({} OR ({}))".format(exact, " OR ".join(_quote(f) for f in [token, *forms]))
-    parts = [_quote(t) for t in term.tokens]
-    if term.prefix_last:
-        parts[-1] += "*"
-    return "({})".format(" + ".join(parts))
+    return _phrase_expression(term, completions)
 
 
 def match_expression(
-    query: ParsedQuery, inflections: Inflections = lambda stem: [], boost_exact: bool = False
+    query: ParsedQuery,
+    inflections: Inflections = lambda stem: [],
+    boost_exact: bool = False,
+    completions: Completions = _no_completions,
 ) -> str:
     """The FTS5 MATCH string for a parsed query (every term must match)."""
-    return " AND ".join(_term_expression(term, inflections, boost_exact) for term in query.terms)
+    return " AND ".join(_term_expression(term, inflections, boost_exact, completions) for term in query.terms)
 
 
 def _like_escape(value: str) -> str:
@@ -156,10 +210,13 @@ class SqliteEngine(SearchEngine):
         # first index is still being written, instead of waiting for the writer's lock.
         self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._first_build = self._is_empty()
+        self._bulk = False  # the write in progress is a first index's full batch (see _set_durability)
         self._generation = 0  # bumped by every write, so cached word forms follow the index
         self._forms: Dict[Tuple[int, str], List[str]] = {}
         self._record_cache: Dict[int, NoteRecord] = {}
         self._records_generation = 0
+        self._counted: Tuple[int, int] = (-1, 0)  # (generation, notes): count(*) reads the whole table
+        self._lexicon_checked: Tuple[int, bool] = (-1, False)  # (generation, complete)
 
     def _move_aside(self) -> None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -173,7 +230,9 @@ class SqliteEngine(SearchEngine):
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version != SCHEMA_VERSION:
+            if version == SCHEMA_VERSION - 1:
+                self._add_lexicon(db)  # an update keeps the index: settle() fills the new table
+            elif version != SCHEMA_VERSION:
                 self._create(db)
             db.execute("SELECT count(*) FROM notes").fetchone()
         except sqlite3.DatabaseError:
@@ -181,9 +240,26 @@ class SqliteEngine(SearchEngine):
             raise
         return db
 
+    def _add_lexicon(self, db: sqlite3.Connection) -> None:
+        db.execute("BEGIN")
+        for name in lexicon.DROPPED_TABLES:
+            db.execute(f"DROP TABLE IF EXISTS {name}")
+        lexicon.create(db, "notes_fts")
+        lexicon.mark_stale(db)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("COMMIT")
+
     def _create(self, db: sqlite3.Connection) -> None:
         db.execute("BEGIN")
-        for name in ("notes_vocab", "notes_head_vocab", "notes_fts", "notes_head", "note_context", "note_names"):
+        for name in (
+            *lexicon.DROPPED_TABLES,
+            "notes_vocab",
+            "notes_head_vocab",
+            "notes_fts",
+            "notes_head",
+            "note_context",
+            "note_names",
+        ):
             db.execute(f"DROP TABLE IF EXISTS {name}")
         db.execute("DROP TABLE IF EXISTS notes")
         db.execute(
@@ -214,6 +290,7 @@ class SqliteEngine(SearchEngine):
         # The words of names, titles and headings: their lists are short, so typo correction reads
         # them first (the body vocabulary counts every note a common word is in: 18 ms for "m*").
         db.execute("CREATE VIRTUAL TABLE notes_head_vocab USING fts5vocab(notes_head, 'row')")
+        lexicon.create(db, "notes_fts")
         # Merge index segments less eagerly while writing (the first index of 10,000 notes is ~25%
         # faster); queries barely notice a few more segments.
         db.execute("INSERT INTO notes_fts (notes_fts, rank) VALUES ('automerge', 16)")
@@ -307,6 +384,7 @@ class SqliteEngine(SearchEngine):
         bulk = self._first_build and batch >= self.batch_size
         if not bulk:
             self._first_build = False
+        self._bulk = bulk
         self._db.execute("PRAGMA synchronous=OFF" if bulk else "PRAGMA synchronous=NORMAL")
 
     def _begin(self) -> None:
@@ -326,6 +404,10 @@ class SqliteEngine(SearchEngine):
                 self._delete_many([*deletes, *(document.record.path for document in unique)])
                 if unique:
                     self._insert_many(unique)
+                if self._bulk:
+                    lexicon.mark_stale(self._db)
+                elif unique and lexicon.is_complete(self._db):
+                    lexicon.add_words(self._db, [[document.fields[c] for c in _COLUMNS] for document in unique])
                 self._db.execute("COMMIT")
                 self._generation += 1
             except BaseException:
@@ -335,6 +417,34 @@ class SqliteEngine(SearchEngine):
     def rename(self, old_path: str, document: IndexDocument) -> None:
         """A moved note is indexed again: its file name and folder are searched fields."""
         self.write([document], [old_path])
+
+    def settle(self) -> None:
+        """Fill a stale lexicon (after a first index); searches meanwhile ask FTS5 instead."""
+        with self._lock:
+            if lexicon.is_complete(self._db):
+                return
+            self._begin()
+            try:
+                lexicon.rebuild(self._db)
+                self._db.execute("COMMIT")
+                self._generation += 1
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def _lexicon_ready(self) -> bool:
+        generation, complete = self._lexicon_checked
+        if generation != self._generation:
+            complete = lexicon.is_complete(self._reader)
+            self._lexicon_checked = (self._generation, complete)
+        return complete
+
+    def completions(self, prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
+        """Indexed words starting with `prefix` and their notes, or None (more than `limit`, or no lexicon yet)."""
+        with self._read_lock:
+            if not self._lexicon_ready():
+                return None
+            return lexicon.completions(self._reader, prefix, limit)
 
     def clear(self) -> None:
         with self._lock:
@@ -354,8 +464,8 @@ class SqliteEngine(SearchEngine):
         if query.is_empty:
             return []
         where, params = _filters(query)
-        expression = match_expression(query, self.inflections)
-        heading_expression = match_expression(query, self.inflections, boost_exact=True)
+        expression = match_expression(query, self.inflections, completions=self.completions)
+        heading_expression = match_expression(query, self.inflections, True, self.completions)
         body_count = max(BODY_CANDIDATES, limit + TIE_MARGIN)
         with self._read_lock:
             if where:
@@ -368,13 +478,16 @@ class SqliteEngine(SearchEngine):
                 # joining every match (thousands for a two-letter prefix) to its metadata cost more than
                 # the ranking. A broad query is ranked among its most recent matches (see BROAD_CAP).
                 window = max(self.broad_cap, limit + TIE_MARGIN)
-                scored = self._newest_scored(expression, window)
+                use_bm25 = self._bm25_affordable(query)
+                scored = self._newest_scored(expression, window, use_bm25=use_bm25)
                 if not scored:
                     return []  # heading matches are matches too: none (a typo, before its correction)
                 best = {rowid: scored_rank for rowid, scored_rank in scored}
                 best = {rowid: best[rowid] for rowid in heapq.nsmallest(body_count, best, key=best.__getitem__)}
                 # Name, alias, title, folder, heading and tag matches are candidates however old.
-                heading_scored = self._newest_scored(heading_expression, HEADING_CAP, "notes_head", _HEADING_WEIGHTS)
+                heading_scored = self._newest_scored(
+                    heading_expression, HEADING_CAP, "notes_head", _HEADING_WEIGHTS, use_bm25
+                )
                 heading = heapq.nsmallest(HEADING_CANDIDATES, heading_scored, key=lambda pair: pair[1])
             named = self._named(query, where, params)
             chosen = list(best) + [rowid for rowid, _ in heading if rowid not in best]
@@ -422,19 +535,58 @@ class SqliteEngine(SearchEngine):
         return self._reader.execute(sql, (expression, *params, count)).fetchall()
 
     def _newest_scored(
-        self, expression: str, cap: int, table: str = "notes_fts", weights: str = _WEIGHTS
+        self,
+        expression: str,
+        cap: int,
+        table: str = "notes_fts",
+        weights: str = _WEIGHTS,
+        use_bm25: Optional[bool] = True,
     ) -> List[Tuple[int, float]]:
-        """(rowid, bm25) of the `cap` most recently indexed matches, all of them when fewer match.
+        """(rowid, bm25) of the `cap` most recently indexed matches, all of them when fewer match; with
+        use_bm25 False, (rowid, 0.0) newest first; None: so in a large index when the window is full.
 
-        One pass newest first: FTS5 reads doclists backwards cheaply, and bm25() costs a fixed
-        ~1 ms per phrase for its statistics plus little per row, so scoring the window as it is read
-        and sorting it in Python beat finding the window's lowest rowid first and ranking it in a
+        One pass newest first: FTS5 reads doclists backwards cheaply, and scoring the window as it is
+        read and sorting it in Python beat finding the window's lowest rowid first and ranking it in a
         second statement ("plan ag": 7.6 ms against 11.1 ms).
         """
+        if not use_bm25:
+            newest = self._reader.execute(
+                f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rowid DESC LIMIT ?", (expression, cap)
+            ).fetchall()
+            if use_bm25 is False or len(newest) >= cap:
+                return [(rowid, 0.0) for (rowid,) in newest]
         return self._reader.execute(
             f"SELECT rowid, bm25({table}, {weights}) FROM {table} WHERE {table} MATCH ? ORDER BY rowid DESC LIMIT ?",
             (expression, cap),
         ).fetchall()
+
+    def _bm25_affordable(self, query: ParsedQuery) -> Optional[bool]:
+        """Whether bm25()'s counting stays under BM25_POSTINGS notes' entries; None when the lexicon
+        cannot tell yet (then a full window in an index of over BM25_WINDOW_NOTES notes is not scored)."""
+        if not self._lexicon_ready():
+            return None if self._note_count() > BM25_WINDOW_NOTES else True
+        words: List[str] = []
+        prefixes: List[str] = []
+        for term in query.terms:
+            if term.kind == "prefix":
+                prefixes.append(term.tokens[0])
+            elif term.kind == "word":
+                token = term.tokens[0]
+                words.append(token)
+                if token.isascii() and token.isalpha():
+                    words.extend(self.inflections(light_stem(token)))
+            else:
+                words.extend(term.tokens[:-1] if term.prefix_last else term.tokens)
+                if term.prefix_last:
+                    prefixes.append(term.tokens[-1])
+        return lexicon.notes_holding(self._reader, words, prefixes, BM25_POSTINGS) <= BM25_POSTINGS
+
+    def _note_count(self) -> int:
+        generation, notes = self._counted
+        if generation != self._generation:
+            notes = int(self._reader.execute("SELECT count(*) FROM notes").fetchone()[0])
+            self._counted = (self._generation, notes)
+        return notes
 
     def _records(self, rowids: Sequence[int]) -> Dict[int, NoteRecord]:
         """Records by rowid; those read since the last write are kept (typing ranks the same notes
@@ -497,7 +649,7 @@ class SqliteEngine(SearchEngine):
         return found
 
     def has_match(self, term: Term) -> bool:
-        expression = match_expression(ParsedQuery((term,)), self.inflections)
+        expression = match_expression(ParsedQuery((term,)), self.inflections, completions=self.completions)
         with self._read_lock:
             row = self._reader.execute(
                 "SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1", (expression,)
@@ -514,6 +666,8 @@ class SqliteEngine(SearchEngine):
                 ).fetchall()
             return [(term, int(docs)) for term, docs in rows]
         with self._read_lock:
+            if self._lexicon_ready():
+                return lexicon.starting_with(self._reader, prefix, limit)
             rows = self._reader.execute(
                 "SELECT term, max(doc) FROM notes_vocab WHERE term >= ? AND term < ?"
                 " AND col IN ('name', 'title', 'headings', 'body') GROUP BY term LIMIT ?",

@@ -33,6 +33,7 @@ from ..query import ParsedQuery, Term
 from ..ranking import name_keys, query_key, rank
 from ..tokens import is_cjk, light_stem
 from .base import (
+    BM25_POSTINGS,
     BODY_CANDIDATES,
     FIELD_WEIGHTS,
     HEADING_CANDIDATES,
@@ -451,6 +452,10 @@ class _View:
                 )
                 matches.update(heapq.nlargest(HEADING_CAP, heading))
         scores, heading_scores = self._score(terms, matches, floor, min(floor, heading_low), probed)
+        if sum(sizes) > BM25_POSTINGS:
+            # As the FTS5 engine, whose bm25() would count that many entries first: newest first.
+            scores = dict.fromkeys(scores, 0.0)
+            heading_scores = dict.fromkeys(heading_scores, 0.0)
         # The candidates ranking.rank() orders, as in the FTS5 engine: the best matches overall, and
         # the best of those matching every term in a name, alias, title, folder, heading or tag.
         best = heapq.nlargest(max(BODY_CANDIDATES, limit + TIE_MARGIN), scores, key=lambda d: (scores[d], d))

@@ -1,0 +1,197 @@
+"""The FTS5 engine's lexicon: it always lists exactly FTS5's words (or says it is stale), a long prefix
+searched through it finds what FTS5's own prefix merge finds, an update keeps the index, and bm25() is
+skipped only when its counting would read more entries than BM25_POSTINGS."""
+
+import sqlite3
+from pathlib import Path
+from typing import List, Set
+
+import pytest
+from notes_search.engines import lexicon
+from notes_search.engines.sqlite_fts import SqliteEngine
+from notes_search.library import NotesLibrary
+from notes_search.settings import Settings
+from notes_search_helpers import titles, write_note
+
+WORDS = ["meeting", "meetings", "meet", "meetup", "metre", "code", "block", "blocks", "blockade", "plan"]
+
+
+def _library(tmp_path: Path, root: Path) -> NotesLibrary:
+    return NotesLibrary(str(tmp_path / "data"), Settings(roots=(str(root),), engine="sqlite"))
+
+
+def _fts_words(engine: SqliteEngine) -> Set[str]:
+    rows = engine._reader.execute("SELECT term FROM lexicon_source").fetchall()
+    return {term for (term,) in rows}
+
+
+def _lexicon_words(engine: SqliteEngine) -> Set[str]:
+    return {term for (term,) in engine._reader.execute("SELECT term FROM lexicon").fetchall()}
+
+
+def _words_of(index: int) -> List[str]:
+    return [WORDS[(index * 3 + k) % len(WORDS)] for k in range(4)]
+
+
+def _write_corpus(root: Path, count: int) -> None:
+    for index in range(count):
+        words = " ".join(_words_of(index))
+        write_note(root, f"n/{index:03d}.md", f"# Note {index}\n\n{words} e-mail-{index} 会議室\n", mtime=1000 + index)
+
+
+def _titles_with(prefix: str, count: int) -> List[str]:
+    return sorted(f"Note {i}" for i in range(count) if any(w.startswith(prefix) for w in _words_of(i)))
+
+
+def test_small_writes_keep_the_lexicon_complete_with_every_word_fts5_has(tmp_path: Path) -> None:
+    root = tmp_path / "notes"
+    _write_corpus(root, 12)
+    library = _library(tmp_path, root)
+    try:
+        library.refresh()
+        engine = library.engine
+        assert lexicon.is_complete(engine._reader)
+        assert _lexicon_words(engine) == _fts_words(engine)
+        write_note(root, "n/new.md", "# Fresh\n\nzeppelin blockchain\n", mtime=5000)
+        library.update_paths([str(root / "n" / "new.md")])
+        assert {"zeppelin", "blockchain", "fresh"} <= _lexicon_words(engine)
+        assert _lexicon_words(engine) >= _fts_words(engine)
+        docs = dict(engine._reader.execute("SELECT term, docs FROM lexicon").fetchall())
+        counted = dict(engine._reader.execute("SELECT term, doc FROM lexicon_source").fetchall())
+        assert docs["meeting"] == counted["meeting"]  # each note counted once, whatever its fields
+    finally:
+        library.close()
+
+
+def test_a_first_index_in_bulk_leaves_it_stale_until_settle_fills_it(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(SqliteEngine, "batch_size", 5)  # full batches of a first index are bulk writes
+    root = tmp_path / "notes"
+    _write_corpus(root, 23)
+    library = _library(tmp_path, root)
+    try:
+        library.refresh()
+        engine = library.engine
+        assert not lexicon.is_complete(engine._reader)
+        assert engine.completions("meeti", 32) is None  # stale: callers ask FTS5 itself
+        stale = sorted(titles(library.search("meeti", limit=50)))
+        assert stale == _titles_with("meeti", 23)
+        library.settle()
+        assert lexicon.is_complete(engine._reader)
+        assert _lexicon_words(engine) == _fts_words(engine)
+        holding = {word: sum(word in _words_of(i) for i in range(23)) for word in ("meeting", "meetings")}
+        assert engine.completions("meeti", 32) == sorted(holding.items())
+        assert sorted(titles(library.search("meeti", limit=50))) == stale
+    finally:
+        library.close()
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["meeti", "meeting", "meetu", "block", "blocka", "bloc", "code bloc", "code block", '"code block', "meetz", "会議"],
+)
+def test_a_long_prefix_through_the_lexicon_finds_what_the_fts5_merge_finds(
+    tmp_path: Path, monkeypatch, query: str
+) -> None:
+    root = tmp_path / "notes"
+    _write_corpus(root, 40)
+    library = _library(tmp_path, root)
+    try:
+        library.refresh()
+        assert library.engine.completions("meeti", 32) is not None
+        through_lexicon = sorted(titles(library.search(query, limit=100)))
+        monkeypatch.setattr(SqliteEngine, "completions", lambda self, prefix, limit: None)
+        merged = sorted(titles(library.search(query, limit=100)))
+        assert through_lexicon == merged
+        if query != "meetz":
+            assert merged  # the comparison is about something
+    finally:
+        library.close()
+
+
+def test_the_expression_names_the_words_of_a_long_prefix_and_keeps_short_ones(tmp_path: Path) -> None:
+    from notes_search.engines.sqlite_fts import match_expression
+    from notes_search.query import parse_query
+
+    def words(prefix: str, limit: int) -> List:
+        found = [(w, 1) for w in sorted(WORDS) if w.startswith(prefix)]
+        return found if len(found) <= limit else None
+
+    assert match_expression(parse_query("meeti"), completions=words) == '("meeting" OR "meetings")'
+    assert match_expression(parse_query("meet"), completions=words) == '"meet"*'  # the prefix index has it
+    assert match_expression(parse_query("blockz"), completions=words) == '"blockz"'  # no word: no match
+    assert match_expression(parse_query("code bloc"), completions=words) == '"code" AND "bloc"*'
+    assert match_expression(parse_query('"code block'), completions=words) == (
+        '(("code" + "block") OR ("code" + "blockade") OR ("code" + "blocks"))'
+    )
+
+
+def test_an_index_of_the_previous_schema_is_kept_and_its_lexicon_filled_later(tmp_path: Path) -> None:
+    root = tmp_path / "notes"
+    _write_corpus(root, 15)
+    library = _library(tmp_path, root)
+    library.refresh()
+    path = library.engine.path
+    library.close()
+    db = sqlite3.connect(path)
+    for name in lexicon.DROPPED_TABLES:
+        db.execute(f"DROP TABLE {name}")
+    db.execute("PRAGMA user_version = 12")
+    db.commit()
+    db.close()
+    library = _library(tmp_path, root)
+    try:
+        engine = library.engine
+        assert engine.count() == 15  # nothing to index again after an update
+        assert not lexicon.is_complete(engine._reader)
+        report = library.refresh()
+        assert report is not None and report.unchanged == 15 and report.added == 0
+        library.settle()
+        assert _lexicon_words(engine) == _fts_words(engine)
+        assert sorted(titles(library.search("meeti", limit=50))) == _titles_with("meeti", 15)
+    finally:
+        library.close()
+
+
+def test_bm25_is_skipped_only_when_counting_would_read_more_than_the_limit(tmp_path: Path, monkeypatch) -> None:
+    from notes_search.engines import sqlite_fts
+    from notes_search.query import parse_query
+
+    root = tmp_path / "notes"
+    # The older note says "plan" five times, the newer ones once: BM25 puts the older first.
+    write_note(root, "a.md", "# First\n\nplan plan plan plan plan\n", mtime=1000)
+    for index in range(6):
+        write_note(root, f"b{index}.md", f"# Other {index}\n\nplan once and more words here\n", mtime=2000 + index)
+    library = _library(tmp_path, root)
+    try:
+        library.refresh()
+        engine = library.engine
+        assert engine._bm25_affordable(parse_query("plan ")) is True
+        assert titles(library.search("plan ", limit=3))[0] == "First"
+        monkeypatch.setattr(sqlite_fts, "BM25_POSTINGS", 6)  # "plan" is in 7 notes
+        assert engine._bm25_affordable(parse_query("plan ")) is False
+        assert engine._bm25_affordable(parse_query("first")) is True
+        newest_first = titles(library.search("plan ", limit=3))
+        assert newest_first == ["Other 5", "Other 4", "Other 3"]
+    finally:
+        library.close()
+
+
+@pytest.mark.parametrize("engine_name", ["sqlite", "whoosh"])
+def test_both_engines_order_a_costly_query_newest_first_alike(tmp_path: Path, monkeypatch, engine_name: str) -> None:
+    pytest.importorskip("whoosh")
+    from notes_search.engines import sqlite_fts, whoosh_engine
+
+    root = tmp_path / "notes"
+    write_note(root, "a.md", "# First\n\nplan plan plan plan plan\n", mtime=1000)
+    write_note(root, "plans.md", "# Plans\n\nnothing here\n", mtime=900)  # a title hit still ranks first
+    for index in range(6):
+        write_note(root, f"b{index}.md", f"# Other {index}\n\nplan once and more words here\n", mtime=2000 + index)
+    library = NotesLibrary(str(tmp_path / engine_name), Settings(roots=(str(root),), engine=engine_name))
+    try:
+        library.refresh()
+        assert titles(library.search("plan ", limit=3))[:2] == ["Plans", "First"]
+        monkeypatch.setattr(sqlite_fts, "BM25_POSTINGS", 6)
+        monkeypatch.setattr(whoosh_engine, "BM25_POSTINGS", 6)
+        assert titles(library.search("plan ", limit=4)) == ["Plans", "Other 5", "Other 4", "Other 3"]
+    finally:
+        library.close()
