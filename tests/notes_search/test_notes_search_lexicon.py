@@ -113,7 +113,7 @@ def test_the_expression_names_the_words_of_a_long_prefix_and_keeps_short_ones(tm
     from notes_search.query import parse_query
 
     def words(prefix: str, limit: int) -> List:
-        found = [(w, 1) for w in sorted(WORDS) if w.startswith(prefix)]
+        found = [(w, 5000) for w in sorted(WORDS) if w.startswith(prefix)]  # common: worth naming
         return found if len(found) <= limit else None
 
     assert match_expression(parse_query("meeti"), completions=words) == '("meeting" OR "meetings")'

@@ -79,13 +79,13 @@ Inflections = Callable[[str], List[str]]
 # asked for, or the lexicon is stale).
 Completions = Callable[[str, int], Optional[List[Tuple[str, int]]]]
 PREFIX_INDEX_MAX = 4  # the longest prefix index (prefix='2 3 4' below): longer prefixes are merged per query
-# A longer prefix is searched as the words it stands for when they are few, or when merging their
-# lists per query would read many notes (FTS5 merges every list of a prefix; an OR of words costs a
-# little per word instead): "meeting"* read 100,000 entries in 12 ms, "meeting" OR "meetings" 1 ms;
-# 32 rare words cost more as an OR than merged (bench_notes_search, 100,000 row).
-FEW_COMPLETIONS = 8
+# A longer prefix is searched as the words it stands for when merging their lists would cost more
+# than an OR of them: FTS5 merges a prefix's lists on every query (~0.15-0.2 us per note entry),
+# while each word of an OR costs ~0.2-0.45 ms. "meeting"* read 100,000 entries in 7-12 ms against
+# 0.5 ms for "meeting"; 22 words holding 13,390 entries took 2.8 ms merged and 9.8 ms as an OR
+# (SQL timed on bench_notes_search's indexes of 10,000 and 100,000 notes).
 WORD_COMPLETIONS = 32
-MERGE_COSTLY = 5_000  # notes the words' lists hold together
+ENTRIES_PER_WORD = 2_000  # expand when the words hold at least this many entries each, on average
 PHRASE_COMPLETIONS = 8  # ... and as the last word of a phrase, one phrase per word
 
 
@@ -100,7 +100,7 @@ def _expansion(token: str, completions: Completions, limit: int) -> Optional[Lis
     found = completions(token, limit)
     if found is None:
         return None
-    if len(found) > FEW_COMPLETIONS and sum(docs for _, docs in found) < MERGE_COSTLY:
+    if found and sum(docs for _, docs in found) < ENTRIES_PER_WORD * len(found):
         return None
     return [word for word, _ in found]
 
