@@ -168,3 +168,39 @@ def test_with_the_folders_watched_a_search_never_asks_for_a_walk(tmp_path: Path)
     assert asked == ["refresh"]
     app.watcher = watcher
     app.shutdown()
+
+
+def test_a_rerun_after_the_index_changed_never_draws_an_older_text_over_a_newer_search(tmp_path: Path):
+    """The worker re-runs the current query when a refresh ends; a keystroke landing at that moment
+    ("an" -> "ans") must end with the results for "ans" (once the panel stayed on "an")."""
+    root = tmp_path / "notes"
+    write_note(root, "a.md", "# Answer\n\nanswers here\n")
+    write_note(root, "b.md", "# Another\n\nanother thing\n")
+    plugin = RecordingPlugin()
+    app = NotesApp(plugin)  # type: ignore[arg-type]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)]}))
+    app.activate(str(tmp_path / "data"))
+    deadline = time.time() + 30
+    while (app.library is None or app.state.phase != "ready") and time.time() < deadline:
+        time.sleep(0.02)
+    app.search("an")
+    rerun_done = threading.Event()
+    real_latest = plugin.latest
+    hooked = [False]
+
+    def latest(key: str) -> Generation:
+        # The user's "ans" has taken its generation: the worker's re-run starts right then, on its own thread.
+        generation = real_latest(key)
+        if not hooked[0] and key == "search":
+            hooked[0] = True
+            threading.Thread(target=lambda: (app.search(current=True), rerun_done.set())).start()
+            rerun_done.wait(0.5)  # code that takes the generation outside its lock lets the re-run finish here
+        return generation
+
+    plugin.latest = latest  # type: ignore[method-assign]
+    app.search("ans")
+    assert rerun_done.wait(30)
+    assert app.state.query == "ans"
+    assert app.state.outcome is not None and app.state.outcome.query.text == "ans"
+    app.shutdown()

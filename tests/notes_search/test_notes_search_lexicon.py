@@ -195,3 +195,25 @@ def test_both_engines_order_a_costly_query_newest_first_alike(tmp_path: Path, mo
         assert titles(library.search("plan ", limit=4)) == ["Plans", "Other 5", "Other 4", "Other 3"]
     finally:
         library.close()
+
+
+def test_a_full_batch_after_the_first_index_leaves_the_words_to_settle(tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "notes"
+    _write_corpus(root, 4)
+    library = _library(tmp_path, root)
+    try:
+        library.refresh()
+        engine = library.engine
+        assert lexicon.is_complete(engine._reader)
+        monkeypatch.setattr(SqliteEngine, "batch_size", 5)
+        for index in range(4, 16):  # a second refresh of 12 new notes: two full batches and a rest
+            write_note(root, f"n/{index:03d}.md", f"# Later {index}\n\nquokka{index} meeting\n", mtime=9000 + index)
+        library.refresh()
+        assert not lexicon.is_complete(engine._reader)  # Python did not tokenize 10 notes one by one
+        assert engine.completions("quokk", 32) is None
+        assert len(titles(library.search("quokk", limit=50))) == 12  # FTS5 answers meanwhile
+        library.settle()
+        assert _lexicon_words(engine) == _fts_words(engine)
+        assert len(titles(library.search("quokk", limit=50))) == 12
+    finally:
+        library.close()

@@ -123,7 +123,7 @@ class NotesApp:
     def context_changed(self, context: Optional[Context] = None) -> None:
         """Another pane got the focus: the empty query's related notes follow it (else only redraw)."""
         if self._panel_open and not self.state.query.strip() and self.library is not None:
-            self.search(self.state.query)
+            self.search(current=True)
         else:
             self.draw()  # the language may have changed
 
@@ -195,7 +195,7 @@ class NotesApp:
         if report.added + report.changed + report.deleted:
             with self.lock:
                 self.state.count = library.count()
-            self.search(self.state.query)
+            self.search(current=True)
 
     def _routine_refresh_due(self) -> bool:
         if self.watcher is None:
@@ -209,7 +209,7 @@ class NotesApp:
         from .engines import IndexBusy
 
         if self._open_library():
-            self.search(self.state.query)  # what the stored index knows, at once; the refresh follows
+            self.search(current=True)  # what the stored index knows, at once; the refresh follows
             self._start_watching()  # before the walk, so nothing saved meanwhile is missed
             self.queue("refresh")
         while not self._stopping.is_set():
@@ -252,7 +252,7 @@ class NotesApp:
             with self.lock:
                 self.state.engine_name = self.library.engine_name
                 self.state.count = self.library.count()
-            self.search(self.state.query)  # results and name of the new engine at once
+            self.search(current=True)  # results and name of the new engine at once
         self._refresh(rebuild="rebuild" in jobs, announce=any(jobs.values()))
 
     def _refresh(self, rebuild: bool, announce: bool) -> None:
@@ -274,7 +274,7 @@ class NotesApp:
                 return
             if now - last_search[0] > PARTIAL_SEARCH_SECONDS:
                 last_search[0] = now
-                self.search(self.state.query, redraw=False)
+                self.search(current=True, redraw=False)
             self.draw()  # once per written batch; the runtime sends at most one panel per 52 ms
 
         with self.lock:
@@ -298,7 +298,7 @@ class NotesApp:
             after = (self.state.phase, self.state.count, self.state.missing_roots, self.state.skipped)
         changed = report.added + report.changed + report.renamed + report.deleted
         if changed or before != after or not quiet:
-            self.search(self.state.query)
+            self.search(current=True)
         if announce:
             self._announce(report, rebuild)
         library.settle()
@@ -313,15 +313,21 @@ class NotesApp:
 
     # -- searching ----------------------------------------------------------------------------------
 
-    def search(self, text: Any, redraw: bool = True, set_field: bool = False) -> None:
+    def search(self, text: Any = "", redraw: bool = True, set_field: bool = False, current: bool = False) -> None:
         """Run a query; only the newest query may replace the results (typing is fast, searches overlap).
 
+        `current` runs the query as it is when the search starts (the worker's re-runs after the index
+        changed): read under the lock with the generation, so a re-run can never draw an older text
+        over the user's newer search ("an" over "ans" when a refresh ended between two keystrokes).
         A background re-run (redraw=False, while the first index fills in) takes no generation of its
         own: it must never make the user's newest search, running beside it, give up its panel; its
         results are kept only if no other search started meanwhile."""
         text = text if isinstance(text, str) else ""
-        generation = self.plugin.latest("search") if redraw else None
         with self.lock:
+            if current:
+                text = self.state.query
+            # Taken under the lock: the order of generations is the order in which state.query is set.
+            generation = self.plugin.latest("search") if redraw else None
             if generation is not None:
                 self._searches += 1
             started_after = self._searches
@@ -340,9 +346,9 @@ class NotesApp:
         # With an empty query, notes about what the focused pane works on come first.
         context = getattr(self.plugin, "context", None)  # test doubles of the plugin may have none
         outcome = library.search(text, focus=context.cwd if context is not None else None)
-        if generation is not None and not generation.is_current:
-            return
-        with self.lock:
+        with self.lock:  # checked where the outcome is stored: a newer search cannot slip in between
+            if generation is not None and not generation.is_current:
+                return
             if generation is None and (self._searches != started_after or self.state.query != text):
                 return  # a user's search started meanwhile: its panel has the newer results
             self.state.outcome = outcome

@@ -404,8 +404,8 @@ class SqliteEngine(SearchEngine):
                 self._delete_many([*deletes, *(document.record.path for document in unique)])
                 if unique:
                     self._insert_many(unique)
-                if self._bulk:
-                    lexicon.mark_stale(self._db)
+                if self._bulk or len(unique) >= self.batch_size:
+                    lexicon.mark_stale(self._db)  # a full batch: settle() reads FTS5's words faster
                 elif unique and lexicon.is_complete(self._db):
                     lexicon.add_words(self._db, [[document.fields[c] for c in _COLUMNS] for document in unique])
                 self._db.execute("COMMIT")
