@@ -217,3 +217,42 @@ def test_a_full_batch_after_the_first_index_leaves_the_words_to_settle(tmp_path:
         assert len(titles(library.search("quokk", limit=50))) == 12
     finally:
         library.close()
+
+
+def test_a_word_in_no_note_is_corrected_without_a_failed_search_first(tmp_path: Path, monkeypatch) -> None:
+    from notes_search.query import parse_query
+
+    root = tmp_path / "notes"
+    _write_corpus(root, 12)
+    library = _library(tmp_path, root)
+    try:
+        library.refresh()
+        engine = library.engine
+        searched: List[str] = []
+        real_search = SqliteEngine.search
+
+        def counting(self, query, limit):
+            searched.append(query.text)
+            return real_search(self, query, limit)
+
+        monkeypatch.setattr(SqliteEngine, "search", counting)
+        outcome = library.search("code bolck")
+        assert outcome.corrections == [("bolck", "block")]
+        both = sorted(
+            f"Note {i}" for i in range(12) if "code" in _words_of(i) and any(w.startswith("block") for w in _words_of(i))
+        )
+        assert both and sorted(titles(outcome)) == both
+        assert len(searched) == 1  # only the corrected query was searched
+        searched.clear()
+        assert titles(library.search("code blo"))  # a known prefix: searched at once, no correction
+        assert len(searched) == 1
+        # A word only a removed note held stays in the lexicon: it is searched (and found in no note).
+        write_note(root, "n/gone.md", "# Gone\n\nzyzzyva\n", mtime=7000)
+        library.refresh()
+        (root / "n" / "gone.md").unlink()
+        library.refresh()
+        searched.clear()
+        assert titles(library.search("zyzzyv")) == []
+        assert searched and not engine.matches_nothing(parse_query("zyzzyv"))
+    finally:
+        library.close()

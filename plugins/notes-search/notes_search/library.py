@@ -223,7 +223,8 @@ class NotesLibrary:
             records = related + [r for r in engine.recent(query, limit + len(related)) if r.path not in shown]
             items = [ResultItem(r, self._excerpt(r, query)) for r in records[:limit]]
             return SearchOutcome(query, items, "recent", elapsed_ms=(time.perf_counter() - started) * 1000)
-        hits = engine.search(query, limit)
+        # A word in no note (a typo) is corrected before any search: the failed search cost as much as one.
+        hits = [] if engine.matches_nothing(query) else engine.search(query, limit)
         corrections: List[Tuple[str, str]] = []
         if not hits:
             corrected = correct_query(engine, query)

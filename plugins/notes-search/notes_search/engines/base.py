@@ -110,6 +110,11 @@ class SearchEngine:
         """True when some note matches this one term (typo correction leaves such terms alone)."""
         return bool(self.search(ParsedQuery((term,)), 1))
 
+    def matches_nothing(self, query: ParsedQuery) -> bool:
+        """True when a word of the query is known, without searching, to be in no note (a typo: the
+        library corrects it before searching at all). False when that cannot be told cheaply."""
+        return False
+
     def settle(self) -> None:
         """Work left after a refresh that searches do not wait for (the FTS5 lexicon); may take seconds."""
 

@@ -96,3 +96,15 @@ def notes_holding(db: sqlite3.Connection, words: Sequence[str], prefixes: Sequen
             if total > most:
                 break
     return total if total <= most else most + 1
+
+
+def holds_any(db: sqlite3.Connection, words: Sequence[str], prefix: Optional[str]) -> bool:
+    """True when some note holds one of `words`, or a word starting with `prefix`."""
+    if prefix is not None:
+        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        if db.execute("SELECT 1 FROM lexicon WHERE term >= ? AND term < ? LIMIT 1", (prefix, upper)).fetchone():
+            return True
+    if not words:
+        return False
+    marks = ",".join("?" * len(words))
+    return db.execute(f"SELECT 1 FROM lexicon WHERE term IN ({marks}) LIMIT 1", list(words)).fetchone() is not None

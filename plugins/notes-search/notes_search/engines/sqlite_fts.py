@@ -648,7 +648,26 @@ class SqliteEngine(SearchEngine):
             self._forms[key] = found
         return found
 
+    def _in_lexicon(self, term: Term) -> Optional[bool]:
+        """Whether a word or prefix term is in some note, from the lexicon; None for a phrase or while
+        the lexicon is stale. (Removed notes may leave their words in it: True may still find nothing.)"""
+        if term.kind == "phrase":
+            return None
+        token = term.tokens[0]
+        with self._read_lock:
+            if not self._lexicon_ready():
+                return None
+            if term.kind == "prefix":
+                return lexicon.holds_any(self._reader, [], token)
+            forms = self.inflections(light_stem(token)) if token.isascii() and token.isalpha() else []
+            return lexicon.holds_any(self._reader, [token, *forms], None)
+
+    def matches_nothing(self, query: ParsedQuery) -> bool:
+        return any(self._in_lexicon(term) is False for term in query.terms)
+
     def has_match(self, term: Term) -> bool:
+        if self._in_lexicon(term) is False:
+            return False
         expression = match_expression(ParsedQuery((term,)), self.inflections, completions=self.completions)
         with self._read_lock:
             row = self._reader.execute(
