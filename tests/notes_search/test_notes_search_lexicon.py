@@ -238,9 +238,8 @@ def test_a_word_in_no_note_is_corrected_without_a_failed_search_first(tmp_path: 
         monkeypatch.setattr(SqliteEngine, "search", counting)
         outcome = library.search("code bolck")
         assert outcome.corrections == [("bolck", "block")]
-        both = sorted(
-            f"Note {i}" for i in range(12) if "code" in _words_of(i) and any(w.startswith("block") for w in _words_of(i))
-        )
+        with_code = [i for i in range(12) if "code" in _words_of(i)]
+        both = sorted(f"Note {i}" for i in with_code if any(w.startswith("block") for w in _words_of(i)))
         assert both and sorted(titles(outcome)) == both
         assert len(searched) == 1  # only the corrected query was searched
         searched.clear()
