@@ -250,3 +250,15 @@ def test_a_rename_onto_a_stale_indexed_path_leaves_no_orphaned_text_rows(tmp_pat
         assert [hit.record.path for hit in engine.search(parse_query("moving"), 5)] == [str(stale)]
     finally:
         engine.close()
+
+
+def test_a_new_index_file_has_pages_that_hold_an_fts5_index_page(tmp_path: Path) -> None:
+    from notes_search.engines.sqlite_fts import SqliteEngine
+
+    engine = SqliteEngine(str(tmp_path / "index"))
+    try:
+        (page_size,) = engine._db.execute("PRAGMA page_size").fetchone()
+        ((_, pgsz),) = engine._db.execute("SELECT k, v FROM notes_fts_config WHERE k = 'pgsz'").fetchall()
+        assert page_size >= int(pgsz)  # no overflow chain per FTS5 leaf page
+    finally:
+        engine.close()

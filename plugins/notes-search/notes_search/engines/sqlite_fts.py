@@ -227,6 +227,11 @@ class SqliteEngine(SearchEngine):
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
+            # For a new file only (an existing one keeps its size): FTS5 writes its index in 16,000-byte
+            # pages (pgsz below), which on 4 KB pages each took an overflow chain; a first index of
+            # 100,000 notes took 36.6 s instead of 40-43 s, with 8 s of system time instead of 13 s
+            # (in process; 32 and 64 KB pages gave 37-38 s).
+            db.execute("PRAGMA page_size=16384")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             version = db.execute("PRAGMA user_version").fetchone()[0]
