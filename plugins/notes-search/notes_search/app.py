@@ -301,7 +301,8 @@ class NotesApp:
             self.search(current=True)
         if announce:
             self._announce(report, rebuild)
-        library.settle()
+        if not self._stopping.is_set():
+            library.settle()  # after the panel above: searches meanwhile ask FTS5 (engines/lexicon.py)
 
     def _announce(self, report: "RefreshReport", rebuild: bool) -> None:
         if rebuild:
