@@ -204,3 +204,29 @@ def test_a_rerun_after_the_index_changed_never_draws_an_older_text_over_a_newer_
     assert app.state.query == "ans"
     assert app.state.outcome is not None and app.state.outcome.query.text == "ans"
     app.shutdown()
+
+
+def test_after_a_first_index_in_bulk_the_app_fills_the_lexicon(tmp_path: Path, monkeypatch):
+    from notes_search.engines import lexicon
+    from notes_search.engines.sqlite_fts import SqliteEngine
+
+    monkeypatch.setattr(SqliteEngine, "batch_size", 5)  # 12 notes: two full (bulk) batches
+    root = tmp_path / "notes"
+    for index in range(12):
+        write_note(root, f"n{index:02d}.md", f"# Note {index}\n\nmeeting minutes {index}\n")
+    plugin = RecordingPlugin()
+    app = NotesApp(plugin)  # type: ignore[arg-type]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)], "engine": "sqlite"}))
+    app.activate(str(tmp_path / "data"))
+    try:
+        deadline = time.time() + 30
+        complete = False
+        while time.time() < deadline and not complete:
+            library = app.library
+            complete = library is not None and app.state.count == 12 and lexicon.is_complete(library.engine._reader)
+            time.sleep(0.02)
+        assert complete
+        assert library is not None and library.engine.completions("meeti", 32) == [("meeting", 12)]
+    finally:
+        app.shutdown()
