@@ -94,7 +94,7 @@ def _no_completions(prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
 
 
 def _expansion(token: str, completions: Completions, limit: int) -> Optional[List[str]]:
-    """The words to search instead of `token`* (see FEW_COMPLETIONS), or None to let FTS5 merge."""
+    """The words to search instead of `token`* (see ENTRIES_PER_WORD), or None to let FTS5 merge."""
     if len(token) <= PREFIX_INDEX_MAX:
         return None
     found = completions(token, limit)
