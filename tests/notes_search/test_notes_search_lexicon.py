@@ -255,3 +255,12 @@ def test_a_word_in_no_note_is_corrected_without_a_failed_search_first(tmp_path: 
         assert searched and not engine.matches_nothing(parse_query("zyzzyv"))
     finally:
         library.close()
+
+
+def test_settle_after_close_does_nothing_and_raises_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "notes"
+    _write_corpus(root, 3)
+    library = _library(tmp_path, root)
+    library.refresh()
+    library.close()
+    library.settle()  # the worker may settle just as the plugin shuts down

@@ -154,8 +154,11 @@ class NotesLibrary:
 
     def settle(self) -> None:
         """The engine's upkeep after a refresh (run on the worker, after the refreshed panel is out)."""
-        with self._refresh_lock, self._using() as engine:
-            engine.settle()
+        try:
+            with self._refresh_lock, self._using() as engine:
+                engine.settle()
+        except LibraryClosed:
+            pass  # shutting down: the next start settles what is left
 
     def update_paths(self, paths: Iterable[str]) -> RefreshReport:
         """Index just these files (a watcher saw them change); runs beside a refresh, never waits for one."""
