@@ -30,8 +30,8 @@ BODY_CANDIDATES = 30  # best body (BM25) matches handed to ranking.rank() beside
 HEADING_CANDIDATES = 40  # best heading-table matches handed over
 NAMED_CANDIDATES = 20  # newest notes whose whole file name, alias or title is the query
 TIE_MARGIN = 10  # extra notes ranked, so notes tied at the cut are still ordered newest first
-# FTS5's bm25() first counts every note holding each query word: 5-25 ms per keystroke for a common
-# word at 100,000 notes (bench_notes_search, 100,000 row). So when the words' notes add up to more
+# FTS5's bm25() first counts every note holding each query word: 5-25 ms per query for a common word
+# at 100,000 notes (SQL with and without bm25() timed on bench_notes_search's index). So when the words' notes add up to more
 # than BM25_POSTINGS, both engines take the window newest first with no BM25 order inside it (names,
 # titles, headings and tags still rank it: ranking.py). A vault of a few thousand notes never gets
 # there. Until the FTS5 lexicon can tell, a full window in an index of over BM25_WINDOW_NOTES notes
@@ -136,7 +136,7 @@ def word_forms(stem: str, words_starting_with: Callable[[str], Iterable[Tuple[st
     if len(stem) < 3:
         # A one- or two-letter word is searched as typed: its only other forms would be four-letter
         # plurals such as "axes", and reading every indexed word starting with "p" to find them took
-        # 40-150 ms at 100,000 notes (bench_notes_search, 100,000 row).
+        # 40-150 ms at 100,000 notes (bench_notes_search's notes and query stream, run in process).
         return []
     # Every form starts with the stem, except "-ies" words whose stem ends in "y" (study, studies).
     start = stem[:-1] if stem.endswith("y") and len(stem) > 3 else stem

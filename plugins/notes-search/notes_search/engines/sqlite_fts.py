@@ -228,9 +228,10 @@ class SqliteEngine(SearchEngine):
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
             # For a new file only (an existing one keeps its size): FTS5 writes its index in 16,000-byte
-            # pages (pgsz below), which on 4 KB pages each took an overflow chain; a first index of
-            # 100,000 notes took 36.6 s instead of 40-43 s, with 8 s of system time instead of 13 s
-            # (in process; 32 and 64 KB pages gave 37-38 s).
+            # pages (pgsz below), which on 4 KB pages each took an overflow chain. A first index of
+            # bench_notes_search's 100,000 notes, in process, one run each: file 781 MB instead of
+            # 861 MB, system time 8-10 s instead of 12-15 s; wall time 36.6-43 s against 40-43 s,
+            # within this machine's noise (32 and 64 KB pages gave the same).
             db.execute("PRAGMA page_size=16384")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
@@ -681,7 +682,7 @@ class SqliteEngine(SearchEngine):
         return row is not None
 
     def terms_starting_with(self, prefix: str, limit: int, headings_only: bool = False) -> List[Tuple[str, int]]:
-        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        upper = lexicon.after_prefix(prefix)
         if headings_only:
             with self._read_lock:
                 rows = self._reader.execute(
