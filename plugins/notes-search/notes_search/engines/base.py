@@ -31,11 +31,11 @@ HEADING_CANDIDATES = 40  # best heading-table matches handed over
 NAMED_CANDIDATES = 20  # newest notes whose whole file name, alias or title is the query
 TIE_MARGIN = 10  # extra notes ranked, so notes tied at the cut are still ordered newest first
 # FTS5's bm25() first counts every note holding each query word: 5-25 ms per query for a common word
-# at 100,000 notes (SQL with and without bm25() timed on bench_notes_search's index). So when the words' notes add up to more
-# than BM25_POSTINGS, both engines take the window newest first with no BM25 order inside it (names,
-# titles, headings and tags still rank it: ranking.py). A vault of a few thousand notes never gets
-# there. Until the FTS5 lexicon can tell, a full window in an index of over BM25_WINDOW_NOTES notes
-# is taken as such a query.
+# at 100,000 notes (SQL with and without bm25() timed on bench_notes_search's index). So when the
+# words' notes add up to more than BM25_POSTINGS, both engines take the window newest first with no
+# BM25 order inside it (names, titles, headings and tags still rank it: ranking.py). A vault of a few
+# thousand notes never gets there. Until the FTS5 lexicon can tell, a full window in an index of over
+# BM25_WINDOW_NOTES notes is taken as such a query.
 BM25_POSTINGS = 20_000
 BM25_WINDOW_NOTES = 20_000
 MAX_FORMS = 24  # other forms of a word searched with it (the most frequent ones)
