@@ -4,7 +4,7 @@ import json
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List
 
 from agentty_plugin import Generation, Translator, ui
 from notes_search.app import NotesApp
@@ -42,18 +42,33 @@ def _titles(app: NotesApp) -> List[str]:
     return [item.record.title for item in app.state.outcome.items]
 
 
+def _activated(plugin: RecordingPlugin, tmp_path: Path, root: Path, **settings: Any) -> NotesApp:
+    """A NotesApp started on `root` with a data folder of its own (its worker begins indexing)."""
+    app = NotesApp(plugin)  # type: ignore[arg-type]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)], **settings}))
+    app.activate(str(tmp_path / "data"))
+    return app
+
+
+def _wait_until(condition: Callable[[], bool], seconds: float = 30, poll: float = 0.02) -> None:
+    """Poll until `condition` holds or `seconds` pass (the caller asserts what it needs)."""
+    deadline = time.time() + seconds
+    while not condition() and time.time() < deadline:
+        time.sleep(poll)
+
+
+def _ready(app: NotesApp) -> bool:
+    return app.library is not None and app.state.phase == "ready"
+
+
 def test_a_slow_old_query_never_overwrites_a_newer_one(tmp_path: Path):
     root = tmp_path / "notes"
     write_note(root, "a.md", "# Apple\n\napple pie\n")
     write_note(root, "b.md", "# Banana\n\nbanana bread\n")
     plugin = RecordingPlugin()
-    app = NotesApp(plugin)  # type: ignore[arg-type]
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)]}))
-    app.activate(str(tmp_path / "data"))
-    deadline = time.time() + 30
-    while (app.library is None or app.state.phase != "ready") and time.time() < deadline:
-        time.sleep(0.02)
+    app = _activated(plugin, tmp_path, root)
+    _wait_until(lambda: _ready(app))
     assert app.library is not None
     real_search = app.library.search
     apple_searching = threading.Event()
@@ -122,24 +137,17 @@ def test_while_the_first_index_builds_the_panel_shows_progress_and_search_works(
     monkeypatch.setattr(SqliteEngine, "batch_size", 10)
     monkeypatch.setattr(SqliteEngine, "write", held_write)
     plugin = RecordingPlugin()
-    app = NotesApp(plugin)  # type: ignore[arg-type]
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)], "engine": "sqlite"}))
-    app.activate(str(tmp_path / "data"))
+    app = _activated(plugin, tmp_path, root, engine="sqlite")
     app.panel_opened()
     assert first_batch_written.wait(30)
-    deadline = time.time() + 30
-    while time.time() < deadline and not (app.library is not None and 0 < app.library.count() < 60):
-        time.sleep(0.02)
+    _wait_until(lambda: app.library is not None and 0 < app.library.count() < 60)
     assert app.state.phase == "indexing"  # the index is held: it cannot have finished meanwhile
     app.search("common ")  # what is indexed so far is found at once
     assert app.state.phase == "indexing" and 0 < len(_titles(app)) < 60
     shown = json_.dumps(plugin.panels[-1], ensure_ascii=False)
     assert '"spinner"' in shown and "Indexing " in shown and " / 60" in shown
     index_may_go_on.set()
-    deadline = time.time() + 30
-    while time.time() < deadline and not (app.state.phase == "ready" and app.state.count == 60):
-        time.sleep(0.05)
+    _wait_until(lambda: app.state.phase == "ready" and app.state.count == 60, poll=0.05)
     assert app.state.phase == "ready" and app.state.count == 60
     app.search("number59 ")
     assert _titles(app) == ["Note 59"]
@@ -150,13 +158,8 @@ def test_while_the_first_index_builds_the_panel_shows_progress_and_search_works(
 def test_with_the_folders_watched_a_search_never_asks_for_a_walk(tmp_path: Path):
     root = tmp_path / "notes"
     write_note(root, "a.md", "# Apple\n\napple pie\n")
-    app = NotesApp(RecordingPlugin())  # type: ignore[arg-type]
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)]}))
-    app.activate(str(tmp_path / "data"))
-    deadline = time.time() + 30
-    while (app.library is None or app.state.phase != "ready") and time.time() < deadline:
-        time.sleep(0.02)
+    app = _activated(RecordingPlugin(), tmp_path, root)
+    _wait_until(lambda: _ready(app))
     asked: List[str] = []
     app.queue = lambda job, announce=False: asked.append(job)  # type: ignore[method-assign]
     app._last_refresh = 0.0  # the last walk is long ago
@@ -177,13 +180,8 @@ def test_a_rerun_after_the_index_changed_never_draws_an_older_text_over_a_newer_
     write_note(root, "a.md", "# Answer\n\nanswers here\n")
     write_note(root, "b.md", "# Another\n\nanother thing\n")
     plugin = RecordingPlugin()
-    app = NotesApp(plugin)  # type: ignore[arg-type]
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)]}))
-    app.activate(str(tmp_path / "data"))
-    deadline = time.time() + 30
-    while (app.library is None or app.state.phase != "ready") and time.time() < deadline:
-        time.sleep(0.02)
+    app = _activated(plugin, tmp_path, root)
+    _wait_until(lambda: _ready(app))
     app.search("an")
     rerun_done = threading.Event()
     real_latest = plugin.latest
@@ -215,18 +213,15 @@ def test_after_a_first_index_in_bulk_the_app_fills_the_lexicon(tmp_path: Path, m
     for index in range(12):
         write_note(root, f"n{index:02d}.md", f"# Note {index}\n\nmeeting minutes {index}\n")
     plugin = RecordingPlugin()
-    app = NotesApp(plugin)  # type: ignore[arg-type]
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)], "engine": "sqlite"}))
-    app.activate(str(tmp_path / "data"))
+    app = _activated(plugin, tmp_path, root, engine="sqlite")
     try:
-        deadline = time.time() + 30
-        complete = False
-        while time.time() < deadline and not complete:
+
+        def filled() -> bool:
             library = app.library
-            complete = library is not None and app.state.count == 12 and lexicon.is_complete(library.engine._reader)
-            time.sleep(0.02)
-        assert complete
-        assert library is not None and library.engine.completions("meeti", 32) == [("meeting", 12)]
+            return library is not None and app.state.count == 12 and lexicon.is_complete(library.engine._reader)
+
+        _wait_until(filled)
+        assert filled()
+        assert app.library is not None and app.library.engine.completions("meeti", 32) == [("meeting", 12)]
     finally:
         app.shutdown()

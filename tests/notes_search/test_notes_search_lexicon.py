@@ -43,6 +43,14 @@ def _titles_with(prefix: str, count: int) -> List[str]:
     return sorted(f"Note {i}" for i in range(count) if any(w.startswith(prefix) for w in _words_of(i)))
 
 
+def _write_plan_notes(root: Path) -> None:
+    """An older note saying "plan" five times ("First"), six newer ones saying it once: BM25 puts the
+    older first, newest-first order does not."""
+    write_note(root, "a.md", "# First\n\nplan plan plan plan plan\n", mtime=1000)
+    for index in range(6):
+        write_note(root, f"b{index}.md", f"# Other {index}\n\nplan once and more words here\n", mtime=2000 + index)
+
+
 def test_small_writes_keep_the_lexicon_complete_with_every_word_fts5_has(tmp_path: Path) -> None:
     root = tmp_path / "notes"
     _write_corpus(root, 12)
@@ -157,10 +165,7 @@ def test_bm25_is_skipped_only_when_counting_would_read_more_than_the_limit(tmp_p
     from notes_search.query import parse_query
 
     root = tmp_path / "notes"
-    # The older note says "plan" five times, the newer ones once: BM25 puts the older first.
-    write_note(root, "a.md", "# First\n\nplan plan plan plan plan\n", mtime=1000)
-    for index in range(6):
-        write_note(root, f"b{index}.md", f"# Other {index}\n\nplan once and more words here\n", mtime=2000 + index)
+    _write_plan_notes(root)
     library = _library(tmp_path, root)
     try:
         library.refresh()
@@ -182,10 +187,8 @@ def test_both_engines_order_a_costly_query_newest_first_alike(tmp_path: Path, mo
     from notes_search.engines import sqlite_fts, whoosh_engine
 
     root = tmp_path / "notes"
-    write_note(root, "a.md", "# First\n\nplan plan plan plan plan\n", mtime=1000)
+    _write_plan_notes(root)
     write_note(root, "plans.md", "# Plans\n\nnothing here\n", mtime=900)  # a title hit still ranks first
-    for index in range(6):
-        write_note(root, f"b{index}.md", f"# Other {index}\n\nplan once and more words here\n", mtime=2000 + index)
     library = NotesLibrary(str(tmp_path / engine_name), Settings(roots=(str(root),), engine=engine_name))
     try:
         library.refresh()
