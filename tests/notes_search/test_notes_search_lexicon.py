@@ -4,7 +4,7 @@ skipped only when its counting would read more entries than BM25_POSTINGS."""
 
 import sqlite3
 from pathlib import Path
-from typing import List, Set
+from typing import List, Optional, Set, Tuple
 
 import pytest
 from notes_search.engines import lexicon
@@ -95,7 +95,10 @@ def test_a_first_index_in_bulk_leaves_it_stale_until_settle_fills_it(tmp_path: P
 
 @pytest.mark.parametrize(
     "query",
-    ["meeti", "meeting", "meetu", "block", "blocka", "bloc", "code bloc", "code block", '"code block', "meetz", "会議"],
+    [
+        *("meeti", "meeting", "meetu", "block", "blocka", "bloc", "code bloc", "code block", '"code block', "meetz"),
+        *("mee", "meet", "blo", "code blo", '"code blo', "会議"),  # no 3- or 4-letter prefix index
+    ],
 )
 def test_a_long_prefix_through_the_lexicon_finds_what_the_fts5_merge_finds(
     tmp_path: Path, monkeypatch, query: str
@@ -108,6 +111,7 @@ def test_a_long_prefix_through_the_lexicon_finds_what_the_fts5_merge_finds(
         assert library.engine.completions("meeti", 32) is not None
         through_lexicon = sorted(titles(library.search(query, limit=100)))
         monkeypatch.setattr(SqliteEngine, "completions", lambda self, prefix, limit: None)
+        monkeypatch.setattr(SqliteEngine, "frequent", lambda self, prefix, limit: None)
         merged = sorted(titles(library.search(query, limit=100)))
         assert through_lexicon == merged
         if query != "meetz":
@@ -116,21 +120,59 @@ def test_a_long_prefix_through_the_lexicon_finds_what_the_fts5_merge_finds(
         library.close()
 
 
+def _common_words(prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
+    found = [(w, 5000) for w in sorted(WORDS) if w.startswith(prefix)]  # common: worth naming
+    return found if len(found) <= limit else None
+
+
 def test_the_expression_names_the_words_of_a_long_prefix_and_keeps_short_ones(tmp_path: Path) -> None:
-    from notes_search.engines.sqlite_fts import match_expression
+    from notes_search.engines.sqlite_fts import PrefixWords, match_expression
     from notes_search.query import parse_query
 
-    def words(prefix: str, limit: int) -> List:
-        found = [(w, 5000) for w in sorted(WORDS) if w.startswith(prefix)]  # common: worth naming
-        return found if len(found) <= limit else None
-
-    assert match_expression(parse_query("meeti"), completions=words) == '("meeting" OR "meetings")'
-    assert match_expression(parse_query("meet"), completions=words) == '"meet"*'  # the prefix index has it
-    assert match_expression(parse_query("blockz"), completions=words) == '"blockz"'  # no word: no match
-    assert match_expression(parse_query("code bloc"), completions=words) == '"code" AND "bloc"*'
-    assert match_expression(parse_query('"code block'), completions=words) == (
+    words = PrefixWords((2, 3, 4), _common_words)  # an index of 0.2.1: prefix='2 3 4'
+    assert match_expression(parse_query("meeti"), words=words) == '("meeting" OR "meetings")'
+    assert match_expression(parse_query("meet"), words=words) == '"meet"*'  # the prefix index has it
+    assert match_expression(parse_query("blockz"), words=words) == '"blockz"'  # no word: no match
+    assert match_expression(parse_query("code bloc"), words=words) == '"code" AND "bloc"*'
+    assert match_expression(parse_query('"code block'), words=words) == (
         '(("code" + "block") OR ("code" + "blockade") OR ("code" + "blocks"))'
     )
+
+
+def test_without_a_prefix_index_a_short_prefix_is_its_words_or_its_most_common_ones(tmp_path: Path) -> None:
+    from notes_search.engines.sqlite_fts import FREQUENT_WORDS, WORD_COMPLETIONS, PrefixWords, match_expression
+    from notes_search.query import parse_query
+
+    many = [f"blok{n:03d}" for n in range(WORD_COMPLETIONS + 1)]  # more words than are named one by one
+
+    def completions(prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
+        return None if prefix == "blok" else _common_words(prefix, limit)
+
+    def frequent(prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
+        return [(word, 100 - n) for n, word in enumerate(many) if word.startswith(prefix)][:limit]
+
+    body = PrefixWords((2, 3), completions, frequent)  # a new index: no 4-letter prefix index
+    # Few words start so: all of them, so the result is what the prefix index found.
+    assert match_expression(parse_query("meet"), words=body) == '("meet" OR "meeting" OR "meetings" OR "meetup")'
+    assert match_expression(parse_query("zzzz"), words=body) == '"zzzz"'  # none: matches nothing
+    # Too many: the most common ones, as whoosh does.
+    expected = "({})".format(" OR ".join(f'"{word}"' for word in many[:FREQUENT_WORDS]))
+    assert match_expression(parse_query("blok"), words=body) == expected
+    assert match_expression(parse_query("mee"), words=body) == '"mee"*'  # three letters: indexed
+    assert match_expression(parse_query("me"), words=body) == '"me"*'
+    # Five letters and more: as with the old index (named only when a merge would cost more).
+    assert match_expression(parse_query("meeti"), words=body) == '("meeting" OR "meetings")'
+    # While the lexicon is stale, FTS5 merges the lists as it would for a long prefix.
+    assert match_expression(parse_query("meet"), words=PrefixWords((2, 3))) == '"meet"*'
+
+
+def test_the_most_common_words_of_a_prefix_include_the_word_itself(tmp_path: Path) -> None:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE lexicon (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID")
+    db.executemany("INSERT INTO lexicon VALUES (?, ?)", [("tarx", 1), ("tarxa", 50), ("tarxb", 40), ("tarxc", 30)])
+    assert lexicon.most_common(db, "tarx", 2) == [("tarxa", 50), ("tarxb", 40), ("tarx", 1)]
+    assert lexicon.most_common(db, "tarxa", 2) == [("tarxa", 50)]
+    assert lexicon.most_common(db, "tarz", 2) == []
 
 
 def test_an_index_of_the_previous_schema_is_kept_and_its_lexicon_filled_later(tmp_path: Path) -> None:
@@ -267,3 +309,30 @@ def test_settle_after_close_does_nothing_and_raises_nothing(tmp_path: Path) -> N
     library.refresh()
     library.close()
     library.settle()  # the worker may settle just as the plugin shuts down
+
+
+def test_a_new_index_has_no_four_letter_body_index_and_an_older_one_keeps_its_own(tmp_path: Path, monkeypatch) -> None:
+    from notes_search.engines import sqlite_fts
+
+    root = tmp_path / "notes"
+    _write_corpus(root, 20)
+    new = _library(tmp_path / "new", root)
+    try:
+        assert new.engine._body_words.indexed == (2, 3)
+        assert new.engine._heading_words.indexed == (2, 3, 4)
+        new.refresh()
+        new.settle()
+        found_new = sorted(titles(new.search("meet", limit=50)))
+    finally:
+        new.close()
+    monkeypatch.setattr(sqlite_fts, "BODY_PREFIX_INDEXES", (2, 3, 4))  # as 0.2.1 made it
+    old = _library(tmp_path / "old", root)
+    old.refresh()
+    old.close()
+    monkeypatch.undo()
+    reopened = _library(tmp_path / "old", root)  # the update opens the older file as it is
+    try:
+        assert reopened.engine._body_words.indexed == (2, 3, 4)
+        assert sorted(titles(reopened.search("meet", limit=50))) == found_new == _titles_with("meet", 20)
+    finally:
+        reopened.close()

@@ -84,6 +84,22 @@ def completions(db: sqlite3.Connection, prefix: str, limit: int) -> Optional[Lis
     return found if len(found) <= limit else None
 
 
+def most_common(db: sqlite3.Connection, prefix: str, limit: int) -> List[Tuple[str, int]]:
+    """(word, notes) for the `limit` indexed words starting with `prefix` in the most notes, most first,
+    and the prefix itself after them when it is a word too (a whole word typed is never left out)."""
+    upper = after_prefix(prefix)
+    rows = db.execute(
+        "SELECT term, docs FROM lexicon WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ?",
+        (prefix, upper, limit),
+    ).fetchall()
+    found = [(term, int(docs)) for term, docs in rows]
+    if all(term != prefix for term, _ in found):
+        exact = db.execute("SELECT docs FROM lexicon WHERE term = ?", (prefix,)).fetchone()
+        if exact is not None:
+            found.append((prefix, int(exact[0])))
+    return found
+
+
 def notes_holding(db: sqlite3.Connection, words: Sequence[str], prefixes: Sequence[str], most: int) -> int:
     """How many notes' entries a query on these words and prefixes reads: the sum of their notes,
     or `most` + 1 as soon as it is known to be above `most` (a short prefix stands for many words)."""

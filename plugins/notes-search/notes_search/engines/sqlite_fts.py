@@ -2,10 +2,11 @@
 
 import heapq
 import os
+import re
 import sqlite3
 import threading
 import time
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..focus import context_keys
 from ..notes import IndexDocument, NoteRecord
@@ -78,7 +79,19 @@ Inflections = Callable[[str], List[str]]
 # Every indexed word starting with a prefix with its number of notes, or None (more than the limit
 # asked for, or the lexicon is stale).
 Completions = Callable[[str, int], Optional[List[Tuple[str, int]]]]
-PREFIX_INDEX_MAX = 4  # the longest prefix index (prefix='2 3 4' below): longer prefixes are merged per query
+PREFIX_INDEX_MAX = 4  # longer prefixes never had a prefix index: their lists are merged per query
+# A new index keeps prefix indexes of two and three letters (prefix='2 3'). The 4-letter one cost a
+# quarter of a first index's writes (bench_notes_search's 100,000 notes, writes alone, one run each:
+# 30.8 s with '2 3', 40.8 s with '2 3 4'; /tmp/s3/write_exp.py), and the lexicon stands in for it: a
+# 4-letter prefix is searched as the words it stands for, or, when more than WORD_COMPLETIONS words
+# start so, as its FREQUENT_WORDS most common ones, as the whoosh engine does. Named words cost
+# 0.4-5.7 ms at 100,000 notes where the 4-letter index took 0.4 ms and a merge without it 3-45 ms
+# ("plan"*: 45 ms; /tmp/s3/q3.py). Without the 3-letter index too, "tem"* took 158 ms to merge and
+# its 16 most common words 12 ms as an OR: too slow for a keystroke. The heading table is small and
+# keeps '2 3 4'. An index made by 0.2.1 keeps its '2 3 4' (see _indexed_prefixes).
+BODY_PREFIX_INDEXES = (2, 3)
+HEADING_PREFIX_INDEXES = (2, 3, 4)
+FREQUENT_WORDS = 16
 # A longer prefix is searched as the words it stands for when merging their lists would cost more
 # than an OR of them: FTS5 merges a prefix's lists on every query (~0.15-0.2 us per note entry),
 # while each word of an OR costs ~0.2-0.45 ms. "meeting"* read 100,000 entries in 7-12 ms against
@@ -93,11 +106,29 @@ def _no_completions(prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
     return None
 
 
-def _expansion(token: str, completions: Completions, limit: int) -> Optional[List[str]]:
+class PrefixWords(NamedTuple):
+    """How one table's prefix terms are written: the prefix lengths it indexes, and the lexicon's
+    answers (every word starting so, or the most common ones; None while the lexicon is stale)."""
+
+    indexed: Tuple[int, ...] = HEADING_PREFIX_INDEXES
+    completions: Completions = _no_completions
+    frequent: Completions = _no_completions
+
+
+_NO_LEXICON = PrefixWords()  # all prefix indexes of 0.2.1, no lexicon
+
+
+def _expansion(token: str, words: PrefixWords, limit: int) -> Optional[List[str]]:
     """The words to search instead of `token`* (see ENTRIES_PER_WORD), or None to let FTS5 merge."""
+    if len(token) in words.indexed or len(token) < 2:
+        return None  # the prefix index answers it (one letter: a merge, as always)
+    found = words.completions(token, limit)
     if len(token) <= PREFIX_INDEX_MAX:
-        return None
-    found = completions(token, limit)
+        # No index for this length: a merge reads every entry of every word starting so.
+        if found is not None:
+            return [word for word, _ in found]
+        frequent = words.frequent(token, min(limit, FREQUENT_WORDS))
+        return None if frequent is None else [word for word, _ in frequent]
     if found is None:
         return None
     if found and sum(docs for _, docs in found) < ENTRIES_PER_WORD * len(found):
@@ -105,37 +136,35 @@ def _expansion(token: str, completions: Completions, limit: int) -> Optional[Lis
     return [word for word, _ in found]
 
 
-def _prefix_expression(token: str, completions: Completions, boost_exact: bool) -> str:
-    words = _expansion(token, completions, WORD_COMPLETIONS)
-    if words is None:
+def _prefix_expression(token: str, words: PrefixWords, boost_exact: bool) -> str:
+    named = _expansion(token, words, WORD_COMPLETIONS)
+    if named is None:
         # The whole word counts twice, so "säkerhet" is among the candidates before "säkerhetskopiera".
         return "({0} OR {0}*)".format(_quote(token)) if boost_exact else f"{_quote(token)}*"
-    if not words:
+    if not named:
         return _quote(token)  # no indexed word starts so: matches nothing, as the prefix would
-    alternatives = [_quote(word) for word in words]
-    if boost_exact and token in words:
+    alternatives = [_quote(word) for word in named]
+    if boost_exact and token in named:
         alternatives.insert(0, _quote(token))
     return "({})".format(" OR ".join(alternatives))
 
 
-def _phrase_expression(term: Term, completions: Completions) -> str:
+def _phrase_expression(term: Term, words: PrefixWords) -> str:
     parts = [_quote(t) for t in term.tokens]
     if not term.prefix_last:
         return "({})".format(" + ".join(parts))
-    words = _expansion(term.tokens[-1], completions, PHRASE_COMPLETIONS)
-    if not words:
+    named = _expansion(term.tokens[-1], words, PHRASE_COMPLETIONS)
+    if not named:
         parts[-1] += "*"
         return "({})".format(" + ".join(parts))
-    return "({})".format(" OR ".join("({})".format(" + ".join([*parts[:-1], _quote(word)])) for word in words))
+    return "({})".format(" OR ".join("({})".format(" + ".join([*parts[:-1], _quote(word)])) for word in named))
 
 
-def _term_expression(
-    term: Term, inflections: Inflections, boost_exact: bool = False, completions: Completions = _no_completions
-) -> str:
+def _term_expression(term: Term, inflections: Inflections, boost_exact: bool, words: PrefixWords) -> str:
     # Every column of the table is searched, so no column filter: FTS5 parses position lists to apply
     # one, which made bm25()'s per-phrase statistics cost ~2 ms per phrase instead of ~0.9 ms.
     if term.kind == "prefix":
-        return _prefix_expression(term.tokens[0], completions, boost_exact)
+        return _prefix_expression(term.tokens[0], words, boost_exact)
     if term.kind == "word":
         token = term.tokens[0]
         exact = _quote(token)
@@ -146,17 +175,17 @@ def _term_expression(
             return exact
         # The typed word counts twice (alone and among its forms), so it ranks above "runs" or "ran".
         return "({} OR ({}))".format(exact, " OR ".join(_quote(f) for f in [token, *forms]))
-    return _phrase_expression(term, completions)
+    return _phrase_expression(term, words)
 
 
 def match_expression(
     query: ParsedQuery,
     inflections: Inflections = lambda stem: [],
     boost_exact: bool = False,
-    completions: Completions = _no_completions,
+    words: PrefixWords = _NO_LEXICON,
 ) -> str:
     """The FTS5 MATCH string for a parsed query (every term must match)."""
-    return " AND ".join(_term_expression(term, inflections, boost_exact, completions) for term in query.terms)
+    return " AND ".join(_term_expression(term, inflections, boost_exact, words) for term in query.terms)
 
 
 def _like_escape(value: str) -> str:
@@ -180,7 +209,30 @@ def _filters(query: ParsedQuery) -> Tuple[str, List[str]]:
     return "".join(" AND " + clause for clause in clauses), params
 
 
+_PREFIX_OPTION = re.compile(r"prefix\s*=\s*'([0-9 ]*)'", re.IGNORECASE)
+
+
+def _indexed_prefixes(db: sqlite3.Connection, table: str) -> Tuple[int, ...]:
+    """The prefix lengths a table was created with: an index made by 0.2.1 or earlier keeps '2 3 4'."""
+    row = db.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    found = _PREFIX_OPTION.search(row[0] if row and row[0] else "")
+    return tuple(int(length) for length in found.group(1).split()) if found else ()
+
+
 _SQL_VARIABLES = 500  # bound parameters per statement (old SQLite builds allow 999)
+# SQLite 3.32 and later allow 32,766. A batch's rows then go in one statement per table, and the
+# writer thread takes the GIL back once per table instead of once per 500 values, each time waiting
+# for the parsing thread to let go of it.
+_BULK_VARIABLES = 32_000
+
+
+def _variable_limit(db: sqlite3.Connection) -> int:
+    """Bound parameters one statement may have here: _BULK_VARIABLES where allowed, else _SQL_VARIABLES."""
+    try:
+        db.execute("SELECT " + ",".join("?" * _BULK_VARIABLES), [0] * _BULK_VARIABLES).fetchone()
+    except sqlite3.OperationalError:
+        return _SQL_VARIABLES  # "too many SQL variables"
+    return _BULK_VARIABLES
 _RECORD_CACHE = 2000  # parsed records kept between writes (~1 KB each)
 
 
@@ -217,6 +269,18 @@ class SqliteEngine(SearchEngine):
         self._records_generation = 0
         self._counted: Tuple[int, int] = (-1, 0)  # (generation, notes): count(*) reads the whole table
         self._lexicon_checked: Tuple[int, bool] = (-1, False)  # (generation, complete)
+        self._read_prefixes()
+        self._variables = _variable_limit(self._db)
+
+    def _read_prefixes(self) -> None:
+        def completions(prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
+            return self.completions(prefix, limit)
+
+        def frequent(prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
+            return self.frequent(prefix, limit)
+
+        self._body_words = PrefixWords(_indexed_prefixes(self._db, "notes_fts"), completions, frequent)
+        self._heading_words = PrefixWords(_indexed_prefixes(self._db, "notes_head"), completions, frequent)
 
     def _move_aside(self) -> None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -281,17 +345,16 @@ class SqliteEngine(SearchEngine):
         db.execute("CREATE TABLE note_names (key TEXT NOT NULL, id INTEGER NOT NULL)")
         db.execute("CREATE INDEX note_names_by_key ON note_names(key)")
         # Text arrives already folded (tokens.py): tokenized, or for an ASCII body unsplit, which unicode61
-        # splits exactly as text.tokens() would (letters and digits; CJK is pre-split into bigrams);
-        # prefix indexes of 2 to 4 characters keep as-you-type queries fast (without the 4, "plan*" merged
-        # the lists of every word starting with it on each keystroke: ~7 ms before ranking even began).
+        # splits exactly as text.tokens() would (letters and digits; CJK is pre-split into bigrams).
+        # Prefix indexes: see BODY_PREFIX_INDEXES.
         db.execute(
             "CREATE VIRTUAL TABLE notes_fts USING fts5({}, tokenize='unicode61 remove_diacritics 0',"
-            " prefix='2 3 4')".format(", ".join(_COLUMNS))
+            " prefix='{}')".format(", ".join(_COLUMNS), " ".join(map(str, BODY_PREFIX_INDEXES)))
         )
         db.execute("CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'col')")
         db.execute(
             "CREATE VIRTUAL TABLE notes_head USING fts5({}, tokenize='unicode61 remove_diacritics 0',"
-            " prefix='2 3 4')".format(", ".join(HEADING_FIELDS))
+            " prefix='{}')".format(", ".join(HEADING_FIELDS), " ".join(map(str, HEADING_PREFIX_INDEXES)))
         )
         # The words of names, titles and headings: their lists are short, so typo correction reads
         # them first (the body vocabulary counts every note a common word is in: 18 ms for "m*").
@@ -370,7 +433,7 @@ class SqliteEngine(SearchEngine):
         indexer._BatchWriter). executemany() released and re-took the GIL for every row, and the two
         threads then mostly waited for each other.
         """
-        per_statement = max(1, _SQL_VARIABLES // len(columns))
+        per_statement = max(1, self._variables // len(columns))
         row_marks = "(" + ", ".join("?" * len(columns)) + ")"
         head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
         for start in range(0, len(rows), per_statement):
@@ -452,9 +515,17 @@ class SqliteEngine(SearchEngine):
                 return None
             return lexicon.completions(self._reader, prefix, limit)
 
+    def frequent(self, prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
+        """The `limit` indexed words starting with `prefix` in the most notes (or None: no lexicon yet)."""
+        with self._read_lock:
+            if not self._lexicon_ready():
+                return None
+            return lexicon.most_common(self._reader, prefix, limit)
+
     def clear(self) -> None:
         with self._lock:
             self._create(self._db)
+            self._read_prefixes()
             self._first_build = True
             self._generation += 1
 
@@ -470,8 +541,8 @@ class SqliteEngine(SearchEngine):
         if query.is_empty:
             return []
         where, params = _filters(query)
-        expression = match_expression(query, self.inflections, completions=self.completions)
-        heading_expression = match_expression(query, self.inflections, True, self.completions)
+        expression = match_expression(query, self.inflections, words=self._body_words)
+        heading_expression = match_expression(query, self.inflections, True, self._heading_words)
         body_count = max(BODY_CANDIDATES, limit + TIE_MARGIN)
         with self._read_lock:
             if where:
@@ -674,7 +745,7 @@ class SqliteEngine(SearchEngine):
     def has_match(self, term: Term) -> bool:
         if self._in_lexicon(term) is False:
             return False
-        expression = match_expression(ParsedQuery((term,)), self.inflections, completions=self.completions)
+        expression = match_expression(ParsedQuery((term,)), self.inflections, words=self._body_words)
         with self._read_lock:
             row = self._reader.execute(
                 "SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1", (expression,)
