@@ -160,10 +160,33 @@ def test_without_a_prefix_index_a_short_prefix_is_its_words_or_its_most_common_o
     assert match_expression(parse_query("blok"), words=body) == expected
     assert match_expression(parse_query("mee"), words=body) == '"mee"*'  # three letters: indexed
     assert match_expression(parse_query("me"), words=body) == '"me"*'
+    # Rare words: merged, which costs less than naming them and ranks as the prefix index did.
+    rare = PrefixWords((2, 3), lambda prefix, limit: [("meet", 3), ("meeting", 40)], frequent)
+    assert match_expression(parse_query("meet"), words=rare) == '"meet"*'
     # Five letters and more: as with the old index (named only when a merge would cost more).
     assert match_expression(parse_query("meeti"), words=body) == '("meeting" OR "meetings")'
     # While the lexicon is stale, FTS5 merges the lists as it would for a long prefix.
     assert match_expression(parse_query("meet"), words=PrefixWords((2, 3))) == '"meet"*'
+
+
+def test_the_engine_names_the_most_common_words_only_when_a_merge_would_read_too_many_entries(
+    tmp_path: Path,
+) -> None:
+    from notes_search.engines import sqlite_fts
+
+    engine = SqliteEngine(str(tmp_path / "index"))
+    try:
+        limit = sqlite_fts.ENTRIES_PER_WORD * sqlite_fts.WORD_COMPLETIONS
+        words = [(f"blok{n:03d}", 1 + limit // 40) for n in range(40)]  # 40 words, just over the limit
+        with engine._lock:
+            engine._db.execute("BEGIN")
+            engine._db.executemany("INSERT INTO lexicon VALUES (?, ?)", words)
+            engine._db.execute("COMMIT")
+            engine._generation += 1
+        assert engine.frequent("blok", 16) == sorted(words)[:16]  # equal counts: in word order
+        assert engine.frequent("blok03", 16) is None  # ten of them: a merge reads few enough entries
+    finally:
+        engine.close()
 
 
 def test_the_most_common_words_of_a_prefix_include_the_word_itself(tmp_path: Path) -> None:

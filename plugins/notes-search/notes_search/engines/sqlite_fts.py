@@ -83,8 +83,9 @@ PREFIX_INDEX_MAX = 4  # longer prefixes never had a prefix index: their lists ar
 # A new index keeps prefix indexes of two and three letters (prefix='2 3'). The 4-letter one cost a
 # quarter of a first index's writes (bench_notes_search's 100,000 notes, writes alone, one run each:
 # 30.8 s with '2 3', 40.8 s with '2 3 4'; /tmp/s3/write_exp.py), and the lexicon stands in for it: a
-# 4-letter prefix is searched as the words it stands for, or, when more than WORD_COMPLETIONS words
-# start so, as its FREQUENT_WORDS most common ones, as the whoosh engine does. Named words cost
+# 4-letter prefix whose words are common is searched as those words, or, when more than WORD_COMPLETIONS
+# words start so, as its FREQUENT_WORDS most common ones, as the whoosh engine does; rare words are
+# merged, as longer prefixes are (see ENTRIES_PER_WORD), which ranks as the index did. Named words cost
 # 0.4-5.7 ms at 100,000 notes where the 4-letter index took 0.4 ms and a merge without it 3-45 ms
 # ("plan"*: 45 ms; /tmp/s3/q3.py). Without the 3-letter index too, "tem"* took 158 ms to merge and
 # its 16 most common words 12 ms as an OR: too slow for a keystroke. The heading table is small and
@@ -123,16 +124,14 @@ def _expansion(token: str, words: PrefixWords, limit: int) -> Optional[List[str]
     if len(token) in words.indexed or len(token) < 2:
         return None  # the prefix index answers it (one letter: a merge, as always)
     found = words.completions(token, limit)
-    if len(token) <= PREFIX_INDEX_MAX:
-        # No index for this length: a merge reads every entry of every word starting so.
-        if found is not None:
-            return [word for word, _ in found]
+    if found is None:
+        if len(token) > PREFIX_INDEX_MAX:
+            return None
+        # A 4-letter prefix in a new index (no prefix index of its length) standing for many words.
         frequent = words.frequent(token, min(limit, FREQUENT_WORDS))
         return None if frequent is None else [word for word, _ in frequent]
-    if found is None:
-        return None
     if found and sum(docs for _, docs in found) < ENTRIES_PER_WORD * len(found):
-        return None
+        return None  # rare words: merging their lists costs less, and ranks as the prefix index did
     return [word for word, _ in found]
 
 
@@ -516,9 +515,11 @@ class SqliteEngine(SearchEngine):
             return lexicon.completions(self._reader, prefix, limit)
 
     def frequent(self, prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
-        """The `limit` indexed words starting with `prefix` in the most notes (or None: no lexicon yet)."""
+        """The `limit` indexed words starting with `prefix` in the most notes, to stand for it; None when
+        merging its lists costs less than an OR of that many words (see ENTRIES_PER_WORD), or no lexicon yet."""
+        most = ENTRIES_PER_WORD * WORD_COMPLETIONS
         with self._read_lock:
-            if not self._lexicon_ready():
+            if not self._lexicon_ready() or lexicon.notes_holding(self._reader, [], [prefix], most) <= most:
                 return None
             return lexicon.most_common(self._reader, prefix, limit)
 
