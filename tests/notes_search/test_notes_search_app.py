@@ -125,17 +125,17 @@ def test_while_the_first_index_builds_the_panel_shows_progress_and_search_works(
     root = tmp_path / "notes"
     for index in range(60):
         write_note(root, f"n{index:02d}.md", f"# Note {index}\n\ncommon words and number{index}\n")
-    real_write = SqliteEngine.write
+    real_write = SqliteEngine.write_prepared  # what the first index's writer thread calls
     first_batch_written = threading.Event()
     index_may_go_on = threading.Event()
 
-    def held_write(self, upserts, deletes=()):  # a big first index, held after its first batch
-        real_write(self, upserts, deletes)
+    def held_write(self, prepared, deletes=()):  # a big first index, held after its first batch
+        real_write(self, prepared, deletes)
         first_batch_written.set()
         index_may_go_on.wait(30)
 
     monkeypatch.setattr(SqliteEngine, "batch_size", 10)
-    monkeypatch.setattr(SqliteEngine, "write", held_write)
+    monkeypatch.setattr(SqliteEngine, "write_prepared", held_write)
     plugin = RecordingPlugin()
     app = _activated(plugin, tmp_path, root, engine="sqlite")
     app.panel_opened()

@@ -359,3 +359,19 @@ def test_a_new_index_has_no_four_letter_body_index_and_an_older_one_keeps_its_ow
         assert sorted(titles(reopened.search("meet", limit=50))) == found_new == _titles_with("meet", 20)
     finally:
         reopened.close()
+
+
+def test_a_bulk_write_binds_as_many_values_per_statement_as_this_sqlite_allows(tmp_path: Path) -> None:
+    from notes_search.engines import sqlite_fts
+
+    engine = SqliteEngine(str(tmp_path / "index"))
+    try:
+        expected = sqlite_fts._BULK_VARIABLES if sqlite3.sqlite_version_info >= (3, 32) else sqlite_fts._SQL_VARIABLES
+        assert engine._variables == expected
+        old_build = sqlite3.connect(":memory:")
+        if hasattr(old_build, "setlimit"):  # Python 3.11+: as an SQLite built with the old limit of 999
+            old_build.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 999)
+            assert sqlite_fts._variable_limit(old_build) == sqlite_fts._SQL_VARIABLES
+        old_build.close()
+    finally:
+        engine.close()

@@ -73,14 +73,15 @@ class _BatchWriter:
         self._error: Optional[BaseException] = None
 
     def submit(self, upserts: List[IndexDocument], deletes: List[str]) -> None:
+        prepared = self._engine.prepare_write(upserts)  # here, while the previous batch is written
         self.wait()
-        self._thread = threading.Thread(target=self._write, args=(upserts, deletes), name="notes-index-write")
+        self._thread = threading.Thread(target=self._write, args=(prepared, deletes), name="notes-index-write")
         self._thread.daemon = True
         self._thread.start()
 
-    def _write(self, upserts: List[IndexDocument], deletes: List[str]) -> None:
+    def _write(self, prepared: object, deletes: List[str]) -> None:
         try:
-            self._engine.write(upserts, deletes)
+            self._engine.write_prepared(prepared, deletes)
         except BaseException as error:  # handed to the indexing thread at its next wait()
             self._error = error
 

@@ -80,6 +80,16 @@ class SearchEngine:
         """Add or replace documents and delete paths, committed together."""
         raise NotImplementedError
 
+    def prepare_write(self, upserts: Sequence[IndexDocument]) -> object:
+        """What write_prepared() needs that can be worked out before the write holds the index; called
+        on the thread that parsed the notes while an earlier batch is still being written."""
+        return list(upserts)
+
+    def write_prepared(self, prepared: object, deletes: Iterable[str] = ()) -> None:
+        """write() of what prepare_write() returned."""
+        assert isinstance(prepared, list)
+        self.write(prepared, deletes)
+
     def rename(self, old_path: str, document: IndexDocument) -> None:
         """Move a note whose content did not change (engines may skip re-indexing its text)."""
         self.write([document], [old_path])

@@ -227,12 +227,26 @@ _BULK_VARIABLES = 32_000
 
 def _variable_limit(db: sqlite3.Connection) -> int:
     """Bound parameters one statement may have here: _BULK_VARIABLES where allowed, else _SQL_VARIABLES."""
-    try:
-        db.execute("SELECT " + ",".join("?" * _BULK_VARIABLES), [0] * _BULK_VARIABLES).fetchone()
+    try:  # an IN list: a result row may not have that many columns
+        db.execute("SELECT 1 WHERE 0 IN (" + ",".join("?" * _BULK_VARIABLES) + ")", [0] * _BULK_VARIABLES).fetchone()
     except sqlite3.OperationalError:
         return _SQL_VARIABLES  # "too many SQL variables"
     return _BULK_VARIABLES
 _RECORD_CACHE = 2000  # parsed records kept between writes (~1 KB each)
+
+
+class _Rows:
+    """A write's rows, made on the thread that parsed its notes: a first index's writer thread then
+    spends its time in SQLite, with the GIL released, instead of taking turns with the parser for it.
+    Rows name their note by its place in `documents`; rowids are given once the write holds the index."""
+
+    def __init__(self, documents: List[IndexDocument]) -> None:
+        self.documents = documents
+        self.notes: List[Tuple[object, ...]] = []
+        self.fts: List[Tuple[str, ...]] = []
+        self.context: List[Tuple[str, int]] = []
+        self.names: List[Tuple[str, int]] = []
+        self.head: List[Tuple[int, Tuple[str, ...]]] = []
 
 
 class SqliteEngine(SearchEngine):
@@ -394,35 +408,28 @@ class SqliteEngine(SearchEngine):
                 self._db.execute(f"DELETE FROM note_names WHERE id IN ({id_marks})", ids)
                 self._db.execute(f"DELETE FROM notes WHERE id IN ({id_marks})", ids)
 
-    def _insert_many(self, documents: Sequence[IndexDocument]) -> None:
+    def prepare_write(self, upserts: Sequence[IndexDocument]) -> "_Rows":
+        """Every row a write inserts, without its rowid (see _Rows)."""
+        unique = list({document.record.path: document for document in upserts}.values())
+        rows = _Rows(unique)
+        for number, document in enumerate(unique):
+            rows.notes.append(self._row_values(document))
+            rows.fts.append(tuple(document.fields[c] for c in _COLUMNS))
+            rows.context.extend((key, number) for key in context_keys(document.record.context))
+            rows.names.extend((key, number) for key in name_keys(document.record))
+            if any(document.fields[c] for c in HEADING_FIELDS):
+                rows.head.append((number, tuple(document.fields[c] for c in HEADING_FIELDS)))
+        return rows
+
+    def _insert_many(self, rows: "_Rows") -> None:
         first = int(self._db.execute("SELECT coalesce(max(id), 0) + 1 FROM notes").fetchone()[0])
-        ids = range(first, first + len(documents))  # rowids given, not read back
-        self._insert_rows(
-            "notes",
-            ("id", "path", "mtime_ns", "size", "content_hash", "tag_keys", "folder_keys", "record"),
-            [(rowid, *self._row_values(document)) for rowid, document in zip(ids, documents)],
-        )
-        self._insert_rows(
-            "notes_fts",
-            ("rowid", *_COLUMNS),
-            [(rowid, *(document.fields[c] for c in _COLUMNS)) for rowid, document in zip(ids, documents)],
-        )
-        contexts = [
-            (key, rowid) for rowid, document in zip(ids, documents) for key in context_keys(document.record.context)
-        ]
-        if contexts:
-            self._insert_rows("note_context", ("key", "id"), contexts)
-        names = [(key, rowid) for rowid, document in zip(ids, documents) for key in name_keys(document.record)]
-        self._insert_rows("note_names", ("key", "id"), names)
-        self._insert_rows(
-            "notes_head",
-            ("rowid", *HEADING_FIELDS),
-            [
-                (rowid, *(document.fields[c] for c in HEADING_FIELDS))
-                for rowid, document in zip(ids, documents)
-                if any(document.fields[c] for c in HEADING_FIELDS)
-            ],
-        )
+        columns = ("id", "path", "mtime_ns", "size", "content_hash", "tag_keys", "folder_keys", "record")
+        self._insert_rows("notes", columns, [(first + n, *row) for n, row in enumerate(rows.notes)])
+        self._insert_rows("notes_fts", ("rowid", *_COLUMNS), [(first + n, *row) for n, row in enumerate(rows.fts)])
+        if rows.context:
+            self._insert_rows("note_context", ("key", "id"), [(key, first + n) for key, n in rows.context])
+        self._insert_rows("note_names", ("key", "id"), [(key, first + n) for key, n in rows.names])
+        self._insert_rows("notes_head", ("rowid", *HEADING_FIELDS), [(first + n, *row) for n, row in rows.head])
 
     def _insert_rows(self, table: str, columns: Sequence[str], rows: Sequence[Tuple[object, ...]]) -> None:
         """Insert many rows with a few multi-row INSERT statements.
@@ -464,14 +471,18 @@ class SqliteEngine(SearchEngine):
             raise
 
     def write(self, upserts: Sequence[IndexDocument], deletes: Iterable[str] = ()) -> None:
+        self.write_prepared(self.prepare_write(upserts), deletes)
+
+    def write_prepared(self, prepared: object, deletes: Iterable[str] = ()) -> None:
+        assert isinstance(prepared, _Rows)
+        unique = prepared.documents
         with self._lock:
-            self._set_durability(len(upserts))
+            self._set_durability(len(unique))
             self._begin()
             try:
-                unique = list({document.record.path: document for document in upserts}.values())
                 self._delete_many([*deletes, *(document.record.path for document in unique)])
                 if unique:
-                    self._insert_many(unique)
+                    self._insert_many(prepared)
                 if self._bulk or len(unique) >= self.batch_size:
                     lexicon.mark_stale(self._db)  # a full batch: settle() reads FTS5's words faster
                 elif unique and lexicon.is_complete(self._db):
