@@ -2,6 +2,7 @@
 window of recent matches, ASCII bodies handed to FTS5 unsplit, fast first build, snippet word starts."""
 
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Dict, Iterable, List, Sequence
@@ -227,6 +228,57 @@ def test_a_write_failing_on_the_writer_thread_reaches_the_caller(tmp_path: Path)
     with pytest.raises(IndexBusy):
         refresh_index(engine, [str(root)])
     assert engine.log == ["write a,b"]  # the batch before the failure stays committed
+
+
+class _HeldEngine(_RecordingEngine):
+    """Its first write waits until released: how far may parsing run ahead of a slow commit?"""
+
+    def __init__(self) -> None:
+        super().__init__({})
+        self.prepared = 0
+        self.first_write_started = threading.Event()
+        self.release = threading.Event()
+
+    def prepare_write(self, upserts: Sequence[IndexDocument]) -> object:
+        self.prepared += 1
+        return super().prepare_write(upserts)
+
+    def write(self, upserts: Sequence[IndexDocument], deletes: Iterable[str] = ()) -> None:
+        if self.writes == 0:
+            self.first_write_started.set()
+            assert self.release.wait(60)
+        super().write(upserts, deletes)
+
+
+def test_parsing_runs_ahead_of_a_slow_commit_by_a_bounded_number_of_batches(tmp_path: Path, monkeypatch) -> None:
+    import queue
+
+    from notes_search import indexer
+
+    blocked = threading.Event()
+    engine = _HeldEngine()
+
+    class WatchedQueue(queue.Queue):  # tells when a batch has to wait for room behind the held write
+        def put(self, item, block=True, timeout=None):  # type: ignore[no-untyped-def]
+            if self.full() and engine.first_write_started.is_set():
+                blocked.set()  # the writer takes nothing more until released: it stays full
+            super().put(item, block, timeout)
+
+    monkeypatch.setattr(indexer.queue, "Queue", WatchedQueue)
+    root = tmp_path / "notes"
+    for number in range(20):
+        write_note(root, f"n{number:02d}.md", f"# n{number}\n\nnote {number}\n", mtime=1000)
+    done: List[object] = []
+    thread = threading.Thread(target=lambda: done.append(refresh_index(engine, [str(root)])))
+    thread.start()
+    assert engine.first_write_started.wait(60)
+    assert blocked.wait(60)  # the parser stopped: the queue is full
+    # The batch being written, WRITE_QUEUE waiting, and the one parsed and waiting to be queued.
+    assert engine.prepared == 1 + indexer.WRITE_QUEUE + 1
+    assert not done
+    engine.release.set()
+    thread.join(60)
+    assert len(engine.log) == 10 and engine.log[0] == "write n00,n01"  # every batch, in order
 
 
 def test_a_rename_onto_a_stale_indexed_path_leaves_no_orphaned_text_rows(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 in committed batches so a stopped run keeps its work and searches see progress."""
 
 import os
+import queue
 import stat as stat_module
 import threading
 import time
@@ -59,40 +60,60 @@ def _prepare(stat: FileStat, max_note_bytes: int, unsplit_body: bool = False) ->
         return stat, "unreadable"
 
 
+# Batches parsed ahead of the one being written. FTS5 merges its segments inside some commits, so a
+# few batches take seconds instead of ~0.2 s, and with none queued the parser waited for them: a first
+# index of bench_notes_search's 100,000 notes in process took 31.4 s with none, 23.9-25.3 s with one
+# and 23.5-26.7 s with two (/tmp/s3/cold8.py, two runs each). Each batch held costs ~5 MB of RSS.
+WRITE_QUEUE = 1
+
+
 class _BatchWriter:
-    """Commits one batch on a second thread while the caller reads and parses the next one.
+    """Commits batches in order on a second thread while the caller reads and parses the next ones.
 
     SQLite releases the GIL while FTS5 tokenizes and writes, about half of a first index's work: with
     the two overlapped on two cores, 10,000 notes took 3.1 s instead of 4.6 s (in-process, 5 runs).
-    At most one batch is in flight, so memory stays bounded and batches commit in order.
+    At most WRITE_QUEUE batches wait, so memory stays bounded. After a failed write the batches
+    queued behind it are dropped, and the error is raised to the caller at its next submit or wait.
     """
 
     def __init__(self, engine: SearchEngine) -> None:
         self._engine = engine
+        self._pending: "queue.Queue[Optional[Tuple[object, List[str]]]]" = queue.Queue(maxsize=WRITE_QUEUE)
         self._thread: Optional[threading.Thread] = None
         self._error: Optional[BaseException] = None
 
     def submit(self, upserts: List[IndexDocument], deletes: List[str]) -> None:
-        prepared = self._engine.prepare_write(upserts)  # here, while the previous batch is written
-        self.wait()
-        self._thread = threading.Thread(target=self._write, args=(prepared, deletes), name="notes-index-write")
-        self._thread.daemon = True
-        self._thread.start()
+        prepared = self._engine.prepare_write(upserts)  # here, while earlier batches are written
+        self._raise_error()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._write_all, name="notes-index-write")
+            self._thread.daemon = True
+            self._thread.start()
+        self._pending.put((prepared, deletes))  # waits while WRITE_QUEUE batches are queued
 
-    def _write(self, prepared: object, deletes: List[str]) -> None:
-        try:
-            self._engine.write_prepared(prepared, deletes)
-        except BaseException as error:  # handed to the indexing thread at its next wait()
-            self._error = error
+    def _write_all(self) -> None:
+        while True:
+            batch = self._pending.get()
+            if batch is None:
+                return
+            if self._error is None:
+                try:
+                    self._engine.write_prepared(*batch)
+                except BaseException as error:  # handed to the indexing thread (see _raise_error)
+                    self._error = error
 
-    def wait(self) -> None:
-        """Block until the batch in flight is committed; re-raise what its write raised."""
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+    def _raise_error(self) -> None:
         error, self._error = self._error, None
         if error is not None:
             raise error
+
+    def wait(self) -> None:
+        """Block until every submitted batch is committed; re-raise what a write raised."""
+        if self._thread is not None:
+            self._pending.put(None)
+            self._thread.join()
+            self._thread = None
+        self._raise_error()
 
 
 def refresh_index(
