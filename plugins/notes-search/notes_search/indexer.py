@@ -78,7 +78,7 @@ class _BatchWriter:
 
     def __init__(self, engine: SearchEngine) -> None:
         self._engine = engine
-        self._pending: "queue.Queue[Optional[Tuple[object, List[str]]]]" = queue.Queue(maxsize=WRITE_QUEUE)
+        self._pending: queue.Queue[Optional[Tuple[object, List[str]]]] = queue.Queue(maxsize=WRITE_QUEUE)
         self._thread: Optional[threading.Thread] = None
         self._error: Optional[BaseException] = None
 
