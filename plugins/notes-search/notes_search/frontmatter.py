@@ -13,6 +13,7 @@ _INLINE_TAG = re.compile(r"(?:(?<=\s)|^)#([^\W\d_][\w/-]*)", re.MULTILINE)
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 # File names that carry no meaning (Cosmica writes 20250101-093000-ab12.md): use the first line instead.
 _GENERATED_NAME = re.compile(r"^[\d_\-. ]+(?:[a-z0-9]{0,6})$", re.IGNORECASE)
+_COMMENT = re.compile(r"\s+#\s.*$")
 _TITLE_LIMIT = 120
 _TRUE_WORDS = {"true", "yes", "on", "1"}
 
@@ -35,7 +36,7 @@ def _unquote(value: str) -> str:
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         return value[1:-1]
     # A trailing " # comment" is YAML syntax, not part of the value.
-    return re.sub(r"\s+#\s.*$", "", value)
+    return _COMMENT.sub("", value) if "#" in value else value
 
 
 def _inline_list(value: str) -> List[str]:

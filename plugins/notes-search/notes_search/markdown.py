@@ -88,8 +88,9 @@ def headings(body: str) -> Tuple[Tuple[int, str], ...]:
     if "#" not in body:
         return ()
     in_fence = False
+    fenced = "```" in body or "~~~" in body  # else no line can open a fence: skip the per-line check
     for line in body.split("\n"):
-        if _FENCE.match(line):
+        if fenced and _FENCE.match(line):
             in_fence = not in_fence
             continue
         if in_fence or not line.startswith("#"):

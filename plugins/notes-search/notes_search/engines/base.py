@@ -2,6 +2,7 @@
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..notes import IndexDocument, NoteRecord
@@ -160,6 +161,12 @@ def word_forms(stem: str, words_starting_with: Callable[[str], Iterable[Tuple[st
 
 def tag_keys(tags: Iterable[str]) -> List[str]:
     """Folded tags plus their parents ("work/meetings" also files under "work")."""
+    return list(_tag_keys(tuple(tags)))
+
+
+@lru_cache(maxsize=4096)
+def _tag_keys(tags: Tuple[str, ...]) -> Tuple[str, ...]:
+    # Cached: most notes of a vault share a few tag sets, and a first index asks for every note's.
     from ..tokens import fold
 
     keys: List[str] = []
@@ -170,7 +177,7 @@ def tag_keys(tags: Iterable[str]) -> List[str]:
             key = "/".join(parts[:end])
             if key not in keys:
                 keys.append(key)
-    return keys
+    return tuple(keys)
 
 
 def tag_matches(filter_: TagFilter, keys: Iterable[str]) -> bool:
