@@ -302,7 +302,9 @@ class SqliteEngine(SearchEngine):
                 os.replace(self.path + suffix, f"{self.path}{suffix}.corrupt-{stamp}")
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        # No statement cache on the writing connection: a cached bulk INSERT keeps its last values bound
+        # (a whole batch of note text), and writes prepare few statements.
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, cached_statements=0)
         try:
             # For a new file only (an existing one keeps its size): FTS5 writes its index in 16,000-byte
             # pages (pgsz below), which on 4 KB pages each took an overflow chain. A first index of
