@@ -2,7 +2,9 @@
 searched through it finds what FTS5's own prefix merge finds, an update keeps the index, and bm25() is
 skipped only when its counting would read more entries than BM25_POSTINGS."""
 
+import platform
 import sqlite3
+import sys
 from pathlib import Path
 from typing import List, Optional, Set, Tuple
 
@@ -375,3 +377,25 @@ def test_a_bulk_write_binds_as_many_values_per_statement_as_this_sqlite_allows(t
         old_build.close()
     finally:
         engine.close()
+
+
+def test_the_memory_a_first_index_freed_is_handed_back_once_the_lexicon_is_filled(tmp_path: Path, monkeypatch) -> None:
+    from notes_search import library as library_module
+    from notes_search.memory import release_freed_memory
+
+    if sys.platform.startswith("linux") and "glibc" in " ".join(platform.libc_ver()):
+        assert release_freed_memory() is True
+    released: List[bool] = []
+    monkeypatch.setattr(library_module, "release_freed_memory", lambda: released.append(True) or True)
+    root = tmp_path / "notes"
+    _write_corpus(root, 12)
+    library = _library(tmp_path, root)
+    try:
+        library.engine.batch_size = 5  # a first index in full batches: the lexicon is left to settle()
+        library.refresh()
+        library.settle()
+        assert released == [True]
+        library.settle()  # nothing left to do: nothing to hand back
+        assert released == [True]
+    finally:
+        library.close()

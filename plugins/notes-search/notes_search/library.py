@@ -13,6 +13,7 @@ from .engines import SearchEngine, open_engine
 from .fuzzy import correct_query
 from .indexer import ProgressCallback, RefreshReport, refresh_index, update_paths
 from .markdown import reader_text
+from .memory import release_freed_memory
 from .notes import NoteRecord, UnreadableNote, decode_note, note_body
 from .query import ParsedQuery, parse_query
 from .related import RELATED_LIMIT, related_notes
@@ -156,7 +157,8 @@ class NotesLibrary:
         """The engine's upkeep after a refresh (run on the worker, after the refreshed panel is out)."""
         try:
             with self._refresh_lock, self._using() as engine:
-                engine.settle()
+                if engine.settle():
+                    release_freed_memory()  # after a first index: its batches are gone
         except LibraryClosed:
             pass  # shutting down: the next start settles what is left
 

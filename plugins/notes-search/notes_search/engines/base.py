@@ -126,8 +126,10 @@ class SearchEngine:
         library corrects it before searching at all). False when that cannot be told cheaply."""
         return False
 
-    def settle(self) -> None:
-        """Work left after a refresh that searches do not wait for (the FTS5 lexicon); may take seconds."""
+    def settle(self) -> bool:
+        """Work left after a refresh that searches do not wait for (the FTS5 lexicon); may take seconds.
+        True when there was some (a first index or a large update had just been written)."""
+        return False
 
     def clear(self) -> None:
         raise NotImplementedError
