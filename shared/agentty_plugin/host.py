@@ -24,6 +24,10 @@ from .manifest import Manifest, load_manifest
 from .world import HostCall, HostError, PaneSpec, World, filter_context
 
 H = TypeVar("H", bound="SimulatedHost")
+# How long a test waits for an event before it fails: a bound, not a speed target. Generous, so a
+# correct test still passes on a loaded machine (a git-status test once timed out at 10 s while the
+# whole suite and a benchmark shared two CPUs); a broken one only takes longer to fail.
+EVENT_TIMEOUT = 60.0
 
 
 class SimulatedHost:
@@ -376,7 +380,9 @@ class SimulatedHost:
         with self._lock:
             return self.panels[-1] if self.panels else None
 
-    def wait_for(self, condition: Callable[[], Any], timeout: float = 10.0, what: str = "a condition") -> Any:
+    def wait_for(
+        self, condition: Callable[[], Any], timeout: float = EVENT_TIMEOUT, what: str = "a condition"
+    ) -> Any:
         """Wait until `condition()` is truthy and return it; on timeout raise with what we saw."""
         deadline = time.monotonic() + timeout
         with self._changed:

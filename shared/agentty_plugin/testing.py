@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from . import ui
 from ._host_answers import METHOD_PERMISSIONS, NOTIFY_GAP, RATE_LIMIT
-from .host import SimulatedHost
+from .host import EVENT_TIMEOUT, SimulatedHost
 from .world import HostCall, HostError, PaneSpec, WorkspaceSpec, World, filter_context
 
 __all__ = [
@@ -78,7 +78,7 @@ class PluginHost(SimulatedHost):
         self._require(element)
         self.event(element, "change", value=bool(value))
 
-    def wait_for_panel(self, predicate: Callable[[Dict[str, Any]], Any] = bool, timeout: float = 10.0,
+    def wait_for_panel(self, predicate: Callable[[Dict[str, Any]], Any] = bool, timeout: float = EVENT_TIMEOUT,
                        after: int = 0) -> Dict[str, Any]:
         """The newest panel (received after the first `after` panels) for which `predicate(tree)` is truthy."""
 
@@ -89,12 +89,12 @@ class PluginHost(SimulatedHost):
         result: Dict[str, Any] = self.wait_for(newest, timeout, "a matching panel")
         return result
 
-    def wait_for_text(self, text: str, timeout: float = 10.0) -> Dict[str, Any]:
+    def wait_for_text(self, text: str, timeout: float = EVENT_TIMEOUT) -> Dict[str, Any]:
         """The newest panel that shows `text` somewhere (as a substring of any visible string)."""
         return self.wait_for_panel(lambda tree: any(text in s for s in ui.texts(tree)), timeout)
 
     def wait_for_call(self, method: str, predicate: Callable[[HostCall], Any] = lambda _c: True,
-                      timeout: float = 10.0, after: int = 0) -> HostCall:
+                      timeout: float = EVENT_TIMEOUT, after: int = 0) -> HostCall:
         def match() -> Optional[HostCall]:
             for call in self.calls[after:]:
                 if call.method == method and predicate(call):
@@ -104,7 +104,7 @@ class PluginHost(SimulatedHost):
         result: HostCall = self.wait_for(match, timeout, f"a {method} call")
         return result
 
-    def wait_idle(self, quiet: float = 0.3, timeout: float = 10.0) -> None:
+    def wait_idle(self, quiet: float = 0.3, timeout: float = EVENT_TIMEOUT) -> None:
         """Wait until the plugin has sent nothing for `quiet` seconds."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
