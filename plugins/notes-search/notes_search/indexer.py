@@ -80,7 +80,8 @@ class _BatchWriter:
         self._engine = engine
         self._pending: queue.Queue[Optional[Tuple[object, List[str]]]] = queue.Queue(maxsize=WRITE_QUEUE)
         self._thread: Optional[threading.Thread] = None
-        self._error: Optional[BaseException] = None
+        self._error: Optional[BaseException] = None  # the failed write's error, until raised
+        self._failed = False  # set by a failed write: later batches are not written
 
     def submit(self, upserts: List[IndexDocument], deletes: List[str]) -> None:
         prepared = self._engine.prepare_write(upserts)  # here, while earlier batches are written
@@ -96,11 +97,12 @@ class _BatchWriter:
             batch = self._pending.get()
             if batch is None:
                 return
-            if self._error is None:
+            if not self._failed:
                 try:
                     self._engine.write_prepared(*batch)
                 except BaseException as error:  # handed to the indexing thread (see _raise_error)
                     self._error = error
+                    self._failed = True
 
     def _raise_error(self) -> None:
         error, self._error = self._error, None
