@@ -63,7 +63,8 @@ def _prepare(stat: FileStat, max_note_bytes: int, unsplit_body: bool = False) ->
 # Batches parsed ahead of the one being written. FTS5 merges its segments inside some commits, so a
 # few batches take seconds instead of ~0.2 s, and with none queued the parser waited for them: a first
 # index of bench_notes_search's 100,000 notes in process took 31.4 s with none, 23.9-25.3 s with one
-# and 23.5-26.7 s with two (/tmp/s3/cold8.py, two runs each). Each batch held costs ~5 MB of RSS.
+# and 23.5-26.7 s with two (refresh_index timed in process, two runs each). Each batch held costs
+# ~5 MB of RSS.
 WRITE_QUEUE = 1
 
 

@@ -81,15 +81,16 @@ Inflections = Callable[[str], List[str]]
 Completions = Callable[[str, int], Optional[List[Tuple[str, int]]]]
 PREFIX_INDEX_MAX = 4  # longer prefixes never had a prefix index: their lists are merged per query
 # A new index keeps prefix indexes of two and three letters (prefix='2 3'). The 4-letter one cost a
-# quarter of a first index's writes (bench_notes_search's 100,000 notes, writes alone, one run each:
-# 30.8 s with '2 3', 40.8 s with '2 3 4'; /tmp/s3/write_exp.py), and the lexicon stands in for it: a
-# 4-letter prefix whose words are common is searched as those words, or, when more than WORD_COMPLETIONS
-# words start so, as its FREQUENT_WORDS most common ones, as the whoosh engine does; rare words are
-# merged, as longer prefixes are (see ENTRIES_PER_WORD), which ranks as the index did. Named words cost
-# 0.4-5.7 ms at 100,000 notes where the 4-letter index took 0.4 ms and a merge without it 3-45 ms
-# ("plan"*: 45 ms; /tmp/s3/q3.py). Without the 3-letter index too, "tem"* took 158 ms to merge and
-# its 16 most common words 12 ms as an OR: too slow for a keystroke. The heading table is small and
-# keeps '2 3 4'. An index made by 0.2.1 keeps its '2 3 4' (see _indexed_prefixes).
+# quarter of a first index's writes (bench_notes_search's 100,000 notes, parsed, then written in
+# process, one run each: 30.8 s with '2 3', 40.8 s with '2 3 4'), and the lexicon stands in for it:
+# a 4-letter prefix whose words are common is searched as those words, or, when more than
+# WORD_COMPLETIONS words start so, as its FREQUENT_WORDS most common ones, as the whoosh engine does;
+# rare words are merged, as longer prefixes are (see ENTRIES_PER_WORD), which ranks as the index did.
+# Named words cost 0.4-5.7 ms at 100,000 notes where the 4-letter index took 0.4 ms and a merge
+# without it 3-45 ms ("plan"*: 45 ms; SQL timed on those indexes). Without the 3-letter index too,
+# "tem"* took 158 ms to merge and its 16 most common words 12 ms as an OR: too slow for a keystroke.
+# The heading table is small and keeps '2 3 4'. An index made by 0.2.1 keeps its '2 3 4' (see
+# _indexed_prefixes).
 BODY_PREFIX_INDEXES = (2, 3)
 HEADING_PREFIX_INDEXES = (2, 3, 4)
 FREQUENT_WORDS = 16
@@ -253,7 +254,8 @@ class SqliteEngine(SearchEngine):
     name = "sqlite"
     # Three batches are held at a time (being written, queued, being parsed: indexer.WRITE_QUEUE).
     # 700 instead of 1,000 kept the plugin's peak RSS over a first index of bench_notes_search's
-    # 100,000 notes at 116 MB instead of 120, in the same time (/tmp/s3/plugrss.py, one run each).
+    # 100,000 notes at 116 MB instead of 120, in the same time (bench_notes_search's cold index in the
+    # plugin, one run each).
     batch_size = 700
     # unicode61 splits on everything but letters and digits, as text.tokens() does (for the
     # characters text.unsplit_for_fts5() lets through; CJK runs arrive pre-split).
