@@ -70,3 +70,11 @@ def write_broad_notes(root: Path) -> None:
 
 def titles(outcome: object) -> list:
     return [item.record.title for item in outcome.items]  # type: ignore[attr-defined]
+
+
+def sqlite_library(tmp_path: Path, root: Path):  # -> NotesLibrary (imported late: sys.path is set above)
+    """A library over the notes in `root` with the FTS5 engine, its data in tmp_path/data."""
+    from notes_search.library import NotesLibrary
+    from notes_search.settings import Settings
+
+    return NotesLibrary(str(tmp_path / "data"), Settings(roots=(str(root),), engine="sqlite"))

@@ -5,21 +5,31 @@ skipped only when its counting would read more entries than BM25_POSTINGS."""
 import platform
 import sqlite3
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import List, Optional, Set, Tuple
+from typing import Iterator, List, Optional, Set, Tuple
 
 import pytest
 from notes_search.engines import lexicon
 from notes_search.engines.sqlite_fts import SqliteEngine
 from notes_search.library import NotesLibrary
 from notes_search.settings import Settings
-from notes_search_helpers import titles, write_note
+from notes_search_helpers import sqlite_library, titles, write_note
 
 WORDS = ["meeting", "meetings", "meet", "meetup", "metre", "code", "block", "blocks", "blockade", "plan"]
 
 
-def _library(tmp_path: Path, root: Path) -> NotesLibrary:
-    return NotesLibrary(str(tmp_path / "data"), Settings(roots=(str(root),), engine="sqlite"))
+@contextmanager
+def _refreshed(tmp_path: Path, count: int) -> Iterator[NotesLibrary]:
+    """A library over `count` corpus notes in tmp_path/notes, after its first refresh; closed after."""
+    root = tmp_path / "notes"
+    _write_corpus(root, count)
+    library = sqlite_library(tmp_path, root)
+    try:
+        library.refresh()
+        yield library
+    finally:
+        library.close()
 
 
 def _fts_words(engine: SqliteEngine) -> Set[str]:
@@ -55,10 +65,7 @@ def _write_plan_notes(root: Path) -> None:
 
 def test_small_writes_keep_the_lexicon_complete_with_every_word_fts5_has(tmp_path: Path) -> None:
     root = tmp_path / "notes"
-    _write_corpus(root, 12)
-    library = _library(tmp_path, root)
-    try:
-        library.refresh()
+    with _refreshed(tmp_path, 12) as library:
         engine = library.engine
         assert lexicon.is_complete(engine._reader)
         assert _lexicon_words(engine) == _fts_words(engine)
@@ -69,17 +76,11 @@ def test_small_writes_keep_the_lexicon_complete_with_every_word_fts5_has(tmp_pat
         docs = dict(engine._reader.execute("SELECT term, docs FROM lexicon").fetchall())
         counted = dict(engine._reader.execute("SELECT term, doc FROM lexicon_source").fetchall())
         assert docs["meeting"] == counted["meeting"]  # each note counted once, whatever its fields
-    finally:
-        library.close()
 
 
 def test_a_first_index_in_bulk_leaves_it_stale_until_settle_fills_it(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(SqliteEngine, "batch_size", 5)  # full batches of a first index are bulk writes
-    root = tmp_path / "notes"
-    _write_corpus(root, 23)
-    library = _library(tmp_path, root)
-    try:
-        library.refresh()
+    with _refreshed(tmp_path, 23) as library:
         engine = library.engine
         assert not lexicon.is_complete(engine._reader)
         assert engine.completions("meeti", 32) is None  # stale: callers ask FTS5 itself
@@ -91,8 +92,6 @@ def test_a_first_index_in_bulk_leaves_it_stale_until_settle_fills_it(tmp_path: P
         holding = {word: sum(word in _words_of(i) for i in range(23)) for word in ("meeting", "meetings")}
         assert engine.completions("meeti", 32) == sorted(holding.items())
         assert sorted(titles(library.search("meeti", limit=50))) == stale
-    finally:
-        library.close()
 
 
 @pytest.mark.parametrize(
@@ -105,11 +104,7 @@ def test_a_first_index_in_bulk_leaves_it_stale_until_settle_fills_it(tmp_path: P
 def test_a_long_prefix_through_the_lexicon_finds_what_the_fts5_merge_finds(
     tmp_path: Path, monkeypatch, query: str
 ) -> None:
-    root = tmp_path / "notes"
-    _write_corpus(root, 40)
-    library = _library(tmp_path, root)
-    try:
-        library.refresh()
+    with _refreshed(tmp_path, 40) as library:
         assert library.engine.completions("meeti", 32) is not None
         through_lexicon = sorted(titles(library.search(query, limit=100)))
         monkeypatch.setattr(SqliteEngine, "completions", lambda self, prefix, limit: None)
@@ -118,8 +113,6 @@ def test_a_long_prefix_through_the_lexicon_finds_what_the_fts5_merge_finds(
         assert through_lexicon == merged
         if query != "meetz":
             assert merged  # the comparison is about something
-    finally:
-        library.close()
 
 
 def _common_words(prefix: str, limit: int) -> Optional[List[Tuple[str, int]]]:
@@ -203,7 +196,7 @@ def test_the_most_common_words_of_a_prefix_include_the_word_itself(tmp_path: Pat
 def test_an_index_of_the_previous_schema_is_kept_and_its_lexicon_filled_later(tmp_path: Path) -> None:
     root = tmp_path / "notes"
     _write_corpus(root, 15)
-    library = _library(tmp_path, root)
+    library = sqlite_library(tmp_path, root)
     library.refresh()
     path = library.engine.path
     library.close()
@@ -213,7 +206,7 @@ def test_an_index_of_the_previous_schema_is_kept_and_its_lexicon_filled_later(tm
     db.execute("PRAGMA user_version = 12")
     db.commit()
     db.close()
-    library = _library(tmp_path, root)
+    library = sqlite_library(tmp_path, root)
     try:
         engine = library.engine
         assert engine.count() == 15  # nothing to index again after an update
@@ -233,7 +226,7 @@ def test_bm25_is_skipped_only_when_counting_would_read_more_than_the_limit(tmp_p
 
     root = tmp_path / "notes"
     _write_plan_notes(root)
-    library = _library(tmp_path, root)
+    library = sqlite_library(tmp_path, root)
     try:
         library.refresh()
         engine = library.engine
@@ -269,10 +262,7 @@ def test_both_engines_order_a_costly_query_newest_first_alike(tmp_path: Path, mo
 
 def test_a_full_batch_after_the_first_index_leaves_the_words_to_settle(tmp_path: Path, monkeypatch) -> None:
     root = tmp_path / "notes"
-    _write_corpus(root, 4)
-    library = _library(tmp_path, root)
-    try:
-        library.refresh()
+    with _refreshed(tmp_path, 4) as library:
         engine = library.engine
         assert lexicon.is_complete(engine._reader)
         monkeypatch.setattr(SqliteEngine, "batch_size", 5)
@@ -285,18 +275,13 @@ def test_a_full_batch_after_the_first_index_leaves_the_words_to_settle(tmp_path:
         library.settle()
         assert _lexicon_words(engine) == _fts_words(engine)
         assert len(titles(library.search("quokk", limit=50))) == 12
-    finally:
-        library.close()
 
 
 def test_a_word_in_no_note_is_corrected_without_a_failed_search_first(tmp_path: Path, monkeypatch) -> None:
     from notes_search.query import parse_query
 
     root = tmp_path / "notes"
-    _write_corpus(root, 12)
-    library = _library(tmp_path, root)
-    try:
-        library.refresh()
+    with _refreshed(tmp_path, 12) as library:
         engine = library.engine
         searched: List[str] = []
         real_search = SqliteEngine.search
@@ -323,14 +308,12 @@ def test_a_word_in_no_note_is_corrected_without_a_failed_search_first(tmp_path: 
         searched.clear()
         assert titles(library.search("zyzzyv")) == []
         assert searched and not engine.matches_nothing(parse_query("zyzzyv"))
-    finally:
-        library.close()
 
 
 def test_settle_after_close_does_nothing_and_raises_nothing(tmp_path: Path) -> None:
     root = tmp_path / "notes"
     _write_corpus(root, 3)
-    library = _library(tmp_path, root)
+    library = sqlite_library(tmp_path, root)
     library.refresh()
     library.close()
     library.settle()  # the worker may settle just as the plugin shuts down
@@ -341,7 +324,7 @@ def test_a_new_index_has_no_four_letter_body_index_and_an_older_one_keeps_its_ow
 
     root = tmp_path / "notes"
     _write_corpus(root, 20)
-    new = _library(tmp_path / "new", root)
+    new = sqlite_library(tmp_path / "new", root)
     try:
         assert new.engine._body_words.indexed == (2, 3)
         assert new.engine._heading_words.indexed == (2, 3, 4)
@@ -351,11 +334,11 @@ def test_a_new_index_has_no_four_letter_body_index_and_an_older_one_keeps_its_ow
     finally:
         new.close()
     monkeypatch.setattr(sqlite_fts, "BODY_PREFIX_INDEXES", (2, 3, 4))  # as 0.2.1 made it
-    old = _library(tmp_path / "old", root)
+    old = sqlite_library(tmp_path / "old", root)
     old.refresh()
     old.close()
     monkeypatch.undo()
-    reopened = _library(tmp_path / "old", root)  # the update opens the older file as it is
+    reopened = sqlite_library(tmp_path / "old", root)  # the update opens the older file as it is
     try:
         assert reopened.engine._body_words.indexed == (2, 3, 4)
         assert sorted(titles(reopened.search("meet", limit=50))) == found_new == _titles_with("meet", 20)
@@ -389,7 +372,7 @@ def test_the_memory_a_first_index_freed_is_handed_back_once_the_lexicon_is_fille
     monkeypatch.setattr(library_module, "release_freed_memory", lambda: released.append(True) or True)
     root = tmp_path / "notes"
     _write_corpus(root, 12)
-    library = _library(tmp_path, root)
+    library = sqlite_library(tmp_path, root)
     try:
         library.engine.batch_size = 5  # a first index in full batches: the lexicon is left to settle()
         library.refresh()

@@ -12,17 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from notes_search.engines.base import FileState, IndexBusy, SearchEngine
 from notes_search.indexer import refresh_index
-from notes_search.library import NotesLibrary
 from notes_search.notes import IndexDocument, build_document
 from notes_search.query import parse_query
-from notes_search.settings import Settings
 from notes_search.snippets import make_snippet
 from notes_search.tokens import fold, tokens, unsplit_for_fts5
-from notes_search_helpers import titles, write_broad_notes, write_note
-
-
-def _sqlite_library(tmp_path: Path, root: Path) -> NotesLibrary:
-    return NotesLibrary(str(tmp_path / "data"), Settings(roots=(str(root),), engine="sqlite"))
+from notes_search_helpers import sqlite_library, titles, write_broad_notes, write_note
 
 
 def test_a_broad_query_is_ranked_among_its_most_recently_indexed_matches(tmp_path: Path, monkeypatch) -> None:
@@ -30,7 +24,7 @@ def test_a_broad_query_is_ranked_among_its_most_recently_indexed_matches(tmp_pat
 
     root = tmp_path / "notes"
     write_broad_notes(root)
-    library = _sqlite_library(tmp_path, root)
+    library = sqlite_library(tmp_path, root)
     try:
         library.refresh()
         exact = titles(library.search("plan", limit=5))
@@ -65,7 +59,7 @@ def test_old_alias_and_tag_hits_come_from_the_heading_table_and_leave_with_their
     for index in range(30):
         write_note(root, f"b-{index:02d}.md", f"# Body {index}\n\nplans and a plan {index}\n", mtime=2000 + index)
     monkeypatch.setattr(SqliteEngine, "broad_cap", 12)
-    library = _sqlite_library(tmp_path, root)
+    library = sqlite_library(tmp_path, root)
     try:
         library.refresh()
         found = titles(library.search("pla", limit=5))
@@ -96,7 +90,7 @@ def test_an_ascii_body_given_unsplit_is_tokenized_like_the_python_split(tmp_path
     assert japanese.fields["body"] == " 会議 議室 室  “meeting”\n"  # CJK pre-split, the rest left to FTS5
     marked = build_document(str(path), str(root), "x\u0301y z\n".encode(), 1, unsplit_body=True)
     assert marked.fields["body"] == "x y z"  # a combining mark left after folding: split in Python
-    library = _sqlite_library(tmp_path, root)
+    library = sqlite_library(tmp_path, root)
     try:
         library.refresh()
         for query in ("foo ", "bar ", "mail ", "bold ", "code ", "link ", "x1y2 ", "x1"):
@@ -145,7 +139,7 @@ def test_the_first_build_skips_fsync_and_normal_durability_returns(tmp_path: Pat
     for index in range(25):
         write_note(root, f"n{index:02d}.md", f"# Note {index}\n\nword{index}\n")
     monkeypatch.setattr(SqliteEngine, "batch_size", 10)
-    library = _sqlite_library(tmp_path, root)
+    library = sqlite_library(tmp_path, root)
     engine = library.engine
     assert isinstance(engine, SqliteEngine)
     seen = []
