@@ -61,7 +61,7 @@ def test_history_is_per_workspace_capped_and_survives_corruption(tmp_path):
     assert history.remove(key, entries[0].id) and not history.remove(key, "missing")
     (tmp_path / "history.json").write_text("{broken", encoding="utf-8")
     fresh = History(str(tmp_path))
-    assert fresh.entries(key) == [] and "moved to" in fresh.problem
-    assert list(tmp_path.glob("history.json.corrupt-*"))
+    assert fresh.entries(key) == [] and fresh.problem is not None and fresh.problem.kind == "damaged"
+    assert list(tmp_path.glob("history.json.corrupt-*")) == [Path(fresh.problem.path)]
     fresh.add(key, "new", "claude", "s", "local", "# md")
     assert json.loads((tmp_path / "history.json").read_text(encoding="utf-8"))["version"] == 1

@@ -7,7 +7,7 @@ panel is `view.render` of a snapshot (`PanelState`) taken under the lock.
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from agentty_plugin import ActivateInfo, AgenttyError, CommandCall, Context, JsonFile, Pane, Plugin, UIEvent
 from agentty_plugin.context import AGENT_KINDS
@@ -151,17 +151,37 @@ class SummarizerApp:
     # ------------------------------------------------------------------ setup and drawing
 
     def activate(self, data_dir: str) -> None:
-        self.settings_file = JsonFile(os.path.join(data_dir, "settings.json"))
-        loaded = self.settings_file.load({})
-        if isinstance(loaded, dict):
-            if isinstance(loaded.get("notes_folder"), str):
+        path = os.path.join(data_dir, "settings.json")
+        self.settings_file = JsonFile(path)
+        loaded, problem = _read_settings(path)
+        if loaded is not None:
+            if "notes_folder" in loaded:
                 self.settings["notes_folder"] = loaded["notes_folder"]
             self.settings["llm"] = LLMSettings.from_dict(loaded.get("llm")).to_dict()
+        if problem is not None:
+            # Damaged settings are never dropped silently: the notes folder and the LLM settings the
+            # user chose are gone until they set them again, so they are told where the old file is.
+            self.say(problem[0], "warning", notify=True, path=display_path(problem[1]),
+                     reason=self.describe(problem[2], data_dir) if problem[2] else "")
         self.history = History(data_dir)
 
     @property
     def llm(self) -> LLMSettings:
         return LLMSettings.from_dict(self.settings.get("llm"))
+
+    def describe(self, error: OSError, path: str) -> str:
+        """An OSError in the user's words: what happened to `path` and what to do."""
+        from .os_words import describe_os_error
+
+        return describe_os_error(error, self.plugin.language, display_path(path))
+
+    def history_problem(self) -> str:
+        problem = self.history.problem if self.history is not None else None
+        if problem is None:
+            return ""
+        reason = self.describe(problem.error, os.path.dirname(problem.path)) if problem.error else ""
+        return self.t("history." + problem.kind, path=display_path(problem.path), kept=problem.kept,
+                      reason=reason)
 
     def t(self, key: str, **values: Any) -> str:
         return str(TEXT.get(self.plugin.language, key, **values))
@@ -190,7 +210,7 @@ class SummarizerApp:
             busy=state.busy, progress=dict(state.progress), streaming=state.streaming, summary=summary,
             message=state.message, message_tone=state.message_tone, can_use_local=state.fallback is not None,
             last_saved=display_path(state.last_saved) if state.last_saved else "", panes=tuple(state.panes),
-            history=history_rows, history_problem=self.history.problem if self.history else "",
+            history=history_rows, history_problem=self.history_problem(),
             notes=_notes_folder(str(self.settings.get("notes_folder") or "")),
             llm=LLMView(llm.provider, llm.base_url, llm.model, llm.key_env,
                         bool(llm.key_env and os.environ.get(llm.key_env)), llm.context_tokens),
@@ -210,8 +230,13 @@ class SummarizerApp:
         return workspace_key(workspace.cwd, workspace.id, workspace.name)
 
     def save_settings(self) -> None:
-        if self.settings_file is not None:
+        if self.settings_file is None:
+            return
+        try:
             self.settings_file.save(self.settings)
+        except OSError as exc:  # the setting still applies until Agentty restarts
+            self.say("settings.unsaved", "error", notify=True,
+                     reason=self.describe(exc, os.path.dirname(self.settings_file.path)))
 
     def _warm_up(self) -> None:
         """Once the first panel is out, load the local summarizer, so the first Summarize does not wait for it."""
@@ -395,8 +420,9 @@ class SummarizerApp:
                 entry = self.history.add(self.workspace_key(), title, session.agent, session.session_id, shown.source,
                                          shown.markdown, shown.complete)
                 shown.history_id = entry.id
-            except OSError as exc:
+            except OSError as exc:  # the summary is still shown; the user learns it is not kept
                 self.plugin.log("history not written:", exc)
+                self.say("history.unsaved", "warning", reason=self.describe(exc, os.path.dirname(self.history.path)))
         with self.lock:
             self.state.shown = shown
             self.state.streaming = ""
@@ -418,9 +444,12 @@ class SummarizerApp:
         try:
             path = save_note(str(self.settings.get("notes_folder") or ""), shown.markdown, info)
         except NoteSaveError as error:
-            known = ("empty", "relative", "not_a_folder", "unwritable")
-            key = "save." + error.kind if error.kind in known else "save.failed"
-            self.say(key, "error", notify=True, path=error.path, detail=error.detail)
+            if error.error is not None:  # the disk said no: why, in words, and what to do
+                self.say("save.cannot", "error", notify=True, reason=self.describe(error.error, error.path))
+            else:
+                known = ("empty", "relative", "not_a_folder")
+                key = "save." + error.kind if error.kind in known else "save.failed"
+                self.say(key, "error", notify=True, path=display_path(error.path), detail=error.detail)
             self.redraw()
             return
         if self.history is not None and shown.history_id:
@@ -526,7 +555,11 @@ class SummarizerApp:
 
     def delete_history(self, entry_id: str) -> None:
         if self.history is not None:
-            self.history.remove(self.workspace_key(), entry_id)
+            try:
+                self.history.remove(self.workspace_key(), entry_id)
+            except OSError as exc:
+                self.say("history.undeleted", "error", notify=True,
+                         reason=self.describe(exc, os.path.dirname(self.history.path)))
         self.redraw()
 
     def set_setting(self, name: str, value: Any) -> None:
@@ -554,6 +587,34 @@ class SummarizerApp:
 
 
 _FIELD_KEYS = {"base_url": "baseUrl", "model": "model", "key_env": "keyEnv"}
+
+
+def _read_settings(path: str) -> Tuple[Optional[Dict[str, Any]], Optional[Tuple[str, str, Optional[OSError]]]]:
+    """The stored settings, and what went wrong (message key, path, error) when they cannot be used.
+
+    A file that is not JSON or holds a value of the wrong type is damaged: it is moved aside (kept for
+    the user) and the defaults apply. A file that cannot be read (permissions, I/O) is left in place.
+    """
+    import json
+
+    try:
+        with open(path, "rb") as handle:
+            loaded = json.loads(handle.read().decode("utf-8"))
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, ("settings.unreadable", path, exc)
+    except ValueError:
+        loaded = None
+    folder = loaded.get("notes_folder", "") if isinstance(loaded, dict) else None
+    if isinstance(loaded, dict) and isinstance(folder, str) and settings_module.well_typed(loaded.get("llm", {})):
+        return loaded, None
+    aside = path + ".corrupt-" + time.strftime("%Y%m%d-%H%M%S")
+    try:
+        os.replace(path, aside)
+    except OSError as exc:
+        return None, ("settings.damaged_in_place", path, exc)
+    return None, ("settings.damaged", aside, None)
 
 
 def _notes_folder(typed: str) -> NotesFolder:

@@ -4,7 +4,7 @@ import json
 import os
 import threading
 import time
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from agentty_plugin.state import atomic_write_text
 
@@ -29,18 +29,42 @@ class HistoryEntry(NamedTuple):  # not a dataclass: the first panel lists these 
 
     @classmethod
     def from_dict(cls, raw: Any) -> Optional["HistoryEntry"]:
-        if not isinstance(raw, dict) or not isinstance(raw.get("markdown"), str):
+        """The entry, or None when any field has the wrong type (the file was changed by hand or damaged)."""
+        if not _well_typed(raw):
             return None
-        try:
-            return cls(
-                id=str(raw.get("id") or os.urandom(6).hex()), created=float(raw.get("created") or 0),
-                title=str(raw.get("title") or ""), agent=str(raw.get("agent") or ""),
-                session_id=str(raw.get("session_id") or ""), summarizer=str(raw.get("summarizer") or "local"),
-                markdown=raw["markdown"], complete=bool(raw.get("complete", True)),
-                saved_paths=[str(p) for p in raw.get("saved_paths") or [] if isinstance(p, str)],
-            )
-        except (TypeError, ValueError):
-            return None
+        return cls(
+            id=raw["id"], created=float(raw["created"]), title=raw.get("title", ""), agent=raw.get("agent", ""),
+            session_id=raw.get("session_id", ""), summarizer=raw.get("summarizer", "local"),
+            markdown=raw["markdown"], complete=raw.get("complete", True),
+            saved_paths=list(raw.get("saved_paths", [])),
+        )
+
+
+_TEXT_FIELDS = ("title", "agent", "session_id", "summarizer")
+
+
+def _well_typed(raw: Any) -> bool:
+    if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not isinstance(raw.get("markdown"), str):
+        return False
+    created = raw.get("created")
+    if isinstance(created, bool) or not isinstance(created, (int, float)) or created != created:
+        return False
+    if any(not isinstance(raw.get(name, ""), str) for name in _TEXT_FIELDS):
+        return False
+    saved = raw.get("saved_paths", [])
+    return (isinstance(raw.get("complete", True), bool) and isinstance(saved, list)
+            and all(isinstance(path, str) for path in saved))
+
+
+class Problem(NamedTuple):
+    """What went wrong with the history file, told by the controller in the user's language."""
+
+    # "damaged": moved aside to `path`; "damaged_in_place": could not be moved (`error` says why);
+    # "unreadable": left in place, `error` says why.
+    kind: str
+    path: str
+    kept: int = 0
+    error: Optional[OSError] = None
 
 
 def workspace_key(cwd: Optional[str], workspace_id: Any = None, name: Optional[str] = None) -> str:
@@ -53,44 +77,58 @@ def workspace_key(cwd: Optional[str], workspace_id: Any = None, name: Optional[s
 
 
 class History:
-    """Thread-safe; writes are atomic (temp file, fsync, rename); a corrupt file is moved aside, not lost."""
+    """Thread-safe; writes are atomic (temp file, fsync, rename).
+
+    A damaged file (not JSON, or any entry of the wrong type) is moved aside, not lost, and its good
+    entries are kept; a file that cannot be read (permissions, I/O) is left where it is (issue 24).
+    """
 
     def __init__(self, data_dir: str) -> None:
         self.path = os.path.join(data_dir, FILE_NAME)
-        self.problem = ""
+        self.problem: Optional[Problem] = None
         self._lock = threading.Lock()
         self._data: Optional[Dict[str, List[Dict[str, Any]]]] = None
 
     def _load(self) -> Dict[str, List[Dict[str, Any]]]:
         if self._data is not None:
             return self._data
-        data: Dict[str, List[Dict[str, Any]]] = {}
         try:
-            with open(self.path, encoding="utf-8") as handle:
-                raw = json.load(handle)
-            workspaces = raw.get("workspaces") if isinstance(raw, dict) else None
-            if not isinstance(workspaces, dict):
-                raise ValueError("no workspaces")
-            data = {str(k): [e for e in v if isinstance(e, dict)] for k, v in workspaces.items() if isinstance(v, list)}
+            with open(self.path, "rb") as handle:
+                raw = json.loads(handle.read().decode("utf-8"))
         except FileNotFoundError:
-            pass
-        except (OSError, ValueError) as exc:
-            aside = self.path + ".corrupt-" + time.strftime("%Y%m%d-%H%M%S")
-            try:
-                os.replace(self.path, aside)
-                self.problem = "history file was unreadable and was moved to " + aside + " (" + str(exc)[:80] + ")"
-            except OSError:
-                self.problem = "history file is unreadable: " + str(exc)[:80]
+            raw = {"workspaces": {}}
+        except OSError as exc:  # a permission error or an I/O error is not damage: the file stays where it is,
+            self.problem = Problem("unreadable", self.path, error=exc)  # and nothing is written over it
+            raise
+        except ValueError:  # not JSON, or not UTF-8
+            raw = None
+        if self.problem is not None and self.problem.kind == "unreadable":
+            self.problem = None  # readable again
+        data, damaged = _valid_entries(raw)
+        if damaged:
+            self._move_aside(sum(len(items) for items in data.values()))
         self._data = data
         return data
+
+    def _move_aside(self, kept: int) -> None:
+        aside = self.path + ".corrupt-" + time.strftime("%Y%m%d-%H%M%S")
+        try:
+            os.replace(self.path, aside)
+        except OSError as exc:  # e.g. a read-only data folder: the good entries are still shown
+            self.problem = Problem("damaged_in_place", self.path, kept, error=exc)
+            return
+        self.problem = Problem("damaged", aside, kept)
 
     def _write(self, data: Dict[str, List[Dict[str, Any]]]) -> None:
         atomic_write_text(self.path, json.dumps({"version": 1, "workspaces": data}, ensure_ascii=False))
 
     def entries(self, key: str) -> List[HistoryEntry]:
-        """Newest first."""
+        """Newest first; none while the file cannot be read (`problem` says why)."""
         with self._lock:
-            raw = list(self._load().get(key, []))
+            try:
+                raw = list(self._load().get(key, []))
+            except OSError:
+                return []
         entries = [entry for entry in (HistoryEntry.from_dict(item) for item in raw) if entry]
         return sorted(entries, key=lambda entry: entry.created, reverse=True)
 
@@ -106,7 +144,7 @@ class History:
             data = self._load()
             items = [entry_dict for entry_dict in data.get(key, []) if entry_dict.get("id") != entry.id]
             items.append(entry.to_dict())
-            items.sort(key=lambda item: float(item.get("created") or 0))
+            items.sort(key=lambda item: float(item["created"]))  # every kept item passed _well_typed
             data[key] = items[-PER_WORKSPACE:]
             self._write(data)
         return entry
@@ -116,7 +154,7 @@ class History:
             data = self._load()
             for item in data.get(key, []):
                 if item.get("id") == entry_id:
-                    item.setdefault("saved_paths", []).append(path)
+                    item["saved_paths"] = [*item.get("saved_paths", []), path]
                     self._write(data)
                     return
 
@@ -130,3 +168,21 @@ class History:
             data[key] = after
             self._write(data)
             return True
+
+
+def _valid_entries(raw: Any) -> Tuple[Dict[str, List[Dict[str, Any]]], bool]:
+    """The well-typed entries of a history document, and whether anything in it was not (damage)."""
+    workspaces = raw.get("workspaces") if isinstance(raw, dict) else None
+    if not isinstance(workspaces, dict):
+        return {}, True
+    data: Dict[str, List[Dict[str, Any]]] = {}
+    damaged = False
+    for key, items in workspaces.items():
+        if not isinstance(items, list):
+            damaged = True
+            continue
+        good = [item for item in items if _well_typed(item)]
+        damaged = damaged or len(good) != len(items)
+        if good:
+            data[str(key)] = good
+    return data, damaged

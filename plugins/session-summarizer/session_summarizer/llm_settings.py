@@ -71,6 +71,19 @@ class LLMSettings:
         return settings
 
 
+def well_typed(raw: Any) -> bool:
+    """False when stored settings hold a value of the wrong type: the file was damaged or edited badly."""
+    if not isinstance(raw, dict):
+        return False
+    if "provider" in raw and raw["provider"] not in PROVIDERS:
+        return False
+    if any(name in raw and not isinstance(raw[name], str) for name in ("base_url", "model", "key_env")):
+        return False
+    numbers = ("context_tokens", "max_output_tokens", "read_timeout_seconds", "total_timeout_seconds")
+    return not any(name in raw and (isinstance(raw[name], bool) or not isinstance(raw[name], (int, float)))
+                   for name in numbers)
+
+
 def for_provider(provider: str) -> LLMSettings:
     """Fresh settings with the provider's usual base URL, model and key variable."""
     defaults = DEFAULTS[provider]

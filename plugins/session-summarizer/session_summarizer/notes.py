@@ -17,11 +17,12 @@ _SLUG_DROP = re.compile(r"[^\w\-]+", re.UNICODE)
 class NoteSaveError(Exception):
     """Why a note could not be saved; `kind` is one of: empty, relative, not_a_folder, unwritable, failed."""
 
-    def __init__(self, kind: str, path: str, detail: str = "") -> None:
+    def __init__(self, kind: str, path: str, detail: str = "", error: Optional[OSError] = None) -> None:
         super().__init__(kind + ": " + path + (" (" + detail + ")" if detail else ""))
         self.kind = kind
         self.path = path
         self.detail = detail
+        self.error = error  # the OSError behind it, turned into the user's words by the controller
 
 
 class NoteInfo(NamedTuple):  # not a dataclass: the first panel imports this module (see view.py)
@@ -95,7 +96,10 @@ def front_matter(info: NoteInfo, created: "_dt.datetime") -> str:
 
 
 def save_note(folder_text: str, markdown: str, info: NoteInfo, created: Optional["_dt.datetime"] = None) -> str:
-    """Write the note and return its path. The folder is created if needed; existing files are never touched."""
+    """Write the note and return its path. The folder is created if needed; existing files are never touched.
+
+    The note is written whole under a temp name first and only then given its name, so a full disk or a
+    failed write leaves no empty or partial note (issue 24)."""
     folder = resolve_folder(folder_text)
     import datetime
 
@@ -105,34 +109,90 @@ def save_note(folder_text: str, markdown: str, info: NoteInfo, created: Optional
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
-        kind = "not_a_folder" if exc.errno in (errno.ENOTDIR, errno.EEXIST) else "unwritable"
-        raise NoteSaveError(kind, folder, exc.strerror or str(exc)) from exc
+        if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+            raise NoteSaveError("not_a_folder", folder) from exc
+        raise _save_error(exc, folder) from exc
     from .redaction import redact_text  # its patterns compile on import: only when a note is written
 
     body = front_matter(info, created) + redact_text(markdown).rstrip() + "\n"
-    data = body.encode("utf-8")
-    stem = created.strftime("%Y-%m-%d-%H%M") + "-" + slug(info.title)
+    temp = _write_temp(folder, body.encode("utf-8"))
+    try:
+        return _claim_name(folder, temp, created.strftime("%Y-%m-%d-%H%M") + "-" + slug(info.title))
+    finally:
+        _remove_quietly(temp)  # linked under its final name, or never: the temp name never stays
+
+
+def _write_temp(folder: str, data: bytes) -> str:
+    """The whole note, fsynced, under a hidden temp name in `folder`: a full disk fails here, before any
+    visible file exists, so a failed save leaves nothing behind."""
+    import tempfile
+
+    try:
+        descriptor, temp = tempfile.mkstemp(prefix=".note-", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise _save_error(exc, folder) from exc
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        _remove_quietly(temp)
+        raise _save_error(exc, folder) from exc
+    return temp
+
+
+def _claim_name(folder: str, temp: str, stem: str) -> str:
+    """Give the written note the first free name. A hard link fails when the name exists, so a note
+    written at the same minute (by us or anyone) is never overwritten; we take the next name."""
     for attempt in range(1, MAX_NAME_ATTEMPTS + 1):
-        name = stem + (".md" if attempt == 1 else "-" + str(attempt) + ".md")
-        path = os.path.join(folder, name)
+        path = os.path.join(folder, stem + (".md" if attempt == 1 else "-" + str(attempt) + ".md"))
         try:
-            # O_EXCL: the name is claimed atomically, so a note written at the same minute (by us or
-            # anyone) is never overwritten; we just take the next free name.
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            os.link(temp, path)
         except FileExistsError:
             continue
         except OSError as exc:
-            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-                raise NoteSaveError("unwritable", folder, exc.strerror or "") from exc
-            if exc.errno == errno.ENOTDIR:
-                raise NoteSaveError("not_a_folder", folder) from exc
-            raise NoteSaveError("failed", folder, exc.strerror or str(exc)) from exc
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-        except OSError as exc:
-            raise NoteSaveError("failed", path, exc.strerror or str(exc)) from exc
+            if exc.errno not in _NO_HARD_LINKS:
+                raise _save_error(exc, folder) from exc
+            return _claim_without_links(folder, temp, path, stem, attempt)
         return path
     raise NoteSaveError("failed", folder, "no free file name")
+
+
+# File systems without hard links (FAT, exFAT, some network shares) answer these.
+_NO_HARD_LINKS = (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS)
+
+
+def _claim_without_links(folder: str, temp: str, path: str, stem: str, attempt: int) -> str:
+    """Claim an empty name with O_EXCL, then rename the written note over it. The rename needs no
+    free space, and the placeholder is removed if it fails, so no empty note is left either way."""
+    while attempt <= MAX_NAME_ATTEMPTS:
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        except FileExistsError:
+            attempt += 1
+            path = os.path.join(folder, stem + "-" + str(attempt) + ".md")
+            continue
+        except OSError as exc:
+            raise _save_error(exc, folder) from exc
+        try:
+            os.replace(temp, path)
+        except OSError as exc:
+            _remove_quietly(path)
+            raise _save_error(exc, folder) from exc
+        return path
+    raise NoteSaveError("failed", folder, "no free file name")
+
+
+def _save_error(exc: OSError, folder: str) -> NoteSaveError:
+    if exc.errno == errno.ENOTDIR:
+        return NoteSaveError("not_a_folder", folder, error=exc)
+    kind = "unwritable" if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else "failed"
+    return NoteSaveError(kind, folder, exc.strerror or str(exc), error=exc)
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
