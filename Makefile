@@ -17,7 +17,9 @@ help: ## List the targets
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,plugins,acp,devhost]'
+	@# PYTHONWARNINGS: setuptools' note on every editable install ("be careful with folders named like
+	@# your package") is for packaging authors, not for someone who typed make demo.
+	PYTHONWARNINGS=ignore $(PY) -m pip install --quiet -e '.[dev,plugins,acp,devhost]'
 	@rm -f $(VENV)/.installed-*; touch $@
 
 venv: $(STAMP) ## Create the project's virtual environment and install what it needs
@@ -26,7 +28,7 @@ new: $(STAMP) ## Write a small working plugin plugins/<id>/ from the template, w
 	@test -n "$(PLUGIN)" || { echo "usage: make new PLUGIN=<id>"; exit 2; }
 	$(PY) -m agentty_plugin new $(PLUGIN) --dest plugins
 
-test: $(STAMP) ## Run every test (the README's test command)
+test: $(STAMP) ## Run every test (the README's test command), the tests of every plugins/<id>/tests/ too
 	$(PY) -m pytest
 
 fuzz: $(STAMP) ## Property tests with fresh random examples (make test replays fixed ones); prints any failing example

@@ -1,4 +1,5 @@
 """The `agentty-plugin` command: `new` writes a plugin folder to start from; `check` validates plugin folders;
+`test` runs a plugin's tests without pytest;
 `dev` runs them in a browser host; `bundle`, `install`, `uninstall`, `export` and `link` distribute them
 (see agentty_plugin.distribution)."""
 
@@ -40,11 +41,17 @@ def _new(plugin_id: str, dest: str) -> int:
     sys.stdout.write(
         f"✓ {plugin_id}: wrote {folder} (agentty-plugin.json, main.py, {package}/, tests/, README.md; "
         f"the runtime in _vendor/)\n"
-        f"  Test it:    cd {folder} && python3 -m pytest\n"
+        f"  Test it:    cd {folder} && python3 tests/run.py   (or python3 -m pytest)\n"
         f"  Install it: copy the folder to ~/.agentty/plugins/{plugin_id}/, then Plugins → Refresh in Agentty\n"
         f"  In the agentty-plugins checkout: --dest plugins, then make link PLUGIN={plugin_id} or make bundle\n"
         f"  Read next:  {folder}/README.md, then docs/writing-a-plugin.md in agentty-plugins\n")
     return 0
+
+
+def _test(paths: List[str]) -> int:
+    from .testrun import run
+
+    return run(paths or ["tests"])
 
 
 def _dev(arguments: List[str]) -> int:
@@ -66,6 +73,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     new.add_argument("--dest", default=".", help="the folder to create it in (default: the current folder)")
     check = commands.add_parser("check", help="validate plugin folders (manifest, command handlers, main.py)")
     check.add_argument("folders", nargs="*")
+    test = commands.add_parser("test", help="run test files or folders without pytest (what tests/run.py runs)")
+    test.add_argument("paths", nargs="*", help="test files or folders (default: tests)")
     # The dev host parses its own options (`agentty-plugin dev --help`), so everything after `dev` goes to it.
     commands.add_parser("dev", help="run plugin folders in a browser as Agentty would (needs aiohttp)", add_help=False)
     distribution_cli.add_parsers(commands)  # bundle, install, uninstall, export, link
@@ -78,6 +87,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return _new(args.id, args.dest)
     if args.command == "check":
         return _check(args.folders)
+    if args.command == "test":
+        return _test(args.paths)
     if args.command in distribution_cli.COMMANDS:
         return distribution_cli.run(args)
     parser.error(f"unknown command {args.command}")

@@ -66,7 +66,7 @@ def inspect_plugin(folder: str) -> CheckResult:
     try:
         manifest = load_manifest(folder)
     except ManifestError as error:
-        return CheckResult(os.path.basename(os.path.normpath(folder)), list(error.problems))
+        return CheckResult(os.path.basename(os.path.abspath(folder)), list(error.problems))
     result = CheckResult(manifest.id)
     if manifest.runtime != "python":
         return result

@@ -71,8 +71,8 @@ def _check(data: Mapping[str, Any], folder: str) -> List[str]:
         problems.append(
             f"id {plugin_id!r} must be 2-40 characters of a-z, 0-9 and '-', not starting or ending with '-'"
         )
-    elif folder and os.path.basename(os.path.normpath(folder)) != plugin_id:
-        folder_name = os.path.basename(os.path.normpath(folder))
+    elif folder and os.path.basename(os.path.abspath(folder)) != plugin_id:
+        folder_name = os.path.basename(os.path.abspath(folder))  # abspath: `check .` names the real folder
         problems.append(f'manifest id "{plugin_id}" does not match the folder "{folder_name}"')
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():

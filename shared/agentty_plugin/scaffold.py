@@ -3,7 +3,8 @@
     <dest>/<id>/
         agentty-plugin.json, main.py, README.md, CHANGELOG.md
         <package>/  ids.py, app.py, view.py, text.py
-        tests/      conftest.py, test_<package>.py (through agentty_plugin.testing)
+        tests/      conftest.py, test_<package>.py (through agentty_plugin.testing), run.py (runs them
+                    on a bare python3: agentty_plugin.testrun)
         _vendor/agentty_plugin/   a copy of this runtime, so `python3 main.py` needs nothing installed
 
 The files come from `template/` next to this module (`*.tmpl`, so no tool mistakes them for code);
@@ -117,6 +118,12 @@ def vendor_runtime(target: str, runtime_dir: str = RUNTIME_DIR) -> str:
     return destination
 
 
+def is_checkout_root(folder: str) -> bool:
+    """Whether `folder` is the agentty-plugins checkout itself (its plugins go under plugins/, not beside it)."""
+    return (os.path.isdir(os.path.join(folder, "plugins"))
+            and os.path.isfile(os.path.join(folder, "shared", RUNTIME_PACKAGE, "scaffold.py")))
+
+
 def _vendored_note(sdk_version: str) -> str:
     return (f"agentty-plugin runtime {sdk_version}, copied here by `agentty-plugin new` so that `python3 main.py`\n"
             "runs with nothing installed. `agentty-plugin new` from a newer runtime, or `make bundle`, gives a\n"
@@ -134,6 +141,11 @@ def new_plugin(plugin_id: str, dest: str = ".", *, vendor: bool = True, template
     from . import SDK_VERSION
 
     package = package_name(plugin_id)
+    if is_checkout_root(dest):
+        raise ScaffoldError(f"{os.path.abspath(dest)} is the root of the agentty-plugins checkout, where a plugin "
+                            f"would be an untracked folder that nothing builds or tests; nothing was written. Use "
+                            f"--dest plugins (or make new PLUGIN={plugin_id}) to put it next to the other plugins, "
+                            f"or run it outside the checkout")
     folder = os.path.join(dest, plugin_id)
     if os.path.lexists(folder) and not (os.path.isdir(folder) and not os.path.islink(folder)
                                         and not os.listdir(folder)):

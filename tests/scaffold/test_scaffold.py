@@ -19,7 +19,7 @@ VENV_BIN = os.path.dirname(sys.executable)
 EXPECTED_FILES = {
     "agentty-plugin.json", "main.py", "README.md", "CHANGELOG.md",
     "word_count/__init__.py", "word_count/ids.py", "word_count/app.py", "word_count/view.py", "word_count/text.py",
-    "tests/conftest.py", "tests/test_word_count.py",
+    "tests/conftest.py", "tests/test_word_count.py", "tests/run.py",
 }
 
 
@@ -68,7 +68,7 @@ def test_the_plugin_code_stays_small(made):
     for name in files:
         with open(os.path.join(made, name), encoding="utf-8") as handle:
             lines += sum(1 for line in handle if line.strip())
-    assert 40 <= lines <= 140, lines
+    assert 40 <= lines <= 150, lines
 
 
 def test_the_runtime_is_vendored_without_caches(made):
@@ -83,6 +83,37 @@ def test_its_own_tests_pass_with_only_the_vendored_runtime(made):
     run = bare_pytest(made)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "4 passed" in run.stdout
+
+
+def stock_python3(folder, *arguments):
+    """`python3 tests/run.py` as on a machine with nothing installed: -S hides site-packages (pytest, the
+    editable runtime), -E any PYTHON* variable."""
+    return subprocess.run([sys.executable, "-S", "-E", os.path.join("tests", "run.py"), *arguments], cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_its_own_tests_pass_on_a_stock_python3_without_pytest(made):
+    assert bare_pytest(made).returncode == 0
+    no_pytest = subprocess.run([sys.executable, "-S", "-E", "-c", "import pytest"], capture_output=True)
+    assert no_pytest.returncode != 0  # the interpreter below really has no pytest
+    run = stock_python3(made)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines()[-1].startswith("4 passed in ")
+    one = stock_python3(made, os.path.join("tests", "test_word_count.py"))
+    assert one.returncode == 0 and "4 passed" in one.stdout
+
+
+def test_the_bare_runner_reports_a_failing_test_and_a_fixture_it_lacks(tmp_path):
+    folder = new_plugin("word-count", str(tmp_path))
+    with open(os.path.join(folder, "tests", "test_extra.py"), "w", encoding="utf-8") as handle:
+        handle.write("def test_fails():\n    assert 1 == 2\n\n\ndef test_needs(monkeypatch):\n    pass\n")
+    run = stock_python3(folder)
+    assert run.returncode == 1
+    assert "FAILED tests/test_extra.py::test_fails" in run.stdout and "assert 1 == 2" in run.stdout
+    assert "FAILED tests/test_extra.py::test_needs" in run.stdout and "install pytest" in run.stdout
+    assert "2 failed, 4 passed in " in run.stdout
+    empty = stock_python3(folder, os.path.join("tests", "conftest.py"))
+    assert empty.returncode == 5 and "no tests found" in empty.stdout
 
 
 def test_without_the_vendored_runtime_its_tests_cannot_import_it(tmp_path):
@@ -105,6 +136,9 @@ def test_its_own_test_catches_a_prompt_typed_into_a_busy_agent(tmp_path):
     run = bare_pytest(folder)
     assert run.returncode != 0
     assert "test_a_busy_agent_is_never_typed_into" in run.stdout
+    run = stock_python3(folder)
+    assert run.returncode == 1 and "FAILED tests/test_word_count.py::test_a_busy_agent_is_never_typed_into" \
+        in run.stdout
 
 
 def test_main_py_runs_on_a_bare_interpreter_in_the_users_language(made, tmp_path):
@@ -183,13 +217,41 @@ def test_the_command_line_writes_the_folder_or_says_why_not(tmp_path):
     run = subprocess.run([sys.executable, "-m", "agentty_plugin", "new", "word-count", "--dest", str(tmp_path)],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert f"✓ word-count: wrote {tmp_path / 'word-count'}" in run.stdout and "python3 -m pytest" in run.stdout
+    assert f"✓ word-count: wrote {tmp_path / 'word-count'}" in run.stdout and "python3 tests/run.py" in run.stdout
     again = subprocess.run([sys.executable, "-m", "agentty_plugin", "new", "word-count", "--dest", str(tmp_path)],
                            capture_output=True, text=True)
     assert again.returncode == 1 and "✗" in again.stderr and "already exists" in again.stderr
     bad = subprocess.run([sys.executable, "-m", "agentty_plugin", "new", "Bad_Id"], capture_output=True, text=True,
                          cwd=tmp_path)
     assert bad.returncode == 1 and "is not a plugin id" in bad.stderr
+    check = subprocess.run([sys.executable, "-m", "agentty_plugin", "check", "."], capture_output=True, text=True,
+                           cwd=tmp_path / "word-count")
+    assert check.returncode == 0 and "✓ word-count" in check.stderr, check.stderr
+
+
+def test_new_at_the_checkout_root_writes_nothing_and_says_where_to(tmp_path):
+    before = sorted(os.listdir(REPO))
+    run = subprocess.run([sys.executable, "-m", "agentty_plugin", "new", "word-count"], capture_output=True,
+                         text=True, cwd=REPO)
+    assert run.returncode == 1 and "--dest plugins" in run.stderr and "make new PLUGIN=word-count" in run.stderr
+    assert sorted(os.listdir(REPO)) == before
+    assert new_plugin("word-count", os.path.join(str(tmp_path), "plugins"))  # plugins/ of a checkout is fine
+
+
+def test_make_test_collects_a_new_plugins_tests(tmp_path):
+    """`make test` is pytest at the checkout root: its testpaths reach plugins/<id>/tests/, not _vendor/."""
+    shutil.copy(os.path.join(REPO, "pyproject.toml"), tmp_path / "pyproject.toml")
+    os.symlink(os.path.join(REPO, "shared"), tmp_path / "shared")
+    (tmp_path / "tests").mkdir()
+    new_plugin("word-count", str(tmp_path / "plugins"))
+    os.makedirs(tmp_path / "plugins" / "word-count" / "_vendor" / "some_package" / "tests")
+    (tmp_path / "plugins" / "word-count" / "_vendor" / "some_package" / "tests" / "test_theirs.py").write_text(
+        "def test_not_ours():\n    pass\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-o", "addopts=", "--collect-only", "-q"], cwd=tmp_path,
+                         capture_output=True, text=True)
+    collected = [line for line in run.stdout.splitlines() if "::" in line]
+    assert len(collected) == 4 and all(line.startswith("plugins/word-count/tests/test_word_count.py::")
+                                       for line in collected), run.stdout
 
 
 def test_inside_a_checkout_it_is_lint_and_type_clean(tmp_path):
@@ -225,4 +287,5 @@ def test_the_template_is_shipped_as_package_data():
     folders = {os.path.relpath(r, os.path.dirname(template)).replace(os.sep, "/")
                for r, _d, files in os.walk(template) if any(f.endswith(".tmpl") for f in files)}
     for folder in folders:
-        assert json.dumps(f"{folder}/*.tmpl") in text, folder
+        package = "agentty_plugin." + folder.replace("/", ".")
+        assert json.dumps(package) + ' = ["*.tmpl"]' in text and json.dumps(package) in text, folder
