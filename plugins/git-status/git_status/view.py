@@ -96,7 +96,7 @@ def _file_row(change: FileChange, group: str, t: Translate, can_hand_off: bool, 
         icon = "trash-2"
     title = f"{change.orig_display} → {change.display}" if change.orig_display and group == "staged" else change.display
     actions = [ui.action(ids.REVIEW, t("action.review"), "sparkles") if can_hand_off else None,
-               ui.action(ids.RESOLVE, t("action.resolve"), "git-merge") if can_hand_off and group == "conflicted"
+               ui.action(ids.RESOLVE, t("action.resolve"), "wrench") if can_hand_off and group == "conflicted"
                else None,
                ui.action(ids.REVEAL, t("action.reveal"), "folder-open")]
     if notes and tone != "error":

@@ -63,7 +63,7 @@ def collision_section(team: TeamReport, worktree: Optional[WorktreeState], t: Tr
     """Files this worktree shares with others, including ones only committed on its branch (not in the list above)."""
     if worktree is None or not worktree.collisions:
         return None
-    rows = [ui.item(path, path, subtitle=t("collision.also", names=", ".join(others)), icon="triangle-alert",
+    rows = [ui.item(path, path, subtitle=t("collision.also", names=", ".join(others)), icon="shield-alert",
                     tone="error", actions=[ui.action(ids.REVEAL, t("action.reveal"), "folder-open")])
             for path, others in sorted(worktree.collisions.items())[:MAX_COLLISION_ROWS]]
     children: List[Any] = [ui.list(ids.COLLISIONS, rows)]
@@ -134,7 +134,7 @@ def worktree_rows(team: TeamReport, t: Translate, can_hand_off: bool = True) -> 
         summary = _summary(worktree, team.worktrees.base, t)
         panes = _panes(worktree, t)
         if worktree.state != "ok":
-            tone, icon = "neutral", ("circle-slash" if worktree.state == "missing" else "folder")
+            tone, icon = "neutral", ("unlink" if worktree.state == "missing" else "folder")
         elif worktree.conflicted or worktree.collisions:
             tone, icon = "error", "folder-git-2"
         else:
@@ -169,7 +169,7 @@ def worktrees_view(team: Optional[TeamReport], loading: bool, t: Translate) -> L
             if worktree.name not in names:
                 names.append(worktree.name)
     if shared:
-        rows = [ui.item(path, path, subtitle=t("collision.in", names=", ".join(sorted(names))), icon="triangle-alert",
+        rows = [ui.item(path, path, subtitle=t("collision.in", names=", ".join(sorted(names))), icon="shield-alert",
                         tone="error") for path, names in sorted(shared.items())[:MAX_COLLISION_ROWS]]
         parts.append(ui.section(t("collision.title", count=len(shared)),
                                 [ui.list(ids.ALL_COLLISIONS, rows), ui.text(t("collision.hint"), "muted"),

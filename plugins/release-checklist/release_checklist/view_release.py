@@ -36,7 +36,7 @@ STATE_LOOK = {  # state -> (icon, tone)
     StepState.SKIPPED: ("minus", "warning"),
     StepState.SENT: ("send", "info"),
     StepState.INTERRUPTED: ("shield-alert", "warning"),
-    StepState.UNKNOWN: ("circle-help", "warning"),
+    StepState.UNKNOWN: ("message-circle-question", "warning"),
 }
 
 
