@@ -1,5 +1,11 @@
 """Session summarizer: recall over the real-transcript corpus, a 2,000-turn session, time to the first token.
 
+First, issue 25's real-session corpus (bench/session_corpus/): the HELD-OUT half only, recall per section
+and per agent, false claims and summary length, next to the summarizer before issue 25 (commit
+ISSUE25_BASELINE) in the same run. The development half, with every missed fact and false claim, is
+printed instead with `SUMMARIZER_BENCH_SPLIT=dev make bench PLUGIN=session-summarizer` or
+`python bench/bench_session_summarizer.py --dev`; tune on that half only.
+
 Baselines measured in the same run:
 - corpus recall: the summarizer as it was before issue 13 (commit def64f2, taken from git into a temporary
   folder) on the same corpus, next to the figures issue 13 reported on its own corpus;
@@ -238,7 +244,30 @@ def corpus_recall() -> None:
     print()
 
 
+ISSUE25_BASELINE = "b1bfc08"  # the summarizer before issue 25
+
+
+def real_sessions(split: str) -> None:
+    """Issue 25's corpus: one half, this summarizer and the one before issue 25, scored by bench/session_corpus."""
+    sys.path.insert(0, str(ROOT / "bench" / "session_corpus"))
+    from session_report import print_report, run  # type: ignore[import-not-found]
+
+    with tempfile.TemporaryDirectory(prefix="bench-summarizer-25-") as folder:
+        archive = subprocess.run(["git", "archive", ISSUE25_BASELINE, "plugins/session-summarizer"], cwd=ROOT,
+                                 capture_output=True, check=False)
+        baseline = None
+        if archive.returncode == 0:
+            subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+            baseline = (ISSUE25_BASELINE + " (before #25)", Path(folder) / "plugins" / "session-summarizer")
+        print_report(run(split, PLUGIN, baseline), show_misses=split != "heldout")
+    print()
+
+
 def main() -> None:
+    split = "dev" if "--dev" in sys.argv else os.environ.get("SUMMARIZER_BENCH_SPLIT", "heldout")
+    real_sessions(split)
+    if split != "heldout":
+        return  # the development view is for tuning; the timing rows belong to the reported run
     corpus_recall()
     from session_summarizer.llm_client import stream_completion
     from session_summarizer.llm_settings import LLMSettings

@@ -1,0 +1,178 @@
+"""Splits a real agent transcript into the user/assistant turns Agentty's `session/get` answers with.
+
+The host hands the summarizer `[{role, text}]`; each agent (or exporter) writes a session differently,
+so each format here only decides where a turn starts and whose it is. The text of a turn is kept as
+the tool printed it (tool calls, outputs, diffs, banners and all): reading it is the summarizer's job.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Dict, List
+
+Turns = List[Dict[str, str]]
+
+
+def _push(turns: Turns, role: str, lines: List[str]) -> None:
+    """Append a turn; a turn of the same role as the last one is merged into it (one reply, many blocks)."""
+    text = "\n".join(lines).strip()
+    if not text:
+        return
+    if turns and turns[-1]["role"] == role:
+        turns[-1]["text"] += "\n\n" + text
+    else:
+        turns.append({"role": role, "text": text})
+
+
+def _marked(text: str, marks: Dict[str, re.Pattern[str]], drop: re.Pattern[str] | None = None,
+            keep_mark_line: bool = False) -> Turns:
+    """Turns of a transcript where a line matching marks[role] opens a turn of that role."""
+    turns: Turns = []
+    role, lines = "", []  # text before the first mark is a banner or a header: dropped
+    for line in text.split("\n"):
+        opened = next((name for name, pattern in marks.items() if pattern.match(line)), "")
+        if opened:
+            if role:
+                _push(turns, role, lines)
+            role, lines = opened, ([line] if keep_mark_line else [])
+        elif role and not (drop is not None and drop.match(line)):
+            lines.append(line)
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
+def aider_turns(text: str) -> Turns:
+    """aider's .aider.chat.history.md: `#### ` lines are the user's; the rest is the reply and tool output."""
+    turns: Turns = []
+    role, lines = "", []
+    for line in text.split("\n"):
+        if line.startswith("# aider chat started at"):
+            continue
+        is_user = line.startswith("####")
+        if is_user != (role == "user"):
+            if role:
+                _push(turns, role, lines)
+            role, lines = ("user" if is_user else "assistant"), []
+        lines.append(line[5:] if is_user else line)
+    if role:
+        _push(turns, role, lines)
+    while turns and turns[0]["role"] != "user":  # aider's start-up lines
+        turns.pop(0)
+    return turns
+
+
+# SpecStory (Cursor, Copilot, and its CLI for Claude Code, Codex and Gemini): `_**User**_`,
+# `_**User (2026-01-16 16:48:38Z)**_`, `_**Assistant**_`, `_**Agent (claude-opus-4-5 2026-…)**_`.
+_SPECSTORY = {
+    "user": re.compile(r"^_\*\*User(?: \([^)]*\))?\*\*_\s*$"),
+    "assistant": re.compile(r"^_\*\*(?:Assistant|Agent)(?: \([^)]*\))?\*\*_\s*$"),
+}
+_RULE = re.compile(r"^\s*---\s*$")
+
+
+def specstory_turns(text: str) -> Turns:
+    return _marked(text, _SPECSTORY, drop=_RULE)
+
+
+# claude-code-production-patterns' exporter: `## 👤 User` / `## 🤖 Claude` headings, `---` between blocks.
+_CLAUDE_MD = {"user": re.compile(r"^## 👤 User\s*$"), "assistant": re.compile(r"^## 🤖 Claude\s*$")}
+
+
+def claude_md_turns(text: str) -> Turns:
+    return _marked(text, _CLAUDE_MD, drop=_RULE)
+
+
+def chat_export_turns(text: str) -> Turns:
+    """claude-chat-manager's export: `👤 **USER:**`, then the ask as `> ` lines, then the reply's prose."""
+    turns: Turns = []
+    role, lines = "", []
+    for line in text.split("\n"):
+        if line.strip() == "👤 **USER:**":
+            if role:
+                _push(turns, role, lines)
+            role, lines = "user", []
+        elif role == "user" and (line.startswith(">") or (not line.strip() and not lines)):
+            lines.append(line[1:].lstrip() if line.startswith(">") else line)
+        elif role:
+            if role == "user":
+                _push(turns, role, lines)
+                role, lines = "assistant", []
+            if not _RULE.match(line):
+                lines.append(line)
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
+def prompt_turns(text: str, prompt: str, first: str = "") -> Turns:
+    """Terminal transcripts: a line starting with the prompt mark (Claude Code and Gemini CLI `> `,
+    Codex `› `) is the user's; indented or blank lines right after it continue the same ask.
+
+    `first` names the role of text before the first mark ("" drops it: a start-up banner).
+    """
+    turns: Turns = []
+    role, lines = first, []
+    for line in text.split("\n"):
+        if line.startswith(prompt):
+            if role != "user":
+                if role:
+                    _push(turns, role, lines)
+                role, lines = "user", []
+            lines.append(line[len(prompt):])
+        elif role == "user" and (line.startswith("  ") or not line.strip()):
+            lines.append(line.strip())
+        else:
+            if role != "assistant":
+                if role:
+                    _push(turns, role, lines)
+                role, lines = "assistant", []
+            lines.append(line)
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
+def copilot_copy_turns(text: str, user: str) -> Turns:
+    """VS Code Copilot chat copied as text: `<login>: ask` and `GitHub Copilot: reply` paragraphs."""
+    # A student's notes put "CHAT: " before the first ask.
+    marks = {"user": re.compile(r"^(?:CHAT: )?" + re.escape(user) + r": "),
+             "assistant": re.compile(r"^GitHub Copilot: ")}
+    turns: Turns = []
+    role, lines = "", []
+    for line in text.split("\n"):
+        opened = next((name for name, pattern in marks.items() if pattern.match(line)), "")
+        if opened:
+            if role:
+                _push(turns, role, lines)
+            role, lines = opened, [marks[opened].sub("", line, count=1)]
+        elif role:
+            lines.append(line)
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
+def labelled_turns(text: str, user: str, assistant: str) -> Turns:
+    """A log that labels each side with a line of its own (e.g. `**사용자 질문:**` / `**AI 답변:**`)."""
+    marks = {"user": re.compile(r"^\s*" + re.escape(user) + r"\s*$"),
+             "assistant": re.compile(r"^\s*" + re.escape(assistant) + r"\s*$")}
+    return _marked(text, marks, drop=_RULE)
+
+
+PARSERS: Dict[str, Callable[..., Turns]] = {
+    "aider": aider_turns,
+    "specstory": specstory_turns,
+    "claude-md": claude_md_turns,
+    "chat-export": chat_export_turns,
+    "claude-tui": lambda text: prompt_turns(text, "> "),
+    "gemini-tui": lambda text: prompt_turns(text, "> ", first="user"),
+    "codex-tui": lambda text: prompt_turns(text, "› "),
+    "copilot-copy": copilot_copy_turns,
+    "labelled": labelled_turns,
+}
+
+
+def split_turns(text: str, fmt: str, **options: str) -> Turns:
+    """The turns of `text` written in format `fmt` (a key of PARSERS)."""
+    return PARSERS[fmt](text.replace("\r\n", "\n"), **options)

@@ -1,0 +1,220 @@
+"""The real-session bench's scorer, turn splitters and corpus files (bench/session_corpus): a matcher
+finds a fact said in other words and refuses near misses, a false claim is counted, and every facts
+file is well formed, split in two halves and tied to its transcript by sha256."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parents[2] / "bench" / "session_corpus"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+
+from session_facts import COMMITTED, FACTS, as_session, load_facts, sha256_text  # noqa: E402
+from session_formats import split_turns  # noqa: E402
+from session_scoring import (  # noqa: E402
+    ITEM_WORDS,
+    SECTIONS,
+    SUMMARY_WORDS,
+    count_words,
+    item_matches,
+    score_session,
+    sections_of,
+)
+
+SUMMARY = """# Session summary
+
+_12 turns · claude · summarized locally_
+
+## Goal
+
+Fix the `golangci-lint` QF1012 issues in specstory-cli
+
+**Later requests**
+
+- Commit and push the change
+
+## What was done
+
+- Replaced every WriteString(fmt.Sprintf(...)) with `fmt.Fprintf`; the linter reports 0 issues
+
+## Files touched
+
+- ✓ `specstory-cli/pkg/markdown/markdown.go` — changed (git)
+- `pkg/markdown/markdown.go` — only mentioned
+
+## Commands run
+
+- `golangci-lint run`
+- `git push origin v0.17.0`
+
+## Decisions and findings
+
+- None recorded.
+
+## Errors hit
+
+- Edit failed: String to replace not found in file
+
+## Open questions
+
+- None recorded.
+
+## Next steps
+
+- Push the tag and re-run the workflow
+"""
+
+
+def fact(text, *groups):
+    return {"fact": text, "match": [list(group) for group in groups]}
+
+
+def case(facts=None, traps=()):
+    return {"id": "t", "facts": {section: list((facts or {}).get(section, [])) for section in SECTIONS},
+            "traps": list(traps)}
+
+
+def test_sections_are_read_from_the_markdown_a_reader_sees():
+    items = sections_of(SUMMARY)
+    assert items["goal"] == ["Fix the `golangci-lint` QF1012 issues in specstory-cli", "Commit and push the change"]
+    assert items["commands"] == ["`golangci-lint run`", "`git push origin v0.17.0`"]
+    assert items["decisions"] == []  # "None recorded." says nothing
+    assert items["open"] == ["Push the tag and re-run the workflow"]
+    assert items["files"][0].startswith("`specstory-cli/pkg/markdown/markdown.go`")
+
+
+def test_headings_in_other_languages_land_in_the_same_sections():
+    items = sections_of("## 目标\n\n修复登录\n\n## 遇到的错误\n\n- 无记录。\n\n## 下一步\n\n- 确认三级菜单可见\n"
+                        "\n## 실행한 명령\n\n- `npm test`\n")
+    assert items["goal"] == ["修复登录"]
+    assert items["errors"] == []
+    assert items["open"] == ["确认三级菜单可见"]
+    assert items["commands"] == ["`npm test`"]
+
+
+def test_a_fact_said_in_other_words_is_found():
+    assert item_matches([["fmt.Fprintf", "Fprintf"]], "Replaced every WriteString(fmt.Sprintf(...)) with `fmt.Fprintf`")
+    assert item_matches([["GH013", "push cannot contain secrets"]], "Push rejected: PUSH CANNOT CONTAIN SECRETS")
+    assert item_matches([["三级菜单", "third-level"]], "History 下面没有出现三级菜单")  # CJK: inside a sentence
+    assert item_matches([["settings.local.json"]], "`.claude\\settings.local.json` — edited")  # Windows separators
+
+
+def test_near_misses_are_not_found():
+    assert not item_matches([["rm"]], "update the farm README")  # the end of another word
+    assert not item_matches([["test"]], "run the tests")  # the start of another word
+    assert not item_matches([["git push"]], "git pushd")
+    assert not item_matches([["--force"]], "git push --force-with-lease")
+    # every group must be in the SAME item: "push" here and "rejected" in another item is not the fact
+    assert not item_matches([["push"], ["rejected"]], "git push origin main")
+
+
+def test_a_fact_is_found_only_in_its_own_section():
+    result = score_session(case({"commands": [fact("the lint run", ["golangci-lint run"])],
+                                 "decisions": [fact("the lint run", ["golangci-lint run"])]}), SUMMARY)
+    assert result["found"]["commands"] == 1
+    assert result["found"]["decisions"] == 0  # the words are in the summary, but not as a decision
+    assert result["missed"] == [("decisions", "the lint run")]
+
+
+def test_a_trap_hit_is_counted_as_a_false_claim():
+    traps = [{"section": "commands", "why": "only shown in the release doc", "match": [["git push origin v0.17.0"]]},
+             {"section": "commands", "why": "never offered", "match": [["brew install"]]}]
+    result = score_session(case(traps=traps), SUMMARY)
+    assert result["traps"] == ["only shown in the release doc"]
+
+
+def test_a_whole_path_trap_catches_a_file_shown_at_the_wrong_folder_only():
+    trap = {"section": "files", "why": "relative to specstory-cli/", "whole": True,
+            "match": [["pkg/markdown/markdown.go"]]}
+    assert score_session(case(traps=[trap]), SUMMARY)["traps"] == ["relative to specstory-cli/"]
+    right_folder_only = SUMMARY.replace("- `pkg/markdown/markdown.go` — only mentioned\n", "")
+    assert score_session(case(traps=[trap]), right_folder_only)["traps"] == []
+
+
+def test_dumping_the_transcript_does_not_buy_recall():
+    filler = " ".join("word" for _ in range(ITEM_WORDS))
+    long_item = "## What was done\n\n- " + filler + " fmt.Fprintf\n"
+    assert score_session(case({"done": [fact("f", ["fmt.Fprintf"])]}), long_item)["found"]["done"] == 0
+    past_budget = ("## Goal\n\n" + " ".join("x" for _ in range(SUMMARY_WORDS))
+                   + "\n\n## What was done\n\n- fmt.Fprintf\n")
+    assert score_session(case({"done": [fact("f", ["fmt.Fprintf"])]}), past_budget)["found"]["done"] == 0
+
+
+def test_words_count_chinese_and_japanese_by_characters():
+    assert count_words("Fix the build") == 3
+    assert count_words("修复登录问题") == 3  # two characters a word
+    assert count_words("로그인 오류 수정") == 3  # Korean is written with spaces
+
+
+def test_specstory_turns_merge_the_agents_blocks_and_drop_the_header():
+    text = ("<!-- Generated by SpecStory -->\n\n# title\n\n_**User (2026-01-16 16:48:38Z)**_\n\nfix it\n\n---\n\n"
+            "_**Agent (claude-opus-4-5 2026-01-16)**_\n\nLooking.\n\n_**Agent (claude-opus-4-5 2026-01-16)**_\n\n"
+            "Done.\n\n---\n\n_**User**_\n\nthanks\n")
+    assert split_turns(text, "specstory") == [{"role": "user", "text": "fix it"},
+                                               {"role": "assistant", "text": "Looking.\n\nDone."},
+                                               {"role": "user", "text": "thanks"}]
+
+
+def test_copilot_and_labelled_logs_split_at_their_labels():
+    copied = "notes first\n\nCHAT: alice: make a page\n\nGitHub Copilot: Made changes.\n\nalice: thanks\n"
+    assert [turn["role"] for turn in split_turns(copied, "copilot-copy", user="alice")] == ["user", "assistant", "user"]
+    logged = "**사용자 질문:**\n```\n질문\n```\n\n**AI 답변:**\n\n답변\n"
+    turns = split_turns(logged, "labelled", user="**사용자 질문:**", assistant="**AI 답변:**")
+    assert [turn["role"] for turn in turns] == ["user", "assistant"]
+
+
+def test_aider_turns_start_at_the_first_ask():
+    text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
+            "> Applied edit to a.py\n")
+    assert split_turns(text, "aider") == [{"role": "user", "text": "fix the bug"},
+                                           {"role": "assistant", "text": "Sure.\n\n> Applied edit to a.py"}]
+
+
+SESSIONS = load_facts()
+
+
+def test_the_corpus_is_big_and_varied_enough_for_issue_25():
+    assert len(SESSIONS) >= 40
+    agents = {session["agent"] for session in SESSIONS}
+    assert {"claude-code", "codex", "cursor", "aider", "copilot"} <= agents and len(agents) >= 6
+    assert len({session["language"] for session in SESSIONS}) >= 5
+    assert sum(1 for session in SESSIONS if session["turns"] > 150) >= 3
+
+
+def test_the_halves_are_balanced_by_agent():
+    halves = {split: [s for s in SESSIONS if s["split"] == split] for split in ("dev", "heldout")}
+    assert set(halves) == {s["split"] for s in SESSIONS}
+    assert abs(len(halves["dev"]) - len(halves["heldout"])) <= 2
+    for agent in {s["agent"] for s in SESSIONS}:
+        counts = [sum(1 for s in half if s["agent"] == agent) for half in halves.values()]
+        assert abs(counts[0] - counts[1]) <= 1, agent
+
+
+@pytest.mark.parametrize("session", SESSIONS, ids=[s["id"] for s in SESSIONS])
+def test_every_facts_file_is_well_formed(session):
+    assert set(session["facts"]) == set(SECTIONS)
+    assert {"repo", "commit", "path", "licence", "sha256"} <= set(session["source"])
+    for section, facts in session["facts"].items():
+        for entry in facts:
+            assert entry["fact"].strip() and entry["match"], (section, entry)
+            assert all(group and all(term.strip() for term in group) for group in entry["match"]), (section, entry)
+    for trap in session["traps"]:
+        assert trap["why"].strip() and trap["match"] and (trap["section"] in SECTIONS or trap["section"] == "any")
+
+
+@pytest.mark.parametrize("session", [s for s in SESSIONS if (COMMITTED / (s["id"] + s.get("ext", ".md"))).is_file()],
+                         ids=lambda s: s["id"])
+def test_a_committed_transcript_is_the_one_the_facts_were_written_for(session):
+    text = (COMMITTED / (session["id"] + session.get("ext", ".md"))).read_text(encoding="utf-8")
+    assert sha256_text(text) == session["source"]["sha256"]
+    assert len(as_session(session, text)["turns"]) == session["turns"]
+    assert session["source"]["licence"] in ("MIT", "Apache-2.0", "BSD-3-Clause", "CC-BY-4.0")
+
+
+def test_no_transcript_is_committed_without_its_facts_file():
+    ids = {path.stem for path in FACTS.glob("*.json")}
+    assert {path.stem for path in COMMITTED.iterdir()} <= ids
+    assert all(json.loads(path.read_text(encoding="utf-8"))["id"] == path.stem for path in FACTS.glob("*.json"))
