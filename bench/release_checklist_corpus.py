@@ -82,12 +82,12 @@ def setup(project: Dict[str, Any]) -> Optional[Path]:
     base = work_root() / project["repo"].replace("/", "+")
     stamp = base / "stamp"
     if stamp.is_file() and stamp.read_text().strip() == _stamp(project):
-        return base / "repo"
+        return base / project["repo"].split("/")[1]
     shutil.rmtree(base, ignore_errors=True)
     base.mkdir(parents=True)
     origin = base / "origin.git"
     _make_origin(mirror, origin, project)
-    repo = base / "repo"
+    repo = base / project["repo"].split("/")[1]  # named as its maintainers' clones are: the name is a clue
     subprocess.run(["git", "clone", "--quiet", "--no-checkout", "--branch", project["branch"], str(origin),
                     str(repo)], env=GIT_ENV, check=True, capture_output=True)
     missing = _missing_blobs(repo, project["commit"])

@@ -75,7 +75,9 @@ def test_versions_and_tags():
     assert guess_tag_format(["1.0.0", "0.9.0", "v0.1.0"]) == "{version}"
     assert guess_tag_format([]) == "v{version}"
     tags = ["v1.9.0", "v1.10.0", "v2.0.0-rc.1", "junk"]
-    assert highest_tagged_version(tags, "v{version}") == ("v2.0.0-rc.1", "2.0.0-rc.1")
+    # A pre-release is never the last release (issue 26); it is still found when asked for.
+    assert highest_tagged_version(tags, "v{version}") == ("v1.10.0", "1.10.0")
+    assert highest_tagged_version(tags, "v{version}", final_only=False) == ("v2.0.0-rc.1", "2.0.0-rc.1")
     assert next_patch("1.2.9") == "1.2.10" and next_patch("1.2") == "1.3" and next_patch("1") is None
     assert next_patch("2024.01.09") == "2024.01.10" and next_patch("1.2.3-rc.1") is None
     assert sort_versions(["1.0.0", "x", "2.0.0"]) == ["2.0.0", "1.0.0", "x"]

@@ -89,7 +89,7 @@ def test_python_library_with_tox_and_docs_changelog_rst(tmp_path, data_dir):
     assert derived(session) == [
         *COMMON_START,
         ("tests-pass", "check", "tox"),
-        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 2.1.0 v2.1.0"),
+        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 2.1.0 v2.1.0 v2.0.0"),
         ("changelog-has-an-entry-for", "check", "release-check changelog-entry 2.1.0 docs/changelog.rst"),
         *common_end("2.1.0", "v2.1.0"),
     ]
@@ -118,7 +118,7 @@ def test_cargo_workspace_tests_every_member(tmp_path, data_dir):
     assert derived(session) == [
         *COMMON_START,
         ("tests-pass", "check", "cargo test --workspace"),
-        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 0.4.0 v0.4.0"),
+        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 0.4.0 v0.4.0 v0.3.0"),
         ("changelog-has-an-entry-for", "check", "release-check changelog-entry 0.4.0 CHANGELOG.md"),
         *common_end("0.4.0", "v0.4.0"),
     ]
@@ -136,7 +136,7 @@ def test_npm_package_without_a_changelog_gets_a_release_notes_step(tmp_path, dat
     assert derived(session) == [
         *COMMON_START,
         ("tests-pass", "check", "npm test"),
-        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 3.2.1 v3.2.1"),
+        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 3.2.1 v3.2.1 v3.2.0"),
         notes_step("3.2.1", "v3.2.0"),
         *common_end("3.2.1", "v3.2.1"),
     ]
@@ -153,7 +153,7 @@ def test_go_module_versioned_by_its_tags(tmp_path, data_dir):
     assert derived(session) == [
         *COMMON_START,
         ("tests-pass", "check", "go test ./..."),
-        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 1.4.2 v1.4.2"),
+        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 1.4.2 v1.4.2 v1.4.1"),
         notes_step("1.4.2", "v1.4.1"),
         *common_end("1.4.2", "v1.4.2"),
     ]
@@ -174,7 +174,7 @@ def test_c_project_is_not_read_as_its_internal_crate(tmp_path, data_dir):
     assert derived(session) == [
         *COMMON_START,
         ("tests-pass", "check", "make test"),
-        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 2.55.1 v2.55.1"),
+        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 2.55.1 v2.55.1 v2.55.0"),
         ("changelog-has-an-entry-for", "check", "release-check changelog-entry 2.55.1 NEWS.md"),
         *common_end("2.55.1", "v2.55.1"),
     ]
@@ -203,7 +203,7 @@ def test_hatch_vcs_calver_project_whose_changelog_is_ahead_of_its_tags(tmp_path,
     assert derived(session) == [
         *COMMON_START,
         ("tests-pass", "check", "hatch test"),
-        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 26.2.0 26.2.0"),
+        ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 26.2.0 26.2.0 26.1.0"),
         ("changelog-has-an-entry-for", "check", "release-check changelog-entry 26.2.0 CHANGELOG.md"),
         *common_end("26.2.0", "26.2.0"),
     ]
@@ -318,7 +318,7 @@ def test_checklist_settings_tune_the_derived_steps(tmp_path, data_dir):
         ("on-the-release-branch", "release-check on-branch stable"),
         ("in-sync-with-upstream", "release-check in-sync"),
         ("tests-pass", "just ci"),
-        ("version-is-bumped-since-the-last-tag", "release-check version-bumped 4.1.0 release-4.1.0"),
+        ("version-is-bumped-since-the-last-tag", "release-check version-bumped 4.1.0 release-4.1.0 release-3.9.0"),
         ("release-notes-for", notes_step("4.1.0", "release-3.9.0")[2]),
         ("tag-is-not-taken-yet", "release-check tag-free release-4.1.0"),
         ("create-the-tag", 'git tag -a release-4.1.0 -m "Release 4.1.0"'),

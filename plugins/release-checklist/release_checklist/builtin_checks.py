@@ -12,7 +12,15 @@ from typing import Callable, Dict, List, Optional
 
 from . import git_repo
 from .project_files import changelog_mentions, entry_in_folder, find_changelog
-from .versions import highest_tagged_version, version_key
+from .versions import (
+    format_of_tag,
+    guess_tag_format,
+    highest_tagged_version,
+    is_final,
+    tag_for,
+    version_from_tag,
+    version_key,
+)
 
 PASS, FAIL, USAGE, UNKNOWN = 0, 1, 2, 3  # UNKNOWN: could not find out (shown as "couldn't check")
 BUILTIN_COMMAND = "release-check"
@@ -91,19 +99,36 @@ def in_sync(repo: str, args: List[str]) -> int:
 
 
 def version_bumped(repo: str, args: List[str]) -> int:
+    """version-bumped VERSION [TAG [LAST_TAG]]: the version is newer than the last release.
+
+    LAST_TAG, when given (even empty), is the last release as the panel found it; without it the
+    newest final release tag reachable from HEAD in TAG's format is looked up here.
+    """
     if not args or not args[0] or version_key(args[0]) is None:
         say("The version being released is unknown; set it in the panel or in the project file.")
         return FAIL
     version = args[0]
     tag = args[1] if len(args) > 1 and args[1] else f"v{version}"
-    tag_format = tag.replace(version, "{version}") if version in tag else "v{version}"
-    previous = highest_tagged_version(git_repo.tags(repo), tag_format)
+    tag_format = format_of_tag(tag, version)
+    tags = git_repo.release_tags(repo)
+    if len(args) > 2:
+        previous_version = version_from_tag(args[2], tag_format) if args[2] else None
+        previous = (args[2], previous_version) if args[2] and previous_version else None
+    else:
+        previous = highest_tagged_version(tags, tag_format)
     if previous is None and git_repo.run_git(repo, "rev-parse", "--is-shallow-repository").out.strip() == "true":
         say("This is a shallow clone, so earlier release tags may be missing; "
             "run git fetch --unshallow --tags, then check again.")
         return UNKNOWN
     if previous is None:
-        say(f"No earlier release tag ({tag_format.replace('{version}', '*')}); {version} is the first release.")
+        others = [tag for tag in tags if _looks_like_release(tag)]
+        if others:
+            # Release tags in another style: not a first release, and we cannot compare.
+            say(f"No release tag like {tag_for('1.2.3', tag_format)} before {tag}, but the repository has release "
+                f"tags such as {', '.join(others[:3])}; set \"Tag format\" in RELEASE_CHECKLIST.md to match them.")
+            return UNKNOWN
+        say(f"No earlier release tag ({tag_for('*', tag_format) if '{version}' in tag_format else tag_format}); "
+            f"{version} is the first release.")
         return PASS
     previous_tag, previous_version = previous
     if version_key(version) > version_key(previous_version):  # type: ignore[operator]
@@ -115,6 +140,12 @@ def version_bumped(repo: str, args: List[str]) -> int:
     else:
         say(f"{version} is older than the last release {previous_version} ({previous_tag}); bump the version.")
     return FAIL
+
+
+def _looks_like_release(tag: str) -> bool:
+    style = guess_tag_format([tag])
+    version = version_from_tag(tag, style)
+    return version is not None and is_final(version)
 
 
 def changelog_entry(repo: str, args: List[str]) -> int:

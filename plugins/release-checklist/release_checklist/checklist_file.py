@@ -27,6 +27,7 @@ import unicodedata
 from typing import Dict, List, Optional, Tuple
 
 from .steps import Step, StepKind
+from .versions import is_tag_format
 
 CHECKLIST_FILE_NAME = "RELEASE_CHECKLIST.md"
 PLACEHOLDERS: Tuple[str, ...] = ("version", "tag", "previous_tag", "branch", "remote")
@@ -149,9 +150,10 @@ def parse_checklist(text: str, path: Optional[str] = None) -> ChecklistSpec:
         if setting:
             value = _setting_value(setting.group(2), setting.start(2), report)
             field = SETTINGS[setting.group(1).lower()]
-            if value is not None and field == "tag_format" and "{version}" not in value:
+            if value is not None and field == "tag_format" and not is_tag_format(value):
                 report.add(setting.start(2), "bad-tag-format",
-                           "The tag format must contain {version}, for example `v{version}`.")
+                           "The tag format must contain {version} (or {major}, {minor} and {patch}), for example "
+                           "`v{version}` or `curl-{major}_{minor}_{patch}`.")
             elif value is not None:
                 settings[field] = value
             continue

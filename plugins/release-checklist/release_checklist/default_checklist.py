@@ -42,7 +42,7 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
         # Same title (so the same id) as with a command: adding one later keeps the progress.
         steps.append(Step("", "Tests pass", StepKind.MANUAL))
     steps.append(Step("", "Version {version} is bumped since the last tag",
-                      StepKind.CHECK, "release-check version-bumped {version} {tag}"))
+                      StepKind.CHECK, "release-check version-bumped {version} {tag} {previous_tag}"))
     changelog = settings.changelog or project.changelog_file
     if changelog and changelog.lower() != NO_CHANGELOG:
         # The file is named in the command, so the check reads the same file the panel names.
@@ -59,7 +59,7 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
         Step("", "Push {branch} and {tag} to {remote} together", StepKind.TERMINAL,
              "git push --atomic {remote} {branch} {tag}", irreversible=True),
     ]
-    tags = list(tags) if tags is not None else git_repo.tags(repo)
+    tags = list(tags) if tags is not None else git_repo.release_tags(repo)
     tag_format = settings.tag_format or (guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
                                          if tags else None)
     draft = ChecklistSpec(tuple(steps), "Release checklist", tag_format,

@@ -107,6 +107,13 @@ def tags(repo: str) -> List[str]:
     return [line.strip() for line in result.out.splitlines() if line.strip()] if result.ok else []
 
 
+def release_tags(repo: str) -> List[str]:
+    """The tags reachable from HEAD, newest first: those of other branches (a dev marker on main seen
+    from a maintenance branch, the next major's pre-releases) are not this line's releases."""
+    result = run_git(repo, "tag", "--list", "--merged", "HEAD", "--sort=-creatordate")
+    return [line.strip() for line in result.out.splitlines() if line.strip()] if result.ok else []
+
+
 def tag_exists(repo: str, tag: str) -> bool:
     return run_git(repo, "rev-parse", "--quiet", "--verify", f"refs/tags/{tag}").ok
 

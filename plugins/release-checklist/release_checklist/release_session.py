@@ -106,7 +106,7 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
     elif path is not None:
         spec, source = read_release_doc(_read_text(path), path), "adopted"
     settings = spec or ChecklistSpec(())
-    tags = tuple(git_repo.tags(repo))
+    tags = tuple(git_repo.release_tags(repo))
     if project is None:
         first = detect_project(repo, windows, version_file=settings.version_file)
         tag_format = settings.tag_format or guess_tag_format(tags, [first.name or "", os.path.basename(repo)])
@@ -180,9 +180,8 @@ class ReleaseSession:
             if name == "version":
                 value = self.version
             elif name in ("tag", "previous_tag"):
-                tags = git_repo.tags(self.repo)
                 tag_format = self.loaded.tag_format
-                previous = highest_tagged_version(tags, tag_format)
+                previous = highest_tagged_version(git_repo.release_tags(self.repo), tag_format)
                 self._facts["tag"] = tag_for(self.version, tag_format)
                 self._facts["previous_tag"] = previous[0] if previous else ""
                 value = self._facts[name]

@@ -147,7 +147,8 @@ EN: Dict[str, str] = {
     "p-unknown-placeholder": "Unknown placeholder {{{name}}}.",
     "p-shell-operator": "\"{operator}\" needs a shell; split the command into two steps or mark it #terminal.",
     "p-bad-quotes": "The quotes in this command are not balanced.",
-    "p-bad-tag-format": "The tag format must contain {{version}}, for example `v{{version}}`.",
+    "p-bad-tag-format": ("The tag format must contain {{version}} (or {{major}}, {{minor}} and {{patch}}), for example "
+                         "`v{{version}}` or `curl-{{major}}_{{minor}}_{{patch}}`."),
     "p-empty-title": "This step has no title.",
     "p-empty-setting": "This setting has no value.",
     "p-unclosed-fence": "A code block (```) is opened but never closed.",
@@ -312,7 +313,8 @@ JA: Dict[str, str] = {
     "p-unknown-placeholder": "不明なプレースホルダー {{{name}}} です。",
     "p-shell-operator": "「{operator}」にはシェルが必要です。二つのステップに分けるか #terminal にしてください。",
     "p-bad-quotes": "このコマンドの引用符が閉じていません。",
-    "p-bad-tag-format": "タグの形式には {{version}} が必要です（例: `v{{version}}`）。",
+    "p-bad-tag-format": ("タグの形式には {{version}}（または {{major}}、{{minor}}、{{patch}}）が必要です"
+                         "（例: `v{{version}}`、`curl-{{major}}_{{minor}}_{{patch}}`）。"),
     "p-empty-title": "このステップにはタイトルがありません。",
     "p-empty-setting": "この設定には値がありません。",
     "p-unclosed-fence": "コードブロック（```）が閉じられていません。",
@@ -472,7 +474,8 @@ KO: Dict[str, str] = {
     "p-unknown-placeholder": "알 수 없는 자리표시자 {{{name}}}입니다.",
     "p-shell-operator": "\"{operator}\"에는 셸이 필요합니다. 두 단계로 나누거나 #terminal로 표시하세요.",
     "p-bad-quotes": "이 명령의 따옴표가 짝이 맞지 않습니다.",
-    "p-bad-tag-format": "태그 형식에는 {{version}}이 있어야 합니다 (예: `v{{version}}`).",
+    "p-bad-tag-format": ("태그 형식에는 {{version}}(또는 {{major}}, {{minor}}, {{patch}})이 있어야 합니다 "
+                         "(예: `v{{version}}`, `curl-{{major}}_{{minor}}_{{patch}}`)."),
     "p-empty-title": "이 단계에는 제목이 없습니다.",
     "p-empty-setting": "이 설정에는 값이 없습니다.",
     "p-unclosed-fence": "코드 블록(```)이 열렸지만 닫히지 않았습니다.",
@@ -626,7 +629,8 @@ ZH: Dict[str, str] = {
     "p-unknown-placeholder": "未知占位符 {{{name}}}。",
     "p-shell-operator": "“{operator}”需要 shell；请拆成两个步骤，或标记为 #terminal。",
     "p-bad-quotes": "此命令中的引号不成对。",
-    "p-bad-tag-format": "标签格式必须包含 {{version}}，例如 `v{{version}}`。",
+    "p-bad-tag-format": ("标签格式必须包含 {{version}}（或 {{major}}、{{minor}}、{{patch}}），例如 `v{{version}}` 或 "
+                         "`curl-{{major}}_{{minor}}_{{patch}}`。"),
     "p-empty-title": "此步骤没有标题。",
     "p-empty-setting": "此设置没有值。",
     "p-unclosed-fence": "代码块（```）没有闭合。",

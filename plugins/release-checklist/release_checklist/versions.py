@@ -27,45 +27,112 @@ def is_version(text: str) -> bool:
     return version_key(text) is not None
 
 
+# Number placeholders of a tag format whose numbers are not joined by dots ("curl-{major}_{minor}_{patch}").
+NUMBER_PARTS = ("major", "minor", "patch", "build")
+_NUMBER_PLACEHOLDER = re.compile(r"\{(version|major|minor|patch|build)\}")
+# "8_21_0", "2-8-3": numbers joined by one separator other than a dot.
+_SEPARATED = re.compile(r"^(\d+)([_-])(\d+)(?:\2(\d+))?(?:\2(\d+))?$")
+
+
+def is_tag_format(text: str) -> bool:
+    """A tag format names the version whole ({version}) or its numbers ({major}, {minor}, {patch})."""
+    return "{version}" in text or "{major}" in text
+
+
+def is_final(version: str) -> bool:
+    """A release (1.2.0, 24.3.0.post2), not a pre-release or dev marker (1.2.0rc1, 9.2.0.dev0, 2.0.0-0)."""
+    key = version_key(version)
+    if key is None:
+        return False
+    return key[1] == 1 or (bool(key[2]) and key[2][0][0] == 1 and str(key[2][0][1]).startswith("post"))
+
+
 def tag_for(version: str, tag_format: str) -> str:
-    """The tag a version gets, e.g. ("1.2.0", "v{version}") -> "v1.2.0"."""
-    return tag_format.replace("{version}", version)
+    """The tag a version gets: ("1.2.0", "v{version}") -> "v1.2.0", ("8.21.1", "curl-{major}_{minor}_{patch}")
+    -> "curl-8_21_1"."""
+    if "{version}" in tag_format:
+        return tag_format.replace("{version}", version)
+    numbers = re.match(r"^\d+(?:\.\d+)*", version)
+    parts = (numbers.group(0) if numbers else version).split(".")
+    values = {name: parts[index] if index < len(parts) else "0" for index, name in enumerate(NUMBER_PARTS)}
+    return _NUMBER_PLACEHOLDER.sub(lambda match: values.get(match.group(1), match.group(0)), tag_format)
+
+
+def _format_pattern(tag_format: str) -> re.Pattern[str]:
+    pieces: List[str] = []
+    position = 0
+    for match in _NUMBER_PLACEHOLDER.finditer(tag_format):
+        pieces.append(re.escape(tag_format[position:match.start()]))
+        name = match.group(1)
+        pieces.append(r"(?P<version>\d[0-9A-Za-z.+-]*)" if name == "version" else rf"(?P<{name}>\d+)")
+        position = match.end()
+    if "{version}" not in tag_format:
+        pieces.append(re.escape(tag_format[position:]))
+        # A pre-release after the numbers ("curl-8_22_0-rc1") is read, to be recognized as one.
+        return re.compile("^" + "".join(pieces) + r"(?P<pre>[-._]?[A-Za-z][0-9A-Za-z.-]*)?$")
+    pieces.append(re.escape(tag_format[position:]))
+    return re.compile("^" + "".join(pieces) + "$")
+
+
+def format_of_tag(tag: str, version: str) -> str:
+    """The format a tag was written in, knowing its version: ("curl-8_21_1", "8.21.1") -> "curl-{major}_{minor}_{patch}"."""
+    if version and version in tag:
+        return tag.replace(version, "{version}", 1)
+    split = _split_tag(tag)
+    if split is not None and version_key(split[2]) == version_key(version):
+        return split[1]
+    return "v{version}"
 
 
 def version_from_tag(tag: str, tag_format: str) -> Optional[str]:
     """The version inside a tag written in tag_format, or None if the tag does not follow it."""
-    prefix, _, suffix = tag_format.partition("{version}")
-    if not tag.startswith(prefix) or not tag.endswith(suffix) or len(tag) <= len(prefix) + len(suffix):
+    match = _format_pattern(tag_format).match(tag)
+    if match is None:
         return None
-    version = tag[len(prefix):len(tag) - len(suffix)] if suffix else tag[len(prefix):]
+    if "{version}" in tag_format:
+        version = match.group("version")
+    else:
+        numbers = [match.group(name) for name in NUMBER_PARTS if name in match.groupdict() and match.group(name)]
+        version = ".".join(numbers) + (match.group("pre") or "").replace("_", ".")
     return version if is_version(version) else None
 
 
 _COMMON_PREFIXES = ("", "v", "V", "release-", "release/", "rel-", "version-")
 
 
-def _split_tag(tag: str) -> Optional[Tuple[str, str]]:
-    """("jq-", "1.8.2") from "jq-1.8.2": the text before the first digit, and a version after it."""
+def _split_tag(tag: str) -> Optional[Tuple[str, str, str]]:
+    """(prefix, format, version): ("jq-", "jq-{version}", "1.8.2") from "jq-1.8.2", and ("curl-",
+    "curl-{major}_{minor}_{patch}", "8.21.0") from "curl-8_21_0"."""
     match = re.search(r"\d", tag)
-    if match is None or not is_version(tag[match.start():]):
+    if match is None:
         return None
-    return tag[:match.start()], tag[match.start():]
+    prefix, rest = tag[:match.start()], tag[match.start():]
+    if re.match(r"^\d+\.\d", rest) and is_version(rest):
+        return prefix, prefix + "{version}", rest
+    separated = _SEPARATED.match(rest)
+    if separated:
+        separator = separated.group(2)
+        numbers = [group for group in separated.groups()[2:] if group is not None]
+        names = NUMBER_PARTS[:len(numbers) + 1]
+        style = prefix + separator.join("{" + name + "}" for name in names)
+        return prefix, style, ".".join([separated.group(1), *numbers])
+    return (prefix, prefix + "{version}", rest) if is_version(rest) else None
 
 
 def guess_tag_format(tags: Iterable[str], names: Iterable[str] = ()) -> str:
-    """Follow the repository's habit: "v1.2.0" gives "v{version}", "1.2.0" gives "{version}", "jq-1.8.2" in
-    the jq repository gives "jq-{version}".
+    """The format of the newest final release among the project's tags: "v1.2.0" gives "v{version}",
+    "jq-1.8.2" in the jq repository "jq-{version}", "curl-8_21_0" "curl-{major}_{minor}_{patch}".
 
-    The usual prefixes, those naming the project, and one that most version tags share count: a
-    workspace's member crates tag their own releases ("ignore-0.4.33" next to ripgrep's "15.2.0") and
-    must not decide the project's format.
+    The newest release decides, not the most numerous tags: a project that moved from "4.19.2" to
+    "v5.0.0" tags "v5.2.2" next. Only the usual prefixes, those naming the project and one that most
+    version tags share count: a workspace's member crates tag their own releases ("ignore-0.4.33" next
+    to ripgrep's "15.2.0") and must not decide the project's format.
     """
     wanted = {name.lower() for name in names if name}
+    splits = [split for split in (_split_tag(tag) for tag in tags) if split is not None]
     counts: Dict[str, int] = {}
-    for tag in tags:
-        split = _split_tag(tag)
-        if split is not None:
-            counts[split[0]] = counts.get(split[0], 0) + 1
+    for prefix, _style, _version in splits:
+        counts[prefix] = counts.get(prefix, 0) + 1
     total = sum(counts.values())
 
     def names_project(prefix: str) -> bool:  # "jq-", "mylib-v", "pkg@", "tool/v"
@@ -76,20 +143,33 @@ def guess_tag_format(tags: Iterable[str], names: Iterable[str] = ()) -> str:
     def allowed(prefix: str) -> bool:
         return prefix in _COMMON_PREFIXES or names_project(prefix) or counts[prefix] * 2 > total
 
-    candidates = {prefix: count for prefix, count in counts.items() if allowed(prefix)}
-    if not candidates:
-        return "v{version}"
-    best = max(candidates.items(), key=lambda item: (item[1], item[0] == "v"))[0]
-    return best + "{version}"
+    best: Optional[Tuple[VersionKey, int, str]] = None
+    for index, (prefix, style, version) in enumerate(splits):
+        key = version_key(version)
+        if key is None or not allowed(prefix) or not is_final(version):
+            continue
+        # Highest version first; between equal versions the tag created last (tags come newest first).
+        rank = (key, -index, style)
+        if best is None or rank[:2] > best[:2]:
+            best = rank
+    if best is None:
+        candidates = [style for prefix, style, _version in splits if allowed(prefix)]
+        return candidates[0] if candidates else "v{version}"
+    return best[2]
 
 
-def highest_tagged_version(tags: Iterable[str], tag_format: str) -> Optional[Tuple[str, str]]:
-    """(tag, version) of the highest version among tags that follow tag_format, or None."""
+def highest_tagged_version(tags: Iterable[str], tag_format: str, final_only: bool = True) -> Optional[Tuple[str, str]]:
+    """(tag, version) of the highest version among tags that follow tag_format, or None.
+
+    Pre-releases and dev markers ("1.0.0.beta0", "9.2.0.dev0") are passed over unless final_only is False.
+    """
     best: Optional[Tuple[VersionKey, str, str]] = None
     for tag in tags:
         version = version_from_tag(tag, tag_format)
         key = version_key(version) if version else None
-        if version and key is not None and (best is None or key > best[0]):
+        if not version or key is None or (final_only and not is_final(version)):
+            continue
+        if best is None or key > best[0]:
             best = (key, tag, version)
     return (best[1], best[2]) if best else None
 

@@ -1,0 +1,114 @@
+"""The last release is the newest final release tag reachable from HEAD, in the format of the newest releases."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from release_checklist import ReleaseSession, StepState, parse_checklist
+from release_checklist.checklist_file import format_checklist
+from release_checklist.versions import guess_tag_format, tag_for, version_from_tag
+
+
+def _scm_repo(make_repo, with_remote):
+    """A setuptools-scm project (no version in its files): the tags alone say where it is."""
+    repo = make_repo(version=None, files={"pyproject.toml": '[project]\nname = "demo"\ndynamic = ["version"]\n'
+                                          '[tool.setuptools_scm]\n'})
+    with_remote(repo)
+    return repo
+
+
+def _version_check(session):
+    step = next(step for step in session.steps if (step.command or "").startswith("release-check version-bumped"))
+    return session.run_step(step.id)
+
+
+def test_a_dev_marker_tag_on_another_branch_is_not_the_last_release(make_repo, with_remote, data_dir):
+    repo = _scm_repo(make_repo, with_remote)
+    repo.git("tag", "-a", "9.1.0", "-m", "9.1.0")
+    repo.git("checkout", "-q", "-b", "next")
+    repo.write("next.txt", "x\n")
+    repo.commit("work for 9.2")
+    repo.git("tag", "-a", "9.2.0.dev0", "-m", "dev marker")
+    repo.git("checkout", "-q", "main")
+    repo.write("fix.txt", "x\n")
+    repo.commit("fix")
+    repo.git("tag", "-a", "9.1.1", "-m", "9.1.1")
+    repo.write("fix2.txt", "x\n")
+    repo.commit("another fix")
+    session = ReleaseSession(str(repo), data_dir)
+    assert session.loaded.last_release == ("9.1.1", "9.1.1")
+    assert session.version == "9.1.2"
+    assert _version_check(session).state == StepState.PASSED
+
+
+def test_a_pre_release_ancestor_with_a_higher_number_is_not_the_last_release(make_repo, with_remote, data_dir):
+    repo = _scm_repo(make_repo, with_remote)
+    repo.git("tag", "-a", "1.0.0.beta0", "-m", "beta")
+    for version in ("0.27.0", "0.28.0", "0.28.1"):
+        repo.write("f.txt", version)
+        repo.commit(version)
+        repo.git("tag", "-a", version, "-m", version)
+    repo.write("g.txt", "x")
+    repo.commit("fix")
+    session = ReleaseSession(str(repo), data_dir)
+    assert session.loaded.last_release == ("0.28.1", "0.28.1")
+    assert session.version == "0.28.2"
+    assert _version_check(session).state == StepState.PASSED
+
+
+def test_the_tag_format_follows_the_newest_releases_not_the_most_numerous(make_repo, with_remote, data_dir):
+    repo = make_repo(version=None, files={"package.json": '{"name": "web", "version": "5.2.1"}\n'})
+    with_remote(repo)
+    refs = "".join(f"create refs/tags/4.{minor}.{patch} HEAD\n" for minor in range(20) for patch in range(5))
+    subprocess.run(["git", "update-ref", "--stdin"], cwd=repo.path, input=refs.encode(), check=True)
+    repo.git("tag", "-a", "5.0.0-beta.2", "-m", "beta")
+    for version in ("5.0.0", "5.1.0", "5.2.0", "5.2.1"):
+        repo.git("tag", "-a", f"v{version}", "-m", version)
+    repo.write("package.json", '{"name": "web", "version": "5.2.2"}\n')
+    repo.commit("5.2.2")
+    session = ReleaseSession(str(repo), data_dir)
+    assert session.loaded.tag_format == "v{version}"
+    assert session.loaded.last_release == ("v5.2.1", "5.2.1")
+    assert session.tag == "v5.2.2"
+    push = [session.command_of(step) for step in session.steps if "push" in (step.command or "")]
+    assert any("v5.2.2" in command.split() for command in push)
+
+
+def test_a_tag_style_with_underscores_is_read_written_and_settable():
+    tags = ["rc-8_22_0-1", "curl-8_21_0", "curl-8_20_0", "curl-7_88_1"]
+    assert guess_tag_format(tags, ["curl"]) == "curl-{major}_{minor}_{patch}"
+    assert version_from_tag("curl-8_21_0", "curl-{major}_{minor}_{patch}") == "8.21.0"
+    assert tag_for("8.21.1", "curl-{major}_{minor}_{patch}") == "curl-8_21_1"
+    assert guess_tag_format(["R_2_8_3", "R_2_8_2"], ["libexpat"]) == "R_{major}_{minor}_{patch}"
+    spec = parse_checklist("# R\nTag format: `curl-{major}_{minor}_{patch}`\n- [ ] Go: `true`\n")
+    assert spec.tag_format == "curl-{major}_{minor}_{patch}"
+    assert parse_checklist(format_checklist(spec)).tag_format == spec.tag_format
+
+
+def test_an_underscore_tagged_project_is_not_a_first_release(make_repo, with_remote, data_dir):
+    repo = make_repo(version=None, files={"configure.ac": "AC_INIT([curl], [-])\n"})
+    with_remote(repo)
+    for tag in ("curl-8_20_0", "curl-8_21_0"):
+        repo.git("tag", "-a", tag, "-m", tag)
+    repo.write("lib.c", "int x;\n")
+    repo.commit("fix")
+    session = ReleaseSession(str(repo.path), data_dir)
+    assert session.loaded.last_release == ("curl-8_21_0", "8.21.0")
+    assert (session.version, session.tag) == ("8.21.1", "curl-8_21_1")
+    record = _version_check(session)
+    assert record.state == StepState.PASSED
+    assert "first release" not in " ".join(record.tail)
+
+
+def test_first_release_only_when_there_is_no_release_tag_at_all(make_repo, with_remote, tmp_path):
+    bare = make_repo(version="0.1.0")
+    with_remote(bare)
+    done = subprocess.run([sys.executable, "-m", "release_checklist.builtin_checks", "version-bumped", "0.1.0",
+                           "v0.1.0"], cwd=bare.path, capture_output=True, text=True)
+    assert done.returncode == 0 and "first release" in done.stdout
+    other = make_repo(version="8.21.1")
+    other.git("tag", "-a", "curl-8_21_0", "-m", "x")
+    done = subprocess.run([sys.executable, "-m", "release_checklist.builtin_checks", "version-bumped", "8.21.1",
+                           "v8.21.1"], cwd=other.path, capture_output=True, text=True)
+    assert done.returncode != 0 and "first release" not in done.stdout
+    assert "curl-8_21_0" in done.stdout
