@@ -75,7 +75,10 @@ def _format_pattern(tag_format: str) -> re.Pattern[str]:
 
 
 def format_of_tag(tag: str, version: str) -> str:
-    """The format a tag was written in, knowing its version: ("curl-8_21_1", "8.21.1") -> "curl-{major}_{minor}_{patch}"."""
+    """The format a tag was written in, knowing its version.
+
+    ("v1.2.0", "1.2.0") -> "v{version}"; ("curl-8_21_1", "8.21.1") -> "curl-{major}_{minor}_{patch}".
+    """
     if version and version in tag:
         return tag.replace(version, "{version}", 1)
     split = _split_tag(tag)
