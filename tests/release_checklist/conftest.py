@@ -54,9 +54,9 @@ def make_repo(tmp_path: Path) -> Callable[..., Repo]:
     counter = [0]
 
     def make(version: Optional[str] = "1.1.0", files: Optional[Dict[str, str]] = None,
-             changelog: Optional[str] = None, tags: tuple = ()) -> Repo:
+             changelog: Optional[str] = None, tags: tuple = (), where: Optional[Path] = None) -> Repo:
         counter[0] += 1
-        repo = Repo(tmp_path / f"repo{counter[0]}")
+        repo = Repo((where or tmp_path) / f"repo{counter[0]}")
         repo.path.mkdir()
         repo.git("init", "-q", "-b", "main")
         if version is not None:
@@ -104,3 +104,81 @@ def data_dir(tmp_path: Path) -> str:
     folder = tmp_path / "plugin-data"
     folder.mkdir()
     return str(folder)
+
+
+class SmallDisk:
+    """A real small disk (tmpfs, mounted as root) that a test fills up, frees, or makes read-only."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.filler = path / ".filler"
+
+    def fill(self) -> None:
+        """Write until the disk says ENOSPC: afterwards no file on it can grow by a byte."""
+        with open(self.filler, "ab", buffering=0) as handle:
+            for size in (65536, 4096, 1):
+                try:
+                    while True:
+                        handle.write(b"\0" * size)
+                except OSError:
+                    continue
+
+    def free(self) -> None:
+        self.filler.unlink(missing_ok=True)
+
+    def read_only(self, yes: bool = True) -> None:
+        subprocess.run(["mount", "-o", "remount," + ("ro" if yes else "rw"), str(self.path)], check=True,
+                       capture_output=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """A 2 MB tmpfs at tmp_path/disk. Skipped (with the reason) where this process may not mount one:
+    a full disk cannot be faked without one, and a chmod'ed folder does not stop root."""
+    path = tmp_path / "disk"
+    path.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("a real full or read-only disk needs root to mount a small tmpfs")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(path)], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        pytest.skip(f"could not mount a small tmpfs: {done.stderr.strip()}")
+    try:
+        yield SmallDisk(path)
+    finally:
+        subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
+class LockedFolder:
+    """A folder a test makes unwritable: a read-only bind mount as root (EROFS), else chmod 555 (EACCES)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.mounted = False
+
+    def lock(self) -> None:
+        if os.geteuid() == 0:
+            for args in (["--bind", str(self.path), str(self.path)], ["-o", "remount,bind,ro", str(self.path)]):
+                subprocess.run(["mount", *args], check=True, capture_output=True)
+            self.mounted = True
+        else:
+            for folder, _dirs, _files in os.walk(self.path):
+                os.chmod(folder, 0o555)
+
+    def unlock(self) -> None:
+        if self.mounted:
+            subprocess.run(["umount", str(self.path)], check=True, capture_output=True)
+            self.mounted = False
+        else:
+            for folder, _dirs, _files in os.walk(self.path):
+                os.chmod(folder, 0o755)
+
+
+@pytest.fixture
+def locked_folder(tmp_path: Path):
+    locked = LockedFolder(tmp_path / "data")
+    locked.path.mkdir()
+    try:
+        yield locked
+    finally:
+        locked.unlock()

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 import time
+import traceback
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
 from agentty_plugin import AgenttyError, CommandCall, Context, Pane, Plugin, UIEvent
-from agentty_plugin.panes import busy_agent_panes, idle_agent_pane, pane_label
+from agentty_plugin.panes import busy_agent_panes, display_path, idle_agent_pane, pane_label
 
 from . import ids
 from .fix_watch import FixWatch
@@ -43,11 +45,8 @@ def _click(handler: Handler) -> Handler:
         except KeyError:  # a click on a step the checklist no longer has: show the current checklist
             pass
         except Exception as error:
-            from .release_session import SessionBusy  # only a session raises it, so the engine is loaded
-
-            if not isinstance(error, SessionBusy):
+            if not self._told(error):
                 raise
-            self.host.notify(self.t("busy"), "warning")
         self.draw()
 
     return clicked
@@ -156,16 +155,20 @@ class App:
             if repo is None:
                 raise NotARepository(folder)
             kept = None if version else self.chosen_versions.get(repo)
+            self._tell_chosen_damage()
             session = ReleaseSession(repo, self.host.data_dir, version or kept, on_change=self._mark_changed)
             if kept and git_repo.tag_exists(repo, session.tag):  # released since: back to the project's version
-                self.chosen_versions.set(repo, None)
+                self._choose(repo, None)
                 session = ReleaseSession(repo, self.host.data_dir, None, on_change=self._mark_changed)
         except NotARepository:
             pass
         except ChecklistParseError as parse_error:
             problems, file = parse_error.problems, parse_error.path or CHECKLIST_FILE_NAME
         except OSError as os_error:
+            # Reading the checklist or the project files (a save that fails never lands here).
             error = os_error.strerror or str(os_error)
+            if os_error.filename:
+                error += f" ({display_path(str(os_error.filename))})"
         history = session.history() if session else []
         if not generation.is_current:
             return
@@ -335,11 +338,9 @@ class App:
             try:
                 work()
             except Exception as error:
-                from .release_session import SessionBusy
-
-                if not isinstance(error, SessionBusy):
-                    raise
-                self.host.notify(self.t("busy"), "warning")
+                if not self._told(error):  # never a thread that dies with only a traceback on stderr
+                    traceback.print_exc(file=sys.stderr)
+                    self.host.notify(self.t("run-crashed", error=f"{error.__class__.__name__}: {error}"), "error")
             finally:
                 done.set()
                 self._changed.set()  # wakes the tick thread, which ends
@@ -355,6 +356,24 @@ class App:
 
         threading.Thread(target=tick, name="release-checklist-tick", daemon=True).start()
         threading.Thread(target=run, name="release-checklist-run", daemon=True).start()
+
+    def _told(self, error: Exception) -> bool:
+        """Tell the user about an error the engine raises on purpose; False for anything else."""
+        from .release_session import ProgressNotSaved, SessionBusy  # only a session raises them
+
+        if isinstance(error, SessionBusy):
+            self.host.notify(self.t("busy"), "warning")
+        elif isinstance(error, ProgressNotSaved):  # the panel keeps saying so until a save works again
+            self.host.notify(self.t("not-saved-stopped", problem=self.describe(error.error, error.folder)), "error")
+        else:
+            return False
+        return True
+
+    def describe(self, error: OSError, path: str) -> str:
+        """An OSError in the user's words, naming the folder (home-relative) and what to do."""
+        from .os_errors import describe_os_error
+
+        return describe_os_error(error, self.host.language, display_path(path))
 
     def _on_line(self, _step_id: str, line: str) -> None:
         with self.lock:
@@ -603,8 +622,21 @@ class App:
             with self.lock:
                 self.state.version_error = self.t("version-bad", value=value)
             return
-        self.chosen_versions.set(session.repo, value)
+        self._choose(session.repo, value)
         self.load(self._shown_folder(), value)
+
+    def _choose(self, repo: str, version: Optional[str]) -> None:
+        try:
+            self.chosen_versions.set(repo, version)
+        except OSError as error:  # used all the same until the plugin stops
+            self.host.notify(self.t("chosen-not-saved", problem=self.describe(error, self.host.data_dir)), "warning")
+
+    def _tell_chosen_damage(self) -> None:
+        damage = self.chosen_versions.take_damage()
+        if damage is not None:
+            file, kept = damage
+            self.host.notify(self.t("chosen-damaged" if kept else "chosen-damaged-left", file=file, kept=kept),
+                             "warning")
 
     def write_checklist(self) -> None:
         from .checklist_file import CHECKLIST_FILE_NAME
@@ -614,15 +646,16 @@ class App:
         if session is None:
             return
         try:
-            # The checklist shown now: derived, or the repository's own release document converted.
-            path = write_checklist_file(session.repo, session.spec)
+            # The checklist shown now: derived, or the repository's own release document converted; over
+            # a blank RELEASE_CHECKLIST.md (left by a write that failed) once the user asks again.
+            path = write_checklist_file(session.repo, session.spec, replace_blank=session.loaded.source == "blank")
             self.host.notify(self.t("written", file=os.path.basename(path)), "success")
             self.load(self._shown_folder(), session.version)
         except FileExistsError:
             self.host.notify(self.t("write-exists", file=CHECKLIST_FILE_NAME), "warning")
         except OSError as error:
-            self.host.notify(self.t("write-failed", file=CHECKLIST_FILE_NAME, error=error.strerror or str(error)),
-                             "error")
+            self.host.notify(self.t("write-failed", file=CHECKLIST_FILE_NAME,
+                                    problem=self.describe(error, session.repo)), "error")
 
     def reveal_checklist(self) -> None:
         with self.lock:

@@ -8,6 +8,7 @@ from typing import List, Optional, Sequence
 
 from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, format_checklist, parse_checklist
+from .new_file import create_text
 from .project_files import ProjectInfo, detect_project
 from .steps import Step, StepKind
 from .versions import guess_tag_format
@@ -75,8 +76,9 @@ def default_checklist_text(repo: str, project: Optional[ProjectInfo] = None) -> 
     return format_checklist(default_spec(repo, project))
 
 
-def write_checklist_file(repo: str, spec: ChecklistSpec) -> str:
-    """Create RELEASE_CHECKLIST.md from spec (the derived or an adopted checklist); never overwrites.
+def write_checklist_file(repo: str, spec: ChecklistSpec, replace_blank: bool = False) -> str:
+    """Create RELEASE_CHECKLIST.md from spec (the derived or an adopted checklist); never overwrites
+    (replace_blank: except a file with nothing in it, such as the 0 bytes a failed write left).
 
     Raises FileExistsError if the file is already there, OSError if it cannot be written.
     """
@@ -86,9 +88,8 @@ def write_checklist_file(repo: str, spec: ChecklistSpec) -> str:
                   for step in spec.steps)
     text = format_checklist(dataclasses.replace(spec, steps=steps))
     parse_checklist(text, path)  # what we write must read back; fail here rather than in the panel
-    # "x" mode: a checklist someone wrote a second ago is never replaced.
-    with open(path, "x", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+    # Atomic, and a checklist someone wrote a second ago is never replaced.
+    create_text(path, text, replace_blank)
     return path
 
 

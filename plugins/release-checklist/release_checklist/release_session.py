@@ -1,6 +1,7 @@
 """One release of one repository: its checklist, the version, step states on disk, and running steps."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import threading
@@ -18,6 +19,7 @@ from .checklist_file import (
 from .command_runner import CommandResult, Outcome, RunningCommand, clean_env, split_command
 from .couldnt_check import UNKNOWN_OUTCOMES, couldnt_check
 from .default_checklist import default_spec
+from .new_file import is_blank_text
 from .project_files import ProjectInfo, changelog_version, detect_project
 from .release_docs import find_release_doc, read_release_doc
 from .run_store import RUN_TOKEN, ReleaseRecord, ReleaseSummary, RunStore, StepRecord
@@ -56,11 +58,25 @@ class SessionBusy(Exception):
     """A step of this release is already running."""
 
 
+class ProgressNotSaved(OSError):
+    """A step's new state could not be written to the data folder (full, read-only, no permission).
+
+    The change is kept in memory (the panel still shows it) unless it was a step starting: a command
+    whose "running" mark is not on disk is never started. A run of checks stops here.
+    """
+
+    def __init__(self, error: OSError, folder: str) -> None:
+        super().__init__(error.errno, error.strerror or str(error), folder)
+        self.error = error
+        self.folder = folder
+
+
 @dataclasses.dataclass(frozen=True)
 class LoadedChecklist:
     spec: ChecklistSpec
     source: str  # "file" (RELEASE_CHECKLIST.md), "settings" (its settings, derived steps), "adopted"
-    #              (the repository's own release document read as steps) or "default" (derived)
+    #              (the repository's own release document read as steps), "default" (derived) or "blank"
+    #              (RELEASE_CHECKLIST.md with nothing in it: derived)
     path: Optional[str]  # the file read, if any
     stamp: Optional[Tuple[float, int]] = None  # the file's mtime and size when read
     project: Optional[ProjectInfo] = None
@@ -102,7 +118,11 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
     spec: Optional[ChecklistSpec] = None
     source = "default"
     if path is not None and os.path.basename(path) == CHECKLIST_FILE_NAME:
-        spec, source = parse_checklist(_read_text(path), path), "file"
+        text = _read_text(path)
+        if is_blank_text(text):  # a write cut short (older versions, a full disk): derived steps, and an offer
+            source = "blank"  # to write it again, instead of "the file has no steps" for good
+        else:
+            spec, source = parse_checklist(text, path), "file"
     elif path is not None:
         spec, source = read_release_doc(_read_text(path), path), "adopted"
     settings = spec or ChecklistSpec(())
@@ -147,6 +167,7 @@ class ReleaseSession:
         self._running_step: Optional[str] = None
         self._stop_all = threading.Event()
         self._facts: Dict[str, str] = {}
+        self._unsaved = False  # a change is in memory only (the data folder refused it); saved whole next time
         self.version_source, self.version = ("given", version) if version else self._choose_version()
         self.record = self._load_record()
 
@@ -233,8 +254,19 @@ class ReleaseSession:
         if record is None:
             return ReleaseRecord(self.repo, self.version)
         if record.recover(RUN_TOKEN):
-            self.store.save(record)
+            with contextlib.suppress(OSError):  # shown all the same; store.save_error says it is not saved
+                self.store.save(record)
         return record
+
+    @property
+    def state_folder(self) -> str:
+        """Where this repository's releases are saved (named in "cannot be saved" messages)."""
+        return os.path.dirname(self.store.path_for(self.repo, self.version))
+
+    @property
+    def save_error(self) -> Optional[OSError]:
+        """Why this release's progress cannot be saved right now (None: it can, as far as we know)."""
+        return self.store.save_error
 
     def checklist_changed(self) -> bool:
         """True when the checklist file was created, edited or removed since it was read."""
@@ -288,13 +320,30 @@ class ReleaseSession:
             if not self.record.tag and "tag" in self._facts:
                 self.record.tag = self._facts["tag"]
             record = self.record.step(step_id)
+            before = dataclasses.replace(record, tail=list(record.tail)), self.record.completed_at
             for name, value in changes.items():
                 setattr(record, name, value)
             self.record.completed_at = (self.record.completed_at or time.time()) if self.is_complete else None
-            self.store.append(self.record, step_id)
-            snapshot = dataclasses.replace(record, tail=list(record.tail))
+            try:
+                if self._unsaved:  # earlier changes are only in memory: the whole record, now that it can be
+                    self.store.save(self.record)
+                else:
+                    self.store.append(self.record, step_id)
+                self._unsaved = False
+            except OSError as error:
+                if record.state == StepState.RUNNING:  # never shown as running: the command will not start
+                    self.record.steps[step_id], self.record.completed_at = before
+                else:
+                    self._unsaved = True
+                failure: Optional[ProgressNotSaved] = ProgressNotSaved(error, self.state_folder)
+            else:
+                failure = None
+            current = self.record.step(step_id)
+            snapshot = dataclasses.replace(current, tail=list(current.tail))
         if self.on_change is not None:
             self.on_change(step_id, snapshot)
+        if failure is not None:
+            raise failure
         return snapshot
 
     def skip(self, step_id: str, reason: str) -> StepRecord:
@@ -324,8 +373,12 @@ class ReleaseSession:
         with self._lock:
             if self._running_step is not None:
                 raise SessionBusy("stop the running step before resetting the release")
-            self.store.delete(self.repo, self.version)
+            try:
+                self.store.delete(self.repo, self.version)
+            except OSError as error:  # it would all come back at the next start: nothing is reset
+                raise ProgressNotSaved(error, self.state_folder) from error
             self.record = ReleaseRecord(self.repo, self.version)
+            self._unsaved = False
         if self.on_change is not None:
             for step in self.steps:
                 self.on_change(step.id, StepRecord())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import hashlib
 import itertools
 import json
@@ -24,7 +25,7 @@ import re
 import sys
 import time
 import uuid
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from agentty_plugin.state import atomic_write_text
 
@@ -61,6 +62,43 @@ def process_alive(pid: int) -> bool:
     return True
 
 MAX_TAIL_LINES_SAVED = 60
+_NUMBER = (int, float)
+_STEP_FIELDS = {"message": (str,), "reason": (str,), "outcome": (str, type(None)), "owner": (str, type(None)),
+                "exit_code": (int, type(None)), "started_at": (*_NUMBER, type(None)),
+                "finished_at": (*_NUMBER, type(None)), "tail": (list,)}
+_RECORD_FIELDS = {"format": (int,), "repo": (str,), "version": (str,), "tag": (str,), "created_at": _NUMBER,
+                  "updated_at": _NUMBER, "completed_at": (*_NUMBER, type(None)), "titles": (dict,),
+                  "steps": (dict,), "applied": (dict,)}
+
+
+def _check_fields(data: Any, fields: Dict[str, Tuple[type, ...]], what: str) -> None:
+    """Raise ValueError for a field of the wrong type: a file changed by hand or by another program is
+    damaged as surely as a torn one, and reading it as defaults would silently forget results."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{what} is a {type(data).__name__}, not an object")
+    for name, types in fields.items():
+        value = data.get(name)
+        if name in data and (not isinstance(value, types) or isinstance(value, bool)):
+            raise ValueError(f"{what}: {name!r} is {value!r}")
+
+
+def check_step_json(data: Any, what: str = "a step") -> None:
+    _check_fields(data, _STEP_FIELDS, what)
+    if data.get("state") not in StepState.ALL:
+        raise ValueError(f"{what}: state {data.get('state')!r} is unknown")
+    if not all(isinstance(line, str) for line in data.get("tail", [])):
+        raise ValueError(f"{what}: the output is not text")
+
+
+def check_record_json(data: Any) -> None:
+    """ValueError unless data reads as a release record written by this plugin."""
+    _check_fields(data, _RECORD_FIELDS, "the record")
+    for step_id, step in data.get("steps", {}).items():
+        check_step_json(step, f"step {step_id!r}")
+    if not all(isinstance(title, str) for title in data.get("titles", {}).values()):
+        raise ValueError("the record: a step title is not text")
+    if not all(isinstance(seq, int) and not isinstance(seq, bool) for seq in data.get("applied", {}).values()):
+        raise ValueError("the record: a journal position is not a number")
 
 
 @dataclasses.dataclass
@@ -187,13 +225,36 @@ def atomic_write_json(path: str, data: Any, durable: bool = True) -> None:
     atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1), durable)
 
 
+@dataclasses.dataclass(frozen=True)
+class Damage:
+    """A state file that could not be read: what it was and where it was kept."""
+
+    file: str  # its name ("1.4.0.json", "1.4.0.journal")
+    kept_as: Optional[str]  # the name it was moved to, or None when it could not be moved (read-only folder)
+    reason: str  # English, for logs and the ACP agent; the panel words it itself
+
+
 class RunStore:
-    """Release records for every repository, in one folder."""
+    """Release records for every repository, in one folder.
+
+    A write that fails raises the OSError and leaves `save_error` set (cleared by the next write that
+    works); reading never raises for damage: the file is moved aside and `damage` says so.
+    """
 
     def __init__(self, data_dir: str) -> None:
         self.root = os.path.join(data_dir, "releases")
-        self.last_problem: Optional[str] = None  # e.g. a corrupt file that was moved aside
+        self.damage: List[Damage] = []  # files moved aside (or that could not be) since this store was made
+        self.save_error: Optional[OSError] = None  # the last write failed with this; None once one works
         self._folders: Dict[str, str] = {}
+
+    @property
+    def last_problem(self) -> Optional[str]:
+        """The newest damage in English (kept for callers that print it, such as the ACP agent)."""
+        if not self.damage:
+            return None
+        damage = self.damage[-1]
+        kept = f"kept as {damage.kept_as}" if damage.kept_as else "left in place"
+        return f"{damage.file} could not be read ({damage.reason}); {kept}"
 
     def repo_folder(self, repo: str) -> str:
         if repo in self._folders:
@@ -214,42 +275,71 @@ class RunStore:
         return snapshot_path[: -len(".json")] + ".journal"
 
     def load(self, repo: str, version: str) -> Optional[ReleaseRecord]:
-        """The saved record (snapshot plus journal), or None. An unreadable snapshot is kept as *.corrupt-<time>."""
-        record = self._load_path(self.path_for(repo, version), os.path.realpath(repo), version)
-        if record is not None and os.path.exists(self._journal(self.path_for(repo, version))):
-            self.save(record)  # fold the journal into a fresh snapshot
+        """The saved record (snapshot plus journal), or None. A damaged snapshot or journal is moved aside
+        (*.corrupt-<time>) and listed in `damage`; whatever could be read is kept.
+
+        The journal is folded into a fresh snapshot; when that cannot be written (a full or read-only
+        data folder) the record is still returned, `save_error` says why, and the journal stays.
+        """
+        path = self.path_for(repo, version)
+        journal = self._journal(path)
+        record, bad_lines = self._load_path(path, os.path.realpath(repo), version)
+        if record is None or not os.path.exists(journal):
+            return record
+        with contextlib.suppress(OSError):
+            self.save(record, drop_journal=not bad_lines)  # fold the journal into a fresh snapshot
+            if bad_lines:  # its good lines are in the snapshot now; the rest is kept for whoever looks
+                self._move_aside(journal, f"{bad_lines} line(s) could not be read")
         return record
 
-    def _load_path(self, path: str, repo: str, version: Optional[str]) -> Optional[ReleaseRecord]:
+    def _move_aside(self, path: str, reason: str) -> None:
+        aside: Optional[str] = f"{path}.corrupt-{int(time.time())}"
+        try:
+            os.replace(path, aside)  # type: ignore[arg-type]
+        except OSError:
+            aside = None  # a read-only folder: left where it is, and said so
+        self.damage.append(Damage(os.path.basename(path), os.path.basename(aside) if aside else None, reason))
+
+    def _load_path(self, path: str, repo: str, version: Optional[str],
+                   repair: bool = True) -> Tuple[Optional[ReleaseRecord], int]:
+        """(record or None, journal lines that could not be read)."""
         record: Optional[ReleaseRecord] = None
         try:
             with open(path, encoding="utf-8") as handle:
                 data = json.load(handle)
-            found = version or (data.get("version") if isinstance(data, dict) else None)
+            check_record_json(data)
+            found = version or data.get("version")
             if isinstance(found, str):
                 record = ReleaseRecord.from_json(data, repo, found)
         except FileNotFoundError:
             pass
-        except (OSError, ValueError) as error:
-            aside = f"{path}.corrupt-{int(time.time())}"
-            with contextlib.suppress(OSError):
-                os.replace(path, aside)
-            self.last_problem = f"{os.path.basename(path)} could not be read ({error}); kept as {aside}"
+        except ValueError as error:  # torn, not JSON, or wrong types: damage (UnicodeDecodeError too)
+            if repair:
+                self._move_aside(path, str(error))
+        except OSError as error:  # the folder, not the file: never moved aside as if it were damaged
+            self.save_error = error
         return self._replay(self._journal(path), record, repo, version)
 
     def _replay(self, journal: str, record: Optional[ReleaseRecord], repo: str,
-                version: Optional[str]) -> Optional[ReleaseRecord]:
+                version: Optional[str]) -> Tuple[Optional[ReleaseRecord], int]:
         try:
             with open(journal, encoding="utf-8", errors="replace") as handle:
                 lines = handle.read().splitlines()
         except OSError:
-            return record
+            return record, 0
+        bad = 0
         for line in lines:
             try:
                 entry = json.loads(line)
+                _check_fields(entry, {"seq": (int,), "step": (str,), "version": (str,), **{
+                    name: _RECORD_FIELDS[name] for name in ("tag", "created_at", "updated_at", "completed_at",
+                                                              "titles")}}, "a journal line")
+                if "record" in entry:
+                    check_step_json(entry["record"], "a journal line's step")
+                if not isinstance(entry.get("seq"), int):
+                    raise ValueError("a journal line without its number")
             except ValueError:
-                continue  # the last line may be cut short by a crash
-            if not isinstance(entry, dict) or not isinstance(entry.get("seq"), int):
+                bad += 1  # a line cut short by a crash or a full disk, or changed by hand
                 continue
             writer = str(entry.get("writer", ""))
             if record is None:
@@ -266,21 +356,26 @@ class RunStore:
             record.completed_at = float(completed) if isinstance(completed, (int, float)) else None
             for name in ("tag", "titles", "updated_at"):
                 if name in entry:
-                    with contextlib.suppress(ValueError):
-                        other = ReleaseRecord.from_json({name: entry[name]}, repo, record.version)
-                        setattr(record, name, getattr(other, name))
-        return record
+                    other = ReleaseRecord.from_json({name: entry[name]}, repo, record.version)
+                    setattr(record, name, getattr(other, name))
+        return record, bad
 
-    def save(self, record: ReleaseRecord, durable: bool = True) -> None:
+    def save(self, record: ReleaseRecord, durable: bool = True, drop_journal: bool = True) -> None:
         """Write a snapshot atomically and drop the journal it replaces."""
         record.updated_at = time.time()
         path = self.path_for(record.repo, record.version)
-        atomic_write_json(path, record.to_json(), durable)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self._journal(path))
+        with self._noting_failure():
+            atomic_write_json(path, record.to_json(), durable)
+            if drop_journal:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self._journal(path))
 
     def append(self, record: ReleaseRecord, step_id: str) -> None:
-        """Record one step's new state with a single append (the hot path while checks run)."""
+        """Record one step's new state with a single append (the hot path while checks run).
+
+        On a full disk the journal is cut back to where it was, so the next line (once there is
+        room) never continues a torn one.
+        """
         seq = next(_SEQUENCE)
         record.applied[RUN_TOKEN] = seq
         record.updated_at = time.time()
@@ -292,18 +387,37 @@ class RunStore:
         }
         line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         path = self.path_for(record.repo, record.version)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        descriptor = os.open(self._journal(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with self._noting_failure():
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            descriptor = os.open(self._journal(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                size = os.fstat(descriptor).st_size
+                try:
+                    # One write: the line is there whole, or (after a crash) cut and skipped.
+                    if os.write(descriptor, line) != len(line):
+                        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), os.path.dirname(path))
+                except OSError:
+                    with contextlib.suppress(OSError):
+                        os.ftruncate(descriptor, size)
+                    raise
+            finally:
+                os.close(descriptor)
+
+    @contextlib.contextmanager
+    def _noting_failure(self) -> Iterator[None]:
         try:
-            os.write(descriptor, line)  # one write: the line is there whole, or (after a crash) cut and skipped
-        finally:
-            os.close(descriptor)
+            yield
+        except OSError as error:
+            self.save_error = error
+            raise
+        self.save_error = None
 
     def delete(self, repo: str, version: str) -> None:
         path = self.path_for(repo, version)
-        for target in (path, self._journal(path)):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(target)
+        with self._noting_failure():
+            for target in (path, self._journal(path)):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(target)
 
     def history(self, repo: str) -> List[ReleaseSummary]:
         """Every release recorded for repo, most recently touched first."""
@@ -316,7 +430,8 @@ class RunStore:
                            if name.endswith((".json", ".journal")) and not name.startswith(".")}
         summaries = []
         for stem in sorted(stems):
-            record = self._load_path(os.path.join(folder, stem + ".json"), os.path.realpath(repo), None)
+            record, _bad = self._load_path(os.path.join(folder, stem + ".json"), os.path.realpath(repo), None,
+                                           repair=False)
             if record is None:
                 continue
             states = [step.state for step in record.steps.values()]

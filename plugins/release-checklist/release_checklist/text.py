@@ -25,7 +25,7 @@ EN: Dict[str, str] = {
     "reveal": "Show file",
     "written": "Wrote {file}. Edit it to fit your release and commit it.",
     "write-exists": "{file} already exists; nothing was overwritten.",
-    "write-failed": "Could not write {file}: {error}",
+    "write-failed": "Could not write {file}. {problem}",
     "run-all": "Run all checks",
     "stop": "Stop",
     "reset": "Reset",
@@ -135,7 +135,24 @@ EN: Dict[str, str] = {
     "problems-title": "{file} has problems",
     "problem-line": "Line {line}, column {column}: {message}",
     "read-failed": "Could not read the checklist: {error}",
-    "state-note": "Saved state note: {message}",
+    "not-saved": "Progress is not being saved. {problem}",
+    "not-saved-stopped": "Stopped: progress could not be saved. {problem}",
+    "run-crashed": (
+        "The run stopped on an internal error ({error}). The results so far are kept; run it again, and report it if "
+        "it happens again."
+    ),
+    "state-damaged": "{file} could not be read and was kept as {kept}: results saved only in it are missing.",
+    "state-damaged-left": "{file} could not be read (left in place): results saved only in it are missing.",
+    "chosen-damaged": (
+        "The versions you chose ({file}) could not be read and were kept as {kept}. Type the version again if the one "
+        "shown is not right."
+    ),
+    "chosen-damaged-left": (
+        "The versions you chose ({file}) could not be read. Type the version again if the one shown is not right."
+    ),
+    "chosen-not-saved": "The version is used until the plugin stops, but could not be saved. {problem}",
+    "source-blank": "{file} is empty (perhaps a write that failed): the derived checklist is shown.",
+    "write-again": "Write it again",
     # Checklist file problems, by code (see checklist_file.ChecklistProblem.code).
     "p-bad-task-marker": "This looks like a step but is not written as \"- [ ] title\".",
     "p-unclosed-code": "This code span has no closing backtick.",
@@ -191,7 +208,7 @@ JA: Dict[str, str] = {
     "reveal": "ファイルを表示",
     "written": "{file} を書き出しました。リリースに合わせて編集し、コミットしてください。",
     "write-exists": "{file} はすでにあります。上書きしていません。",
-    "write-failed": "{file} を書き出せませんでした: {error}",
+    "write-failed": "{file} を書き出せませんでした。{problem}",
     "run-all": "すべてのチェックを実行",
     "stop": "停止",
     "reset": "リセット",
@@ -302,7 +319,28 @@ JA: Dict[str, str] = {
     "problems-title": "{file} に問題があります",
     "problem-line": "{line} 行 {column} 列: {message}",
     "read-failed": "チェックリストを読めませんでした: {error}",
-    "state-note": "保存状態について: {message}",
+    "not-saved": "進捗が保存されていません。{problem}",
+    "not-saved-stopped": "停止しました: 進捗を保存できませんでした。{problem}",
+    "run-crashed": (
+        "内部エラーで実行が止まりました（{error}）。ここまでの結果は残っています。もう一度実行し、再発する場合は報告し"
+        "てください。"
+    ),
+    "state-damaged": (
+        "{file} を読めなかったため {kept} として保管しました。そこにだけ保存されていた結果は失われています。"
+    ),
+    "state-damaged-left": (
+        "{file} を読めませんでした（そのまま残しています）。そこにだけ保存されていた結果は失われています。"
+    ),
+    "chosen-damaged": (
+        "選んだバージョンの記録（{file}）を読めなかったため {kept} として保管しました。表示中のバージョンが違う場合はも"
+        "う一度入力してください。"
+    ),
+    "chosen-damaged-left": (
+        "選んだバージョンの記録（{file}）を読めませんでした。表示中のバージョンが違う場合はもう一度入力してください。"
+    ),
+    "chosen-not-saved": "このバージョンはプラグインが終了するまで使われますが、保存できませんでした。{problem}",
+    "source-blank": "{file} は空です（書き込みに失敗した可能性があります）。自動作成のチェックリストを表示しています。",
+    "write-again": "もう一度書き出す",
     "p-bad-task-marker": "ステップのようですが「- [ ] タイトル」の形になっていません。",
     "p-unclosed-code": "コードの閉じるバッククォートがありません。",
     "p-unknown-tag": "不明なタグ #{tag} です。",
@@ -355,7 +393,7 @@ KO: Dict[str, str] = {
     "reveal": "파일 보기",
     "written": "{file}을(를) 만들었습니다. 릴리스에 맞게 고친 뒤 커밋하세요.",
     "write-exists": "{file}이(가) 이미 있어 덮어쓰지 않았습니다.",
-    "write-failed": "{file}을(를) 쓸 수 없습니다: {error}",
+    "write-failed": "{file}을(를) 쓸 수 없습니다. {problem}",
     "run-all": "모든 검사 실행",
     "stop": "중지",
     "reset": "초기화",
@@ -463,7 +501,21 @@ KO: Dict[str, str] = {
     "problems-title": "{file}에 문제가 있습니다",
     "problem-line": "{line}행 {column}열: {message}",
     "read-failed": "체크리스트를 읽을 수 없습니다: {error}",
-    "state-note": "저장 상태 알림: {message}",
+    "not-saved": "진행 상황이 저장되지 않고 있습니다. {problem}",
+    "not-saved-stopped": "중지됨: 진행 상황을 저장할 수 없었습니다. {problem}",
+    "run-crashed": (
+        "내부 오류로 실행이 멈췄습니다({error}). 지금까지의 결과는 남아 있습니다. 다시 실행하고, 또 일어나면 알려 주세"
+        "요."
+    ),
+    "state-damaged": "{file}을(를) 읽을 수 없어 {kept}(으)로 보관했습니다. 그 파일에만 저장된 결과는 빠져 있습니다.",
+    "state-damaged-left": "{file}을(를) 읽을 수 없습니다(그대로 두었습니다). 그 파일에만 저장된 결과는 빠져 있습니다.",
+    "chosen-damaged": (
+        "선택한 버전 기록({file})을 읽을 수 없어 {kept}(으)로 보관했습니다. 표시된 버전이 맞지 않으면 다시 입력하세요."
+    ),
+    "chosen-damaged-left": "선택한 버전 기록({file})을 읽을 수 없습니다. 표시된 버전이 맞지 않으면 다시 입력하세요.",
+    "chosen-not-saved": "이 버전은 플러그인이 멈출 때까지 사용되지만 저장할 수 없었습니다. {problem}",
+    "source-blank": "{file}이(가) 비어 있습니다(쓰기가 실패했을 수 있습니다). 자동 생성된 체크리스트를 보여 줍니다.",
+    "write-again": "다시 쓰기",
     "p-bad-task-marker": "단계처럼 보이지만 \"- [ ] 제목\" 형식이 아닙니다.",
     "p-unclosed-code": "코드를 닫는 백틱이 없습니다.",
     "p-unknown-tag": "알 수 없는 태그 #{tag}입니다.",
@@ -516,7 +568,7 @@ ZH: Dict[str, str] = {
     "reveal": "显示文件",
     "written": "已写入 {file}。请按你的发布流程修改并提交。",
     "write-exists": "{file} 已存在，未覆盖任何内容。",
-    "write-failed": "无法写入 {file}：{error}",
+    "write-failed": "无法写入 {file}。{problem}",
     "run-all": "运行全部检查",
     "stop": "停止",
     "reset": "重置",
@@ -618,7 +670,16 @@ ZH: Dict[str, str] = {
     "problems-title": "{file} 有问题",
     "problem-line": "第 {line} 行第 {column} 列：{message}",
     "read-failed": "无法读取检查清单：{error}",
-    "state-note": "保存状态提示：{message}",
+    "not-saved": "进度未能保存。{problem}",
+    "not-saved-stopped": "已停止：无法保存进度。{problem}",
+    "run-crashed": "运行因内部错误而停止（{error}）。已有结果都已保留；请再运行一次，若再次发生请报告。",
+    "state-damaged": "无法读取 {file}，已保存为 {kept}：只保存在其中的结果已缺失。",
+    "state-damaged-left": "无法读取 {file}（保留原处）：只保存在其中的结果已缺失。",
+    "chosen-damaged": "无法读取你选定的版本记录（{file}），已保存为 {kept}。如果显示的版本不对，请重新输入。",
+    "chosen-damaged-left": "无法读取你选定的版本记录（{file}）。如果显示的版本不对，请重新输入。",
+    "chosen-not-saved": "该版本会一直使用到插件停止，但无法保存。{problem}",
+    "source-blank": "{file} 是空的（可能是一次失败的写入）：显示的是自动生成的检查清单。",
+    "write-again": "重新写入",
     "p-bad-task-marker": "这看起来像一个步骤，但没有写成“- [ ] 标题”。",
     "p-unclosed-code": "此代码缺少结束的反引号。",
     "p-unknown-tag": "未知标签 #{tag}。",

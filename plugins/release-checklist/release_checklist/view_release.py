@@ -6,16 +6,18 @@ import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from agentty_plugin import relative_time, ui
+from agentty_plugin.panes import display_path
 
 from . import ids
 from .checklist_file import CHECKLIST_FILE_NAME
 from .command_runner import Outcome
+from .os_errors import describe_os_error
 from .state import State, Translate
 from .steps import Step, StepKind, StepState
 
 if TYPE_CHECKING:
     from .release_session import ReleaseSession
-    from .run_store import StepRecord
+    from .run_store import Damage, StepRecord
 
 TAIL_LINES = 30  # lines of a finished step's output
 MAX_STEP_ROWS = 300
@@ -184,6 +186,7 @@ def release_tree(state: State, session: ReleaseSession, t: Translate) -> Dict[st
     shown_path = session.loaded.path if session.loaded.source != "default" else None
     checklist_line = (t("source-" + session.loaded.source, file=os.path.relpath(shown_path, session.repo))
                       if shown_path else t("source-default"))
+    writable = session.loaded.source in ("default", "adopted", "blank")
     controls = ui.row([
         ui.button(ids.RUN_ALL, t("run-all"), icon="play", variant="primary", disabled=running),
         running and ui.button(ids.STOP, t("stop"), icon="square", variant="danger"),
@@ -202,6 +205,8 @@ def release_tree(state: State, session: ReleaseSession, t: Translate) -> Dict[st
                gap="small"),
         state.version_error and ui.text(state.version_error, "error"),
         controls,
+        session.save_error is not None and ui.text(t("not-saved", problem=describe_os_error(
+            session.save_error, state.language, display_path(session.state_folder))), "error"),
         _confirmation(state, session, t),
         _output_block(state, session, t),
         ui.section(t("steps"), [
@@ -213,13 +218,20 @@ def release_tree(state: State, session: ReleaseSession, t: Translate) -> Dict[st
             ui.text(checklist_line, "muted"),
             session.loaded.source == "file" and ui.button(ids.REVEAL, t("reveal"), icon="file-text",
                                                           variant="ghost"),
-            session.loaded.source in ("default", "adopted") and ui.button(
-                ids.WRITE, t("adopt" if session.loaded.source == "adopted" else "write-default"),
+            writable and ui.button(
+                ids.WRITE, t({"adopted": "adopt", "blank": "write-again"}.get(session.loaded.source, "write-default")),
                 icon="file-plus", variant="ghost"),
         ], gap="small", wrap=True),
-        session.store.last_problem and ui.text(t("state-note", message=session.store.last_problem), "muted"),
+        *[ui.text(damage_text(damage, t), "muted") for damage in session.store.damage[-3:]],
         _history(state, session, t),
     ])
+
+
+def damage_text(damage: Damage, t: Translate) -> str:
+    """A state file that was damaged, where it went, and what that means for the results."""
+    if damage.kept_as:
+        return t("state-damaged", file=damage.file, kept=damage.kept_as)
+    return t("state-damaged-left", file=damage.file)
 
 
 def version_line(session: ReleaseSession, t: Translate) -> str:
