@@ -16,7 +16,7 @@ from demo import ids
 from demo.app import App
 
 plugin = Plugin()
-app = App()
+app = App(plugin)
 '''
 MAIN_TAIL = '''
 if __name__ == "__main__":
@@ -26,6 +26,12 @@ APP = '''"""Controller."""
 
 
 class App:
+    def __init__(self, plugin):
+        self.plugin = plugin
+
+    def update(self, **changes):
+        pass
+
     def open(self, *args):
         pass
 
@@ -60,6 +66,19 @@ def dedent(text):
     return first + "\n" + textwrap.dedent(rest)
 
 
+STATE = '''
+
+from typing import NamedTuple
+
+
+class State(NamedTuple):
+    query: str = ""
+'''
+TEXT = '''"""Words."""
+TEXT = {"en": {"go": "Go"}}
+'''
+
+
 def write_plugin(root, wiring, view=VIEW, ids=IDS, extra=None):
     """A plugin folder `demo/` under `root`: main.py is MAIN_HEAD + `wiring` + MAIN_TAIL."""
     folder = root / "demo"
@@ -69,7 +88,9 @@ def write_plugin(root, wiring, view=VIEW, ids=IDS, extra=None):
                                                    "commands": [{"id": "demo.open", "title": "Open"}]}}
     (folder / "agentty-plugin.json").write_text(json.dumps(manifest))
     (folder / "main.py").write_text(MAIN_HEAD + textwrap.dedent(wiring) + MAIN_TAIL)
-    files = {"__init__.py": '"""Demo."""\n', "app.py": APP, "ids.py": ids, "view.py": view, **(extra or {})}
+    # view.py gets the contract's State at its end (below every line a test looks for), text.py its TEXT.
+    files = {"__init__.py": '"""Demo."""\n', "app.py": APP, "ids.py": ids, "view.py": dedent(view) + STATE,
+             "text.py": TEXT, **(extra or {})}
     for name, text in files.items():
         (folder / "demo" / name).write_text(dedent(text))
     return str(folder)
