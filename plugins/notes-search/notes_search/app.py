@@ -4,7 +4,7 @@ types, runs the note buttons and links, and alone calls the host (main.py only w
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 from agentty_plugin import ActivateInfo, AgenttyError, CommandCall, Context, Plugin, UIEvent, UrlRequest
 from agentty_plugin.state import JsonFile
@@ -17,6 +17,7 @@ from .text import CATALOGS, TRANSLATOR
 from .view import State, render
 
 if TYPE_CHECKING:
+    from .engines import IndexUnwritable
     from .indexer import RefreshReport
     from .library import NotesLibrary
     from .safety import NoteAccessError, OpenedNote
@@ -35,6 +36,9 @@ PARTIAL_SEARCH_SECONDS = 1.0  # while indexing, re-run the query this often so r
 # The worker opens the index once the first panel is out, or this long after activation if the panel
 # is not opened: its imports would otherwise compete with that panel for the interpreter.
 STARTUP_OPEN_SECONDS = 1.0
+# Another instance holds the index's write lock (Agentty starts a plugin again while the old process
+# exits): try again this soon instead of at the next routine rescan.
+BUSY_RETRY_SECONDS = 3.0
 
 
 class NotesApp:
@@ -56,6 +60,11 @@ class NotesApp:
         self._worker: Optional[threading.Thread] = None
         self.watcher: Optional[NoteWatcher] = None
         self._searches = 0  # searches that draw, so a background re-run knows it was overtaken
+        self._retry: Optional[threading.Timer] = None  # a refresh after another instance let go of the index
+        self._checked = False  # the index was read in full once since the start (library.check)
+        self._recovering = False  # a damaged index was moved aside at open: say so when the new one is made
+        self._write_problem: Optional[Tuple[str, str]] = None  # the message of the last failed refresh
+        self.data_dir = ""
 
     # -- helpers -----------------------------------------------------------------------------------
 
@@ -90,12 +99,18 @@ class NotesApp:
         self.activate(info.plugin.data_dir or self.plugin.data_dir)
 
     def activate(self, data_dir: str) -> None:
-        os.makedirs(data_dir, exist_ok=True)
         self.data_dir = data_dir
-        self.settings_file = JsonFile(os.path.join(data_dir, "settings.json"))
-        self.settings = Settings.from_dict(self.settings_file.load({}))
+        try:
+            os.makedirs(data_dir, exist_ok=True)
+        except OSError as problem:
+            # A data folder that is a file, or on a full or read-only disk: the worker's first open
+            # fails with these words (and Refresh tries again); the settings are the defaults.
+            self.plugin.log("notes-search: the data folder cannot be made:", repr(problem))
+        else:
+            self.settings_file = JsonFile(os.path.join(data_dir, "settings.json"))
+            self.settings = Settings.from_dict(self.settings_file.load({}))
         with self.lock:
-            if self.settings_file.last_problem:
+            if self.settings_file is not None and self.settings_file.last_problem:
                 # The unreadable file was kept aside, not overwritten; say so instead of failing.
                 self.plugin.log(self.settings_file.last_problem)
                 self.state.message = ("error", self.t("settings_unreadable"))
@@ -108,6 +123,8 @@ class NotesApp:
         self._stopping.set()
         self._wake.set()
         self._drawn.set()
+        if self._retry is not None:
+            self._retry.cancel()
         self._stop_watching()
         if self._worker is not None:
             self._worker.join(1.0)
@@ -137,14 +154,24 @@ class NotesApp:
 
     # -- background worker: opening the index and keeping it current --------------------------------
 
+    def storage_problem(self, problem: "IndexUnwritable") -> str:
+        """A folder that cannot be written, in the user's words: what, where, and what to do."""
+        return self.t("storage_" + problem.reason, path=problem.folder)
+
     def _open_library(self) -> bool:
-        from .engines import EngineUnavailable, IndexCorrupt
+        from .engines import EngineUnavailable, IndexBusy, IndexCorrupt, IndexUnwritable
         from .library import NotesLibrary
 
         try:
             library = NotesLibrary(self.data_dir, self.settings, roots=self.state.roots)
         except EngineUnavailable:
             error = self.t("engine_unavailable")
+        except IndexUnwritable as problem:
+            error = self.t("index_unopened", problem=self.storage_problem(problem))
+        except IndexBusy:
+            # Another instance holds the index while it makes its tables: try again shortly.
+            error = self.t("index_busy")
+            self._retry_later()
         except (IndexCorrupt, OSError) as problem:
             error = self.t("index_failed", error=str(problem)[:200])
         else:
@@ -155,11 +182,45 @@ class NotesApp:
                 self.state.phase = "indexing"
             if library.fell_back:
                 self.say("muted", self.t("engine_fallback", engine=library.engine_name))
+            self._say_if_read_only()
+            if library.moved_aside:
+                self.plugin.log("notes-search: the index was damaged and moved aside:", library.moved_aside)
+                self._recovering = True
+                self.say("error", self.t("index_damaged"))
             return True
         with self.lock:
             self.state.phase, self.state.error = "failed", error
         self.draw()
         return False
+
+    def _say_if_read_only(self) -> None:
+        problem = self.library.unwritable() if self.library is not None else None
+        if problem is not None:
+            self.say("muted", self.t("index_read_only", problem=self.storage_problem(problem)))
+
+    def _retry_later(self) -> None:
+        """Run a refresh again in BUSY_RETRY_SECONDS (another instance holds the index meanwhile)."""
+        if self._retry is not None and self._retry.is_alive():
+            return
+        self._retry = threading.Timer(BUSY_RETRY_SECONDS, lambda: self.queue("refresh"))
+        self._retry.daemon = True
+        self._retry.start()
+
+    def _recover(self, problem: Exception) -> None:
+        """The index is damaged: move it aside and build a new one from the notes, saying so."""
+        self.plugin.log("notes-search: the index is damaged, rebuilding it:", repr(problem))
+        library = self.library
+        if library is None:
+            return
+        with self.lock:
+            self.state.count = 0
+            self.state.outcome = None
+            self.state.message = ("error", self.t("index_damaged"))
+        library.reset(damaged=True)
+        with self.lock:
+            self.state.engine_name = library.engine_name
+        self._checked = True  # the new index is sound
+        self._refresh(rebuild=False, announce=False, recovering=True)
 
     # -- watching the folders: a saved note is indexed on the watcher's thread, at once ---------------
 
@@ -179,7 +240,7 @@ class NotesApp:
             watcher.close()
 
     def _notes_changed(self, paths: Any) -> None:
-        from .engines import IndexBusy
+        from .engines import IndexBusy, IndexCorrupt, IndexUnwritable
 
         library = self.library
         if library is None or self._stopping.is_set():
@@ -188,6 +249,12 @@ class NotesApp:
             report = library.update_paths(paths)
         except IndexBusy:
             self.queue("refresh")  # another program writes the index: the worker retries later
+            return
+        except IndexCorrupt:
+            self.queue("recover")  # the worker moves it aside and rebuilds it
+            return
+        except IndexUnwritable:
+            self.queue("refresh")  # the worker says why, in words
             return
         except Exception as problem:  # keep watching: the next save may well succeed
             self.plugin.log("notes-search: updating saved notes failed:", repr(problem))
@@ -206,7 +273,7 @@ class NotesApp:
         self._drawn.wait(STARTUP_OPEN_SECONDS)
         if self._stopping.is_set():
             return
-        from .engines import IndexBusy
+        from .engines import IndexBusy, IndexCorrupt, IndexUnwritable
 
         if self._open_library():
             self.search(current=True)  # what the stored index knows, at once; the refresh follows
@@ -222,19 +289,49 @@ class NotesApp:
             if not jobs or self._stopping.is_set():
                 continue
             try:
-                self._run_jobs(jobs)
+                try:
+                    self._run_jobs(jobs)
+                except IndexCorrupt as problem:
+                    self._recover(problem)  # damage found by a query, a write or the check
             except IndexBusy:
-                # Another program writes the index: what is indexed stays searchable; retry later.
+                # Another program writes the index: what is indexed stays searchable; retry shortly.
+                self._refreshed_count()
+                self._say_write_problem("muted", self.t("index_busy"))
+                self._retry_later()
+            except IndexUnwritable as problem:
+                # A full disk, a read-only or unwritable folder: what is indexed stays searchable, and
+                # nothing is moved aside; Refresh tries again once the user has made room.
+                self.plugin.log("notes-search: the index cannot be written:", repr(problem))
+                self._refreshed_count()
+                self._say_write_problem("error", self.t("index_unwritable", problem=self.storage_problem(problem)))
+            except IndexCorrupt as problem:  # damaged again while being rebuilt: say so, stop there
+                self.plugin.log("notes-search: rebuilding the damaged index failed:", repr(problem))
                 with self.lock:
-                    self.state.phase = "ready"
-                self.say("muted", self.t("index_busy"))
+                    self.state.phase = "ready" if self.library is not None else "failed"
+                self.say("error", self.t("index_failed", error=str(problem)[:200]))
             except Exception as problem:  # keep the worker alive: the next job may well succeed
                 self.plugin.log("notes-search: indexing failed:", repr(problem))
                 with self.lock:
                     self.state.phase = "ready" if self.library is not None else "failed"
                 self.say("error", self.t("index_failed", error=str(problem)[:200]))
 
+    def _say_write_problem(self, style: str, text: str) -> None:
+        self._write_problem = (style, text)  # cleared by the next refresh that works
+        self.say(style, text)
+
+    def _refreshed_count(self) -> None:
+        """After a refresh stopped short: the count of what the index holds, and the panel out of "indexing"."""
+        library = self.library
+        count = library.count() if library is not None else 0
+        with self.lock:
+            self.state.count = count
+            self.state.phase = "ready" if library is not None else "failed"
+
     def _run_jobs(self, jobs: Dict[str, bool]) -> None:
+        if "recover" in jobs and self.library is not None:
+            from .engines import IndexCorrupt
+
+            raise IndexCorrupt("found by a search")
         if self.library is None:
             if "rebuild" in jobs:
                 import shutil
@@ -252,13 +349,26 @@ class NotesApp:
             with self.lock:
                 self.state.engine_name = self.library.engine_name
                 self.state.count = self.library.count()
+            self._say_if_read_only()
             self.search(current=True)  # results and name of the new engine at once
         self._refresh(rebuild="rebuild" in jobs, announce=any(jobs.values()))
+        if not self._checked and not self._stopping.is_set():
+            # Once per start, after the refresh: a query may never read the damaged part of an index.
+            self._checked = True
+            self.library.check()
 
-    def _refresh(self, rebuild: bool, announce: bool) -> None:
+    def _refresh(self, rebuild: bool, announce: bool, recovering: bool = False) -> None:
         library = self.library
         if library is None:
             return
+        if rebuild:
+            with self.lock:
+                self.state.count = 0
+                self.state.phase = "indexing"
+            self.draw()
+            library.reset(damaged=False)  # a new, empty index: what was written before cannot fail it
+            with self.lock:
+                self.state.engine_name = library.engine_name
         last_search = [time.monotonic()]
         # A routine rescan that finds nothing new draws nothing (it runs while the user types).
         quiet = not rebuild and not announce and self.state.phase == "ready"
@@ -284,7 +394,7 @@ class NotesApp:
         if not quiet:
             self.draw()
         library.set_roots(self.state.roots)
-        report = library.refresh(progress=progress, should_stop=self._stopping.is_set, rebuild=rebuild)
+        report = library.refresh(progress=progress, should_stop=self._stopping.is_set)
         self._last_refresh = time.monotonic()
         if report is None or self._stopping.is_set():
             return
@@ -299,8 +409,15 @@ class NotesApp:
         changed = report.added + report.changed + report.renamed + report.deleted
         if changed or before != after or not quiet:
             self.search(current=True)
-        if announce:
+        if recovering or self._recovering:
+            self._recovering = False
+            self.say("success", self.t("index_recovered", count=self.state.count), notify="success")
+        elif announce:
             self._announce(report, rebuild)
+        elif self.state.message is not None and self.state.message == self._write_problem:
+            with self.lock:  # a refresh that worked ends what a failed one said (a full disk, a lock)
+                self.state.message = None
+            self.draw()
         if not self._stopping.is_set():
             library.settle()  # after the panel above: searches meanwhile ask FTS5 (engines/lexicon.py)
 
@@ -346,7 +463,18 @@ class NotesApp:
             self.queue("refresh")  # notes edited since the last look are picked up as the user searches
         # With an empty query, notes about what the focused pane works on come first.
         context = getattr(self.plugin, "context", None)  # test doubles of the plugin may have none
-        outcome = library.search(text, focus=context.cwd if context is not None else None)
+        from .engines import IndexCorrupt
+
+        try:
+            outcome = library.search(text, focus=context.cwd if context is not None else None)
+        except IndexCorrupt:
+            # Damage met by a query: the worker moves the index aside and rebuilds it (said on the panel).
+            with self.lock:
+                self.state.message = ("error", self.t("index_damaged"))
+            self.queue("recover")
+            if redraw:
+                self.draw()
+            return
         with self.lock:  # checked where the outcome is stored: a newer search cannot slip in between
             if generation is not None and not generation.is_current:
                 return
@@ -359,9 +487,19 @@ class NotesApp:
     # -- settings -------------------------------------------------------------------------------------
 
     def _save_settings(self, settings: Settings) -> None:
+        """Use the settings now; keep them for the next start if the data folder takes the write."""
+        from .engines import IndexUnwritable, os_reason
+
         self.settings = settings
-        if self.settings_file is not None:
-            self.settings_file.save(settings.to_dict())
+        if self.settings_file is None:
+            problem = IndexUnwritable("not_folder", self.data_dir)
+        else:
+            try:
+                self.settings_file.save(settings.to_dict())
+                return
+            except OSError as error:  # never a raw "[Errno 28] …" naming the temp file
+                problem = IndexUnwritable(os_reason(error), self.data_dir, str(error))
+        self.say("error", self.t("settings_unsaved", problem=self.storage_problem(problem)), notify="error")
 
     def folder_typed(self, value: Any) -> None:
         """Remember the folder field's text: the Add button's click event does not carry it."""

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .engines import SearchEngine, open_engine
+from .engines import IndexUnwritable, SearchEngine, discard_index, open_engine
 from .fuzzy import correct_query
 from .indexer import ProgressCallback, RefreshReport, refresh_index, update_paths
 from .markdown import reader_text
@@ -99,6 +99,15 @@ class NotesLibrary:
             lease.users += 1
         try:
             yield lease.engine
+        except (LibraryClosed, GeneratorExit):
+            raise
+        except Exception as error:
+            # In the caller's terms: damage (IndexCorrupt), a lock (IndexBusy) or a folder that cannot
+            # be written (IndexUnwritable); anything else is raised as it is.
+            problem = lease.engine.translate(error)
+            if problem is None or problem is error:
+                raise
+            raise problem from error
         finally:
             with self._engine_lock:
                 lease.users -= 1
@@ -118,6 +127,56 @@ class NotesLibrary:
     def set_roots(self, roots: Sequence[str]) -> None:
         self.roots = list(roots)
 
+    @property
+    def read_only(self) -> bool:
+        lease = self._lease
+        return lease is not None and lease.engine.read_only
+
+    @property
+    def moved_aside(self) -> str:
+        """Why the index found at open was damaged and moved aside, or ""."""
+        lease = self._lease
+        return lease.engine.moved_aside if lease is not None else ""
+
+    def unwritable(self) -> "Optional[IndexUnwritable]":
+        """Why the index cannot be written (opened read-only), or None."""
+        lease = self._lease
+        return getattr(lease.engine, "unwritable", None) if lease is not None else None
+
+    def reset(self, damaged: bool) -> None:
+        """Start over from an empty index: a damaged one is moved aside (kept for inspection), a sound one
+        (Rebuild) is removed. A new file, not the old connection: a write that failed half-way, or a
+        damaged page, can no longer fail the rebuild ("cannot start a transaction within a transaction")."""
+        with self._refresh_lock, self._update_lock:
+            with self._engine_lock:
+                old, self._lease = self._lease, None
+            if old is not None:
+                self._retire(old)  # closed once the searches still using it are done
+            name = self._engine_name
+            try:
+                discard_index(name, self.index_root, keep=damaged)
+                engine, fell_back = open_engine(self.settings.engine, self.index_root)
+            except BaseException:
+                try:  # the files could not be changed: go on with the index as it is
+                    engine, _ = open_engine(self.settings.engine, self.index_root)
+                except Exception:
+                    pass  # searches answer nothing (LibraryClosed) until a later reset succeeds
+                else:
+                    with self._engine_lock:
+                        self._lease = _EngineLease(engine)
+                raise
+            with self._engine_lock:
+                self._lease = _EngineLease(engine)
+                self.fell_back = fell_back
+                self._engine_name = engine.name
+            with self._cache_lock:
+                self._bodies.clear()
+
+    def check(self) -> None:
+        """Read the whole index once (engine.check); raises IndexCorrupt when some of it is damaged."""
+        with self._using() as engine:
+            engine.check()
+
     def switch_engine(self, preference: str) -> None:
         """Open the other engine first, then swap: searches never wait and never see a closed index."""
         with self._refresh_lock:  # a running refresh finishes on the engine it started with
@@ -134,13 +193,14 @@ class NotesLibrary:
         should_stop: Optional[Callable[[], bool]] = None,
         rebuild: bool = False,
     ) -> Optional[RefreshReport]:
-        """Update the index; returns None if a refresh is already running (it will pick changes up)."""
+        """Update the index; returns None if a refresh is already running (it will pick changes up).
+        `rebuild` starts from an empty index (reset())."""
+        if rebuild:
+            self.reset(damaged=False)
         if not self._refresh_lock.acquire(blocking=False):
             return None
         try:
             with self._using() as engine:
-                if rebuild:
-                    engine.clear()
                 report = refresh_index(
                     engine,
                     self.roots,

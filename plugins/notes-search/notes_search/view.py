@@ -104,7 +104,8 @@ def _results(state: State, t: Translate) -> List[Any]:
                 actions=actions,
             )
         )
-    return [*header, ui.list(ids.RESULTS, items, empty=empty)]
+    # The "nothing matches" line only with no results: a list never shows it beside a result.
+    return [*header, ui.list(ids.RESULTS, items, empty=None if items else empty)]
 
 
 def _preview(state: State, note: "OpenedNote", t: Translate) -> List[Any]:
@@ -181,7 +182,9 @@ def render(state: State, t: Translate) -> Dict[str, Any]:
         status.append(ui.spinner(t("indexing", done=done, total=total) if total else t("scanning")))
     if state.phase == "failed":
         status.append(ui.text(state.error, "error"))
-    elif state.engine_name:
+    elif state.engine_name and not (state.phase == "indexing" and state.progress[1]):
+        # While notes are written the progress line counts them: the count beside it would be the
+        # count before the refresh ("0 notes" beside "Indexing 17,500 / 20,000").
         status.append(ui.text(t("count", count=state.count, engine=state.engine_name), "small"))
     if state.skipped:
         status.append(ui.text(t("skipped", count=state.skipped), "muted"))

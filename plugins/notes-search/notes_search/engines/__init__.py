@@ -3,7 +3,7 @@
 import os
 from typing import Tuple
 
-from .base import EngineHit, FileState, IndexBusy, IndexCorrupt, SearchEngine
+from .base import EngineHit, FileState, IndexBusy, IndexCorrupt, IndexUnwritable, SearchEngine, os_reason
 
 __all__ = [
     "EngineHit",
@@ -11,8 +11,11 @@ __all__ = [
     "FileState",
     "IndexBusy",
     "IndexCorrupt",
+    "IndexUnwritable",
     "SearchEngine",
+    "discard_index",
     "open_engine",
+    "os_reason",
 ]
 
 
@@ -50,9 +53,24 @@ def open_engine(preference: str, index_root: str) -> Tuple[SearchEngine, bool]:
 
     try:
         return WhooshEngine(directory), fell_back
-    except IndexCorrupt:
-        # whoosh cannot repair a damaged index: start a new one (the notes themselves are untouched).
-        import shutil
+    except IndexCorrupt as error:
+        # whoosh cannot repair a damaged index: keep it aside and start a new one (notes are untouched).
+        discard_index(name, index_root, keep=True)
+        engine = WhooshEngine(directory)
+        engine.moved_aside = str(error)
+        return engine, fell_back
 
-        shutil.rmtree(directory, ignore_errors=True)
-        return WhooshEngine(directory), fell_back
+
+def discard_index(name: str, index_root: str, keep: bool) -> None:
+    """Throw an engine's index away (a rebuild), or with `keep` move it aside (damage); raises
+    IndexUnwritable when the folder cannot be changed."""
+    directory = os.path.join(index_root, name)
+    try:
+        if name == "sqlite":
+            from .sqlite_fts import discard
+        else:
+            from .whoosh_engine import discard
+        if os.path.isdir(directory):
+            discard(directory, keep)
+    except OSError as error:
+        raise IndexUnwritable(os_reason(error), directory, str(error)) from error

@@ -1,6 +1,8 @@
 """The interface both search engines implement, plus the result and state types they share."""
 
+import errno
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
@@ -63,6 +65,49 @@ class IndexCorrupt(Exception):
 
 class IndexBusy(Exception):
     """Another process holds the index's write lock (e.g. a second Agentty window); reads still work."""
+
+
+class IndexUnwritable(Exception):
+    """The index folder cannot be written: `reason` is disk_full, read_only, permission, not_folder or io.
+
+    Never a sign of damage: the index on disk stays as it is (what it holds is still searched)."""
+
+    def __init__(self, reason: str, folder: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {folder}" + (f" ({detail})" if detail else ""))
+        self.reason = reason
+        self.folder = folder
+        self.detail = detail
+
+
+_ERRNO_REASONS = {
+    errno.ENOSPC: "disk_full",
+    errno.EDQUOT: "disk_full",
+    errno.EROFS: "read_only",
+    errno.EACCES: "permission",
+    errno.EPERM: "permission",
+    errno.EEXIST: "not_folder",
+    errno.ENOTDIR: "not_folder",
+}
+
+
+def os_reason(error: OSError) -> str:
+    """What an OSError means for the index folder, in the words IndexUnwritable uses."""
+    return _ERRNO_REASONS.get(error.errno or 0, "io")
+
+
+def disk_is_full(folder: str) -> bool:
+    """True when the file system holding `folder` (or its nearest existing parent) has no room left:
+    SQLite reports some failed writes as "disk I/O error" rather than as a full disk."""
+    while folder and not os.path.isdir(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    try:
+        info = os.statvfs(folder)
+    except (OSError, AttributeError):  # no statvfs on Windows
+        return False
+    return info.f_bavail * info.f_frsize < 64 * 1024
 
 
 class SearchEngine:
@@ -133,6 +178,23 @@ class SearchEngine:
 
     def clear(self) -> None:
         raise NotImplementedError
+
+    # True when the index was opened read-only (its folder cannot be written): searches work, writes
+    # raise IndexUnwritable.
+    read_only = False
+    # Why the index found at open was damaged and moved aside (a new one was started), or "".
+    moved_aside = ""
+
+    def translate(self, error: BaseException) -> Optional[Exception]:
+        """The error an engine call raised as IndexCorrupt, IndexBusy or IndexUnwritable, or None when it
+        is none of those (a bug: raised as it is)."""
+        if isinstance(error, (IndexCorrupt, IndexBusy, IndexUnwritable)):
+            return error
+        return None
+
+    def check(self) -> None:
+        """Read the whole index once and raise IndexCorrupt if any of it is damaged (run in the
+        background after a start: a query may never touch the damaged part)."""
 
     def close(self) -> None:
         raise NotImplementedError

@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import time
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from urllib.parse import quote
 
 from ..focus import context_keys
 from ..notes import IndexDocument, NoteRecord
@@ -29,7 +30,10 @@ from .base import (
     FileState,
     IndexBusy,
     IndexCorrupt,
+    IndexUnwritable,
     SearchEngine,
+    disk_is_full,
+    os_reason,
     record_from_json,
     record_to_json,
     tag_keys,
@@ -69,6 +73,64 @@ def fts5_available() -> bool:
         return True
     except sqlite3.Error:
         return False
+
+
+# SQLite's primary result codes (the low byte of sqlite_errorcode, Python 3.11+; older Pythons only
+# have the message, matched below).
+_CORRUPT_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+_BUSY_CODES = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
+_STORAGE_CODES = {3: "permission", 8: "read_only", 10: "io", 13: "disk_full", 14: "cantopen"}
+_CORRUPT_WORDS = ("malformed", "not a database", "corrupt")
+_BUSY_WORDS = ("database is locked", "database table is locked", "database is busy")
+_STORAGE_WORDS = (
+    ("database or disk is full", "disk_full"),
+    ("readonly database", "read_only"),
+    ("disk i/o error", "io"),
+    ("unable to open database", "cantopen"),
+    ("access permission denied", "permission"),
+)
+
+
+def classify(error: BaseException) -> Tuple[str, str]:
+    """("corrupt" | "busy" | "storage" | "other", storage reason) for an sqlite3 error."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        primary = code & 0xFF
+        if primary in _CORRUPT_CODES:
+            return "corrupt", ""
+        if primary in _BUSY_CODES:
+            return "busy", ""
+        if primary in _STORAGE_CODES:
+            return "storage", _STORAGE_CODES[primary]
+    text = str(error).lower()
+    if any(word in text for word in _CORRUPT_WORDS):
+        return "corrupt", ""
+    if any(word in text for word in _BUSY_WORDS):
+        return "busy", ""
+    for word, reason in _STORAGE_WORDS:
+        if word in text:
+            return "storage", reason
+    return "other", ""
+
+
+def _folder_reason(folder: str, reason: str) -> str:
+    """A storage failure in plain terms: SQLite says "disk I/O error" or "unable to open" for a full,
+    read-only or unwritable folder alike, so the folder itself is asked."""
+    if reason in ("io", "cantopen", "read_only", "permission"):
+        if disk_is_full(folder):
+            return "disk_full"
+        if os.path.exists(folder) and not os.path.isdir(folder):
+            return "not_folder"
+        try:
+            if os.statvfs(folder).f_flag & getattr(os, "ST_RDONLY", 1):
+                return "read_only"
+        except (OSError, AttributeError):
+            pass
+        if reason in ("cantopen", "read_only") and os.path.isdir(folder) and not os.access(folder, os.W_OK):
+            return "permission"
+        if reason == "cantopen":
+            return "io"
+    return reason
 
 
 def _quote(token: str) -> str:
@@ -233,6 +295,8 @@ def _variable_limit(db: sqlite3.Connection) -> int:
     except sqlite3.OperationalError:
         return _SQL_VARIABLES  # "too many SQL variables"
     return _BULK_VARIABLES
+
+
 _RECORD_CACHE = 2000  # parsed records kept between writes (~1 KB each)
 
 
@@ -250,6 +314,26 @@ class _Rows:
         self.head: List[Tuple[int, Tuple[str, ...]]] = []
 
 
+INDEX_FILE = "notes.sqlite3"
+
+
+def discard(directory: str, keep: bool) -> None:
+    """Remove an index's files, or with `keep` move them aside as <name>.corrupt-<time> for inspection
+    (replacing an older damaged copy: a second one would only fill the disk)."""
+    path = os.path.join(directory, INDEX_FILE)
+    if keep:
+        for name in os.listdir(directory):
+            if ".corrupt-" in name and name.startswith(INDEX_FILE):
+                os.remove(os.path.join(directory, name))
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            if keep:
+                os.replace(path + suffix, f"{path}{suffix}.corrupt-{stamp}")
+            else:
+                os.remove(path + suffix)
+
+
 class SqliteEngine(SearchEngine):
     name = "sqlite"
     # Three batches are held at a time (being written, queued, being parsed: indexer.WRITE_QUEUE).
@@ -263,22 +347,38 @@ class SqliteEngine(SearchEngine):
     broad_cap = BROAD_CAP
 
     def __init__(self, directory: str) -> None:
-        os.makedirs(directory, exist_ok=True)
-        self.path = os.path.join(directory, "notes.sqlite3")
+        self.directory = directory
+        try:
+            os.makedirs(directory, exist_ok=True)
+        except OSError as error:
+            raise IndexUnwritable(os_reason(error), directory, str(error)) from error
+        self.path = os.path.join(directory, INDEX_FILE)
         self._lock = threading.RLock()  # the writing connection
         self._read_lock = threading.RLock()  # the reading connection
+        self.unwritable: Optional[IndexUnwritable] = None  # why, when opened read-only
         try:
             self._db = self._open()
         except sqlite3.DatabaseError as error:
-            # A damaged file is kept for inspection and a new index is built; notes are never touched.
-            self._move_aside()
-            try:
-                self._db = self._open()
-            except sqlite3.DatabaseError:
-                raise IndexCorrupt(str(error)) from error
+            problem = self.translate(error)
+            if isinstance(problem, IndexUnwritable) and problem.reason in ("read_only", "permission"):
+                self._db = self._open_read_only(problem)
+            elif isinstance(problem, IndexCorrupt):
+                # Only real damage moves a file aside (kept for inspection; a new index is built and the
+                # notes are never touched). A lock, a full disk or a read-only folder never does.
+                self._move_aside()
+                self.moved_aside = str(error)
+                try:
+                    self._db = self._open()
+                except sqlite3.DatabaseError as second:
+                    raise (self.translate(second) or IndexCorrupt(str(second))) from second
+            else:
+                raise (problem or IndexCorrupt(str(error))) from error
         # Searches get their own connection: in WAL mode they read the last committed batch while the
         # first index is still being written, instead of waiting for the writer's lock.
-        self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        if self.read_only:
+            self._reader = self._db
+        else:
+            self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._first_build = self._is_empty()
         self._bulk = False  # the write in progress is a first index's full batch (see _set_durability)
         self._generation = 0  # bumped by every write, so cached word forms follow the index
@@ -301,10 +401,75 @@ class SqliteEngine(SearchEngine):
         self._heading_words = PrefixWords(_indexed_prefixes(self._db, "notes_head"), completions, frequent)
 
     def _move_aside(self) -> None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(self.path + suffix):
-                os.replace(self.path + suffix, f"{self.path}{suffix}.corrupt-{stamp}")
+        try:
+            discard(self.directory, keep=True)
+        except OSError as error:
+            raise IndexUnwritable(os_reason(error), self.directory, str(error)) from error
+
+    def _open_read_only(self, problem: IndexUnwritable) -> sqlite3.Connection:
+        """The index as it is, in a folder that cannot be written: searched, never changed.
+
+        `immutable=1`: SQLite cannot make the WAL's shared-memory file here, so a plain read-only open
+        fails ("unable to open database file"); another writer cannot exist in a read-only folder."""
+        if not os.path.isfile(self.path):
+            raise problem
+        try:
+            db = sqlite3.connect(
+                "file:" + quote(self.path) + "?immutable=1", uri=True, check_same_thread=False, isolation_level=None
+            )
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute("SELECT count(*) FROM notes").fetchone()
+        except sqlite3.DatabaseError as error:
+            raise (self.translate(error) or problem) from error
+        if version != SCHEMA_VERSION:
+            db.close()
+            raise problem  # made by another version: it cannot be brought up to date here
+        self.read_only = True
+        self.unwritable = problem
+        return db
+
+    def translate(self, error: BaseException) -> Optional[Exception]:
+        if isinstance(error, (IndexCorrupt, IndexBusy, IndexUnwritable)):
+            return error
+        if isinstance(error, OSError):
+            return IndexUnwritable(os_reason(error), self.directory, str(error))
+        if not isinstance(error, sqlite3.Error):
+            return None
+        kind, reason = classify(error)
+        if kind == "corrupt":
+            return IndexCorrupt(str(error))
+        if kind == "busy":
+            return IndexBusy(str(error))
+        if kind == "storage":
+            return IndexUnwritable(_folder_reason(self.directory, reason), self.directory, str(error))
+        return None
+
+    def _refuse_writes(self) -> None:
+        if self.unwritable is not None:
+            raise self.unwritable
+
+    def check(self) -> None:
+        """PRAGMA quick_check on a connection of its own (WAL: searches and writes go on meanwhile)."""
+        if self.read_only:
+            return
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            rows = db.execute("PRAGMA quick_check").fetchall()
+            if rows != [("ok",)]:
+                raise IndexCorrupt("; ".join(str(row[0]) for row in rows[:3]))
+        except sqlite3.DatabaseError as error:
+            raise (self.translate(error) or IndexCorrupt(str(error))) from error
+        finally:
+            db.close()
+
+    def _rollback(self) -> None:
+        """Undo a failed write. SQLite has already rolled back after a full disk or some I/O errors, and
+        a second ROLLBACK would raise "cannot rollback - no transaction is active" over the real error."""
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the write's own error is the one worth raising
 
     def _open(self) -> sqlite3.Connection:
         # No statement cache on the writing connection: a cached bulk INSERT keeps its last values bound
@@ -323,7 +488,7 @@ class SqliteEngine(SearchEngine):
             if version == SCHEMA_VERSION - 1:
                 self._add_lexicon(db)  # an update keeps the index: settle() fills the new table
             elif version != SCHEMA_VERSION:
-                self._create(db)
+                self._create(db, force=False)
             db.execute("SELECT count(*) FROM notes").fetchone()
         except sqlite3.DatabaseError:
             db.close()
@@ -331,7 +496,7 @@ class SqliteEngine(SearchEngine):
         return db
 
     def _add_lexicon(self, db: sqlite3.Connection) -> None:
-        db.execute("BEGIN")
+        db.execute("BEGIN IMMEDIATE")
         for name in lexicon.DROPPED_TABLES:
             db.execute(f"DROP TABLE IF EXISTS {name}")
         lexicon.create(db, "notes_fts")
@@ -339,8 +504,16 @@ class SqliteEngine(SearchEngine):
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute("COMMIT")
 
-    def _create(self, db: sqlite3.Connection) -> None:
-        db.execute("BEGIN")
+    def _create(self, db: sqlite3.Connection, force: bool = True) -> None:
+        """Make the tables anew (force: even when they are there, for a rebuild)."""
+        if db.in_transaction:
+            db.execute("ROLLBACK")  # a write that failed half-way never makes a rebuild fail
+        db.execute("BEGIN IMMEDIATE")
+        if not force and db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            # Another instance (Agentty restarting the plugin while the old one exits) made the tables
+            # while this one waited for the lock: dropping them would throw its index away.
+            db.execute("COMMIT")
+            return
         for name in (
             *lexicon.DROPPED_TABLES,
             "notes_vocab",
@@ -484,6 +657,7 @@ class SqliteEngine(SearchEngine):
         assert isinstance(prepared, _Rows)
         unique = prepared.documents
         with self._lock:
+            self._refuse_writes()
             self._set_durability(len(unique))
             self._begin()
             try:
@@ -497,7 +671,7 @@ class SqliteEngine(SearchEngine):
                 self._db.execute("COMMIT")
                 self._generation += 1
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
 
     def rename(self, old_path: str, document: IndexDocument) -> None:
@@ -507,7 +681,7 @@ class SqliteEngine(SearchEngine):
     def settle(self) -> bool:
         """Fill a stale lexicon (after a first index); searches meanwhile ask FTS5 instead."""
         with self._lock:
-            if lexicon.is_complete(self._db):
+            if self.read_only or lexicon.is_complete(self._db):
                 return False
             self._begin()
             try:
@@ -515,7 +689,7 @@ class SqliteEngine(SearchEngine):
                 self._db.execute("COMMIT")
                 self._generation += 1
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
             return True
 
@@ -544,6 +718,7 @@ class SqliteEngine(SearchEngine):
 
     def clear(self) -> None:
         with self._lock:
+            self._refuse_writes()
             self._create(self._db)
             self._read_prefixes()
             self._first_build = True

@@ -18,10 +18,13 @@ p95 per keystroke on 10,000 notes). Search mirrors the FTS5 engine:
   counts per query phrase, document length over all fields), ties newest first.
 """
 
+import errno
 import heapq
 import os
 import shutil
 import threading
+import time
+import traceback
 from collections import OrderedDict
 from itertools import islice
 from math import log
@@ -46,7 +49,10 @@ from .base import (
     FileState,
     IndexBusy,
     IndexCorrupt,
+    IndexUnwritable,
     SearchEngine,
+    disk_is_full,
+    os_reason,
     record_from_json,
     record_to_json,
     tag_keys,
@@ -73,6 +79,21 @@ Key = Tuple[str, Union[str, Tuple[str, ...]]]
 # letters of words, which all are in the "starts" field.
 Leaf = Tuple[str, Key]
 Postings = Dict[int, float]  # document number -> occurrences
+
+
+def discard(directory: str, keep: bool) -> None:
+    """Remove an index folder, or with `keep` move it aside as <folder>.corrupt-<time> for inspection
+    (replacing an older damaged copy: a second one would only fill the disk)."""
+    if not os.path.isdir(directory):
+        return
+    if not keep:
+        shutil.rmtree(directory)
+        return
+    parent, name = os.path.split(directory)
+    for old in os.listdir(parent):
+        if old.startswith(name + ".corrupt-"):
+            shutil.rmtree(os.path.join(parent, old), ignore_errors=True)
+    os.replace(directory, f"{directory}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
 
 
 def whoosh_available() -> bool:
@@ -607,6 +628,7 @@ class WhooshEngine(SearchEngine):
         self._write_lock = threading.Lock()  # writers; searches go on while a batch is written
         self._closed = False
         self._view: Optional[_View] = None
+        self.unwritable: Optional[IndexUnwritable] = None  # why, when opened read-only
         version_file = os.path.join(directory, "schema-version")
         try:
             with open(version_file, encoding="utf-8") as handle:
@@ -616,11 +638,50 @@ class WhooshEngine(SearchEngine):
         try:
             if stored_version == SCHEMA_VERSION and index.exists_in(directory):
                 self._index = index.open_dir(directory)
+                self._note_read_only()
             else:
                 self._index = self._create(version_file)
             self._searcher = self._index.searcher()
         except Exception as error:  # whoosh raises many kinds of errors on damaged files
-            raise IndexCorrupt(str(error)) from error
+            raise (self.translate(error) or IndexCorrupt(str(error))) from error
+
+    def _note_read_only(self) -> None:
+        """A folder that cannot be written keeps its index searchable: only writes are refused."""
+        reason = ""
+        try:
+            if os.statvfs(self.directory).f_flag & getattr(os, "ST_RDONLY", 1):
+                reason = "read_only"
+        except (OSError, AttributeError):
+            pass
+        if not reason and not os.access(self.directory, os.W_OK):
+            reason = "permission"
+        if reason:
+            self.read_only = True
+            self.unwritable = IndexUnwritable(reason, self.directory)
+
+    def translate(self, error: BaseException) -> Optional[Exception]:
+        """whoosh raises whatever its readers meet on a damaged file (struct.error, EOFError, KeyError,
+        ValueError, zlib.error...): an error raised inside whoosh while reading is taken as damage,
+        an OSError of a full, read-only or unwritable folder never is."""
+        from whoosh.index import LockError
+
+        if isinstance(error, (IndexCorrupt, IndexBusy, IndexUnwritable)):
+            return error
+        if isinstance(error, LockError):
+            return IndexBusy(str(error) or "whoosh write lock is held")
+        if isinstance(error, OSError):
+            reason = os_reason(error)
+            if reason == "io" and disk_is_full(self.directory):
+                reason = "disk_full"
+            if reason != "io" or error.errno == errno.EIO:
+                return IndexUnwritable(reason, self.directory, str(error))
+            return IndexCorrupt(str(error))  # a segment file gone or unreadable
+        if isinstance(error, (MemoryError, KeyboardInterrupt, SystemExit)):
+            return None
+        frames = traceback.extract_tb(error.__traceback__)
+        if frames and os.sep + "whoosh" + os.sep in frames[-1].filename:
+            return IndexCorrupt(f"{type(error).__name__}: {error}")
+        return None
 
     def _create(self, version_file: str) -> Any:
         from whoosh import index
@@ -655,6 +716,8 @@ class WhooshEngine(SearchEngine):
         from whoosh.index import LockError
 
         with self._write_lock:
+            if self.unwritable is not None:
+                raise self.unwritable
             try:
                 writer = self._index.writer(limitmb=128)
             except LockError as error:
@@ -672,7 +735,14 @@ class WhooshEngine(SearchEngine):
                 raise
             # whoosh's default merge folds only small segments (those of a few edited notes) into the
             # new one, which is cheap; the large ones of a first index are left alone.
-            writer.commit()
+            try:
+                writer.commit()
+            except BaseException:
+                try:
+                    writer.cancel()  # a commit that failed (a full disk) must not keep the write lock
+                except Exception:
+                    pass
+                raise
             if len(upserts) >= self.batch_size:
                 self.batch_size = min(self.MAX_BATCH, self.batch_size * 2)
             fresh = self._index.searcher()
@@ -682,6 +752,8 @@ class WhooshEngine(SearchEngine):
 
     def clear(self) -> None:
         with self._write_lock, self._lock:
+            if self.unwritable is not None:
+                raise self.unwritable
             self._searcher.close()
             self._index.close()
             self._index = self._create(os.path.join(self.directory, "schema-version"))
