@@ -50,6 +50,8 @@ SHUTDOWN_BUDGET = 1.0     # the host sends SIGTERM 1.5 s after `shutdown`; leave
 NOTIFY_KINDS = ("info", "success", "warning", "error")
 BADGE_MAX = 8
 MISSING_BADGE = "!"
+# The button of the runtime's own failure banner; the runtime handles it, not the plugin.
+FAILURE_DISMISS = "agentty-plugin.dismiss-failure"
 
 __all__ = ["API_VERSION", "SDK_VERSION", "ActivateInfo", "CommandCall", "Generation", "Plugin", "PluginInfo",
            "UIEvent", "UrlRequest"]
@@ -93,6 +95,11 @@ class Plugin(HostCalls):
         self._toast_repeats = RepeatFolder(clock=clock)
         self._missing: Optional[MissingDependency] = None
         self._missing_lock = threading.Lock()
+        # A failure in a background thread, in words, shown above the plugin's panel until dismissed;
+        # the last panel asked for is kept so that the banner appears (and goes) without waiting
+        # for the plugin to draw again, which a dead thread never would.
+        self._failure: Optional[str] = None
+        self._last_panel: Any = None
 
     # ------------------------------------------------------------------ handler registration
 
@@ -182,6 +189,7 @@ class Plugin(HostCalls):
 
     def set_panel(self, tree: Mapping[str, Any]) -> None:
         """Replace the panel. Checked now (UITreeError names the bad node); sent at most every 50 ms."""
+        self._last_panel = tree
         self._ensure_pacer().submit_panel(self._encode_panel(tree))
 
     def redraw(self, render: Callable[[], Mapping[str, Any]]) -> None:
@@ -197,6 +205,10 @@ class Plugin(HostCalls):
         missing = self._missing
         if missing is not None:
             tree = missing.panel(self.language)  # nothing else can work until the package is there
+        elif self._failure is not None:
+            from ._failure import with_failure_banner
+
+            tree = with_failure_banner(tree, self._failure, self.language, FAILURE_DISMISS)
         prepared = ui.prepare(tree)
         return _transport.encode_message({"tree": prepared})[:-1]  # the size check happens here
 
@@ -244,6 +256,38 @@ class Plugin(HostCalls):
         self.notify(missing.notification(self.language), "error")
         self.set_badge(MISSING_BADGE)
         self.set_panel(ui.column([]))  # replaced by the explanation in set_panel
+
+    def report_failure(self, error: BaseException, where: str = "") -> None:
+        """Show a failure the plugin could not handle as a banner above its panel, and as a toast.
+
+        The runtime calls this itself for an exception that ends any background thread, so no
+        thread dies silently; call it from your own worker loops for errors you catch but cannot
+        handle. The banner says what failed in words and stays until the user dismisses it.
+        """
+        from ._failure import describe_failure
+
+        message = describe_failure(error, self.language, where)
+        self._emit_log(f"agentty-plugin: {where or 'background work'} failed: {error!r}")
+        self._failure = message
+        if message in self._toast_repeats.admit(message):
+            self.notify(message, "error")
+        self._show_again()
+
+    def _dismiss_failure(self) -> None:
+        self._failure = None
+        self._show_again()
+
+    def _show_again(self) -> None:
+        last = self._last_panel
+        if last is None or self._shutting_down.is_set():
+            return
+        try:
+            if callable(last):
+                self._ensure_pacer().submit_panel(last)
+            else:
+                self._ensure_pacer().submit_panel(self._encode_panel(last))
+        except Exception as error:  # the plugin's own tree was bad: that was logged when it was drawn
+            self._emit_log(f"agentty-plugin: could not draw the panel again: {error}")
 
     def log(self, *parts: Any) -> None:
         """Write to the plugin log (stderr). Lines over the rate budget are dropped and counted."""
@@ -438,6 +482,8 @@ class Plugin(HostCalls):
         context = self.context
         if isinstance(params.get("context"), Mapping):
             context = self._context_from(params["context"])
+        if method == "ui/event" and params.get("element") == FAILURE_DISMISS:
+            return self._dismiss_failure  # the runtime's own banner button, never the plugin's
         return self._handlers.route(method, params, context)
 
     def _submit(self, work: Callable[[], None]) -> None:
@@ -493,6 +539,9 @@ class Plugin(HostCalls):
                        + "".join(traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback)))
         if isinstance(args.exc_value, ImportError):
             self.report_missing_dependency(args.exc_value)
+        elif isinstance(args.exc_value, Exception) and not self._shutting_down.is_set():
+            thread = getattr(args, "thread", None)
+            self.report_failure(args.exc_value, getattr(thread, "name", "") or "")
 
     # ------------------------------------------------------------------ internals: stopping
 

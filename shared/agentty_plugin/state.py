@@ -7,55 +7,14 @@ import os
 import threading
 import time
 
+from .files import atomic_write_text
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Optional
+    from typing import Any, Callable, Optional
 
 # The host owns `storage.json` in the same folder (storage/* methods); never write it ourselves.
 RESERVED_NAMES = frozenset({"storage.json", "storage.corrupt.json"})
-
-
-def atomic_write_text(path: str, text: str, durable: bool = True) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never half of one.
-
-    `durable` also fsyncs, so the content survives a power loss and not only a killed process.
-    """
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            if durable:
-                os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-    if durable:
-        _fsync_folder(folder)
-
-
-def _fsync_folder(folder: str) -> None:
-    # Make the rename itself durable; folders cannot be opened this way on Windows, which is fine.
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 class JsonFile:
@@ -66,23 +25,46 @@ class JsonFile:
             raise ValueError(f"{os.path.basename(path)} belongs to the host's storage; choose another name")
         self.path = path
         self.last_problem: Optional[str] = None
+        self.moved_to: Optional[str] = None  # where the last damaged copy was kept
         self._lock = threading.Lock()
 
-    def load(self, default: Any = None) -> Any:
+    def load(self, default: Any = None, check: Optional[Callable[[Any], bool]] = None) -> Any:
+        """The document, or `default` when there is none. A file that does not parse, or whose
+        value `check` rejects (wrong types: `"created": "yesterday"`), is damaged: it is moved aside,
+        `last_problem` says so, and `default` is returned. A file that cannot be read for another
+        reason (no permission, an I/O error) is left where it is: it may be fine."""
         with self._lock:
             self.last_problem = None
+            self.moved_to = None
             try:
                 with open(self.path, encoding="utf-8") as handle:
-                    return json.load(handle)
+                    value = json.load(handle)
             except FileNotFoundError:
                 return default
-            except (OSError, ValueError) as error:
-                moved = self._move_aside()
-                self.last_problem = (
-                    f"{os.path.basename(self.path)} could not be read ({error.__class__.__name__}: {error}); "
-                    + (f"kept as {os.path.basename(moved)}" if moved else "left in place")
-                )
+            except ValueError as error:
+                return self._damaged(default, f"{error.__class__.__name__}: {error}")
+            except OSError as error:
+                self.last_problem = f"{os.path.basename(self.path)} could not be read ({error.strerror or error})"
                 return default
+            if check is not None:
+                try:
+                    valid = check(value)
+                except (TypeError, ValueError, KeyError, AttributeError) as error:
+                    valid, reason = False, f"{error.__class__.__name__}: {error}"
+                else:
+                    reason = "unexpected content"
+                if not valid:
+                    return self._damaged(default, reason)
+            return value
+
+    def _damaged(self, default: Any, reason: str) -> Any:
+        moved = self._move_aside()
+        self.last_problem = (
+            f"{os.path.basename(self.path)} was damaged ({reason}); "
+            + (f"kept as {os.path.basename(moved)}" if moved else "left in place")
+        )
+        self.moved_to = moved
+        return default
 
     def save(self, value: Any) -> None:
         text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True, allow_nan=False) + "\n"

@@ -117,6 +117,19 @@ def redraws(call):
         plugin.redraw(render)
 
 
+@plugin.command("probe.thread-dies")
+def thread_dies(call):
+    """A worker thread of the plugin's own that raises: the runtime must show it, not only log it."""
+    import threading
+
+    def work():
+        if call.args and call.args.get("disk_full"):
+            raise OSError(28, "No space left on device", os.path.join(os.getcwd(), ".tmp-abc.part"))
+        raise RuntimeError("the index writer lost its connection")
+
+    threading.Thread(target=work, name="index-writer").start()
+
+
 @plugin.command("probe.typed")
 def typed(call):
     """The typed results of list_workspaces and get_context, field by field (not their reprs)."""
