@@ -13,7 +13,7 @@ import agentty_plugin
 from agentty_plugin import ui
 from agentty_plugin.host import SimulatedHost
 from agentty_plugin.manifest import Manifest, ManifestError, load_manifest
-from agentty_plugin.world import HostCall, World
+from agentty_plugin.world import HostCall, Violation, World
 
 from .watcher import Fingerprint, fingerprint
 
@@ -39,7 +39,7 @@ class Drained:
     calls: List[HostCall] = field(default_factory=list)
     shown: List[Tuple[str, str]] = field(default_factory=list)
     dropped: List[Tuple[str, str]] = field(default_factory=list)
-    violations: List[str] = field(default_factory=list)
+    violations: List[Violation] = field(default_factory=list)
     stderr: List[str] = field(default_factory=list)
     badge: str = ""
 
@@ -267,8 +267,8 @@ class PluginRunner:
             self._record("toast", text=message, level=level, dropped=False)
         for message, level in drained.dropped:
             self._record("toast", text=message, level=level, dropped=True)
-        for text in drained.violations:
-            self._record("violation", text=text)
+        for violation in drained.violations:
+            self._record("violation", text=str(violation), code=violation.code)
         for line in drained.stderr:
             self._record("stderr", text=line[:STDERR_LINE_CHARS])
         if drained.badge != self.badge:

@@ -11,7 +11,17 @@ import time
 
 from . import ui
 from ._calls import SESSION_MAX_TURNS  # the host's cap, which the runtime also clamps to
-from .world import HostError, PaneSpec, WorkspaceSpec, filter_context
+from .world import (
+    BADGE_TOO_LONG,
+    INVALID_PANEL,
+    LINK_GUARD,
+    NO_PERMISSION,
+    NOTIFICATION_DROPPED,
+    HostError,
+    PaneSpec,
+    WorkspaceSpec,
+    filter_context,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,7 +49,7 @@ if TYPE_CHECKING:
         @property
         def lock(self) -> threading.RLock: ...
         def context(self) -> Dict[str, Any]: ...
-        def violation(self, text: str) -> None: ...
+        def violation(self, text: str, code: str = ...) -> None: ...
         def record_panel(self, tree: Dict[str, Any], arrived: float) -> None: ...
         def type_into(self, pane: PaneSpec, text: str, submit: bool, how: str) -> None: ...
         def new_pane_id(self) -> int: ...
@@ -67,7 +77,7 @@ def answer(host: SimulatedHost, method: str, params: Dict[str, Any], arrived: fl
         raise HostError(-32601, f"unknown method {method}")
     needed = METHOD_PERMISSIONS.get(method)
     if needed and needed not in host.manifest.permissions:
-        host.violation(f"called {method} without the {needed} permission")
+        host.violation(f"called {method} without the {needed} permission", NO_PERMISSION)
         raise HostError(-32001, f'{method} needs the "{needed}" permission in agentty-plugin.json')
     if method in NEEDS_WINDOW and not host.world.window_open:
         raise HostError(-32002, "no Agentty window is open")
@@ -88,7 +98,7 @@ def _set_panel(host: SimulatedHost, params: Dict[str, Any], arrived: float) -> N
     try:
         tree = ui.prepare(params.get("tree"))
     except ui.UITreeError as error:
-        host.violation(str(error))
+        host.violation(str(error), INVALID_PANEL)
         raise HostError(-32602, str(error)) from None
     host.record_panel(tree, arrived)
 
@@ -105,7 +115,8 @@ def _notify(host: SimulatedHost, params: Dict[str, Any], arrived: float) -> None
     with host.lock:
         if now - host.last_notify < NOTIFY_GAP:
             host.dropped_notifications.append(entry)
-            host.violation(f"notification dropped (closer than 700 ms to the previous one): {entry[0]!r}")
+            host.violation(f"notification dropped (closer than 700 ms to the previous one): {entry[0]!r}",
+                           NOTIFICATION_DROPPED)
         else:
             host.last_notify = now
             host.notifications.append(entry)
@@ -115,7 +126,7 @@ def _set_badge(host: SimulatedHost, params: Dict[str, Any], arrived: float) -> N
     text = params.get("text")
     text = "" if text is None else str(text)
     if len(text) > 8:
-        host.violation(f"badge {text!r} is longer than 8 characters (Agentty cuts it)")
+        host.violation(f"badge {text!r} is longer than 8 characters (Agentty cuts it)", BADGE_TOO_LONG)
     host.badge = text[:8]
 
 
@@ -147,7 +158,7 @@ def _reveal_path(host: SimulatedHost, params: Dict[str, Any], arrived: float) ->
 
 def _terminal_send(host: SimulatedHost, params: Dict[str, Any], arrived: float) -> Dict[str, Any]:
     if host.link_guard:
-        host.violation("terminal/send after a link reached the plugin (refused by the link guard)")
+        host.violation("terminal/send after a link reached the plugin (refused by the link guard)", LINK_GUARD)
         raise HostError(-32001, "terminal/send is blocked after a link until the plugin restarts")
     pane = target_pane(host, params.get("paneId"))
     host.type_into(pane, str(params.get("text", "")), bool(params.get("submit")), "terminal/send")

@@ -21,7 +21,21 @@ from ._host_answers import RATE_LIMIT, answer
 from ._transport import MAX_LINE_BYTES
 from .context import pane_is_busy
 from .manifest import Manifest, load_manifest
-from .world import HostCall, HostError, PaneSpec, World, filter_context
+from .world import (
+    BUSY_PANE_TYPED_INTO,
+    EXIT_TOO_SLOW,
+    LINE_TOO_LONG,
+    NOT_JSON_RPC,
+    OTHER,
+    RATE_LIMIT_EXCEEDED,
+    UNDECLARED_COMMAND,
+    HostCall,
+    HostError,
+    PaneSpec,
+    Violation,
+    World,
+    filter_context,
+)
 
 H = TypeVar("H", bound="SimulatedHost")
 # How long a test waits for an event before it fails: a bound, not a speed target. Generous, so a
@@ -70,7 +84,7 @@ class SimulatedHost:
         self.clipboard: Optional[str] = None
         self.storage: Dict[str, Any] = {}
         self.opened_urls: List[str] = []
-        self.violations: List[str] = []
+        self.violations: List[Violation] = []  # str, with a `code` (world.py's constants) to match on
         self.stderr_lines: List[str] = []
         self.stdout_junk: List[str] = []
         self.responses: Dict[Any, Dict[str, Any]] = {}
@@ -176,10 +190,10 @@ class SimulatedHost:
         except subprocess.TimeoutExpired:
             self.process.kill()
             code = self.process.wait()
-            self._violation(f"did not exit within {timeout:g} s; killed")
+            self._violation(f"did not exit within {timeout:g} s; killed", EXIT_TOO_SLOW)
         elapsed = time.monotonic() - started
         if elapsed > 1.5:
-            self._violation(f"took {elapsed:.2f} s to exit (Agentty sends SIGTERM after 1.5 s)")
+            self._violation(f"took {elapsed:.2f} s to exit (Agentty sends SIGTERM after 1.5 s)", EXIT_TOO_SLOW)
         for thread in self._threads:
             thread.join(2)
         self.exit_code = code
@@ -225,7 +239,7 @@ class SimulatedHost:
 
     def run_command(self, command: str, args: Any = None) -> None:
         if command not in {c.id for c in self.manifest.commands}:
-            self._violation(f"ran command {command!r}, which the manifest does not declare")
+            self._violation(f"ran command {command!r}, which the manifest does not declare", UNDECLARED_COMMAND)
         self._notify("command/execute", {"command": command, "args": args})
 
     def open_url(self, url: str) -> None:
@@ -267,7 +281,8 @@ class SimulatedHost:
         while self._line_times and now - self._line_times[0] > 1.0:
             self._line_times.popleft()
         if len(self._line_times) > RATE_LIMIT:
-            self._violation(f"sent more than {RATE_LIMIT} messages a second (Agentty stops such a plugin)")
+            self._violation(f"sent more than {RATE_LIMIT} messages a second (Agentty stops such a plugin)",
+                            RATE_LIMIT_EXCEEDED)
             self._line_times.clear()
 
     def _read_stdout(self, stream: IO[bytes]) -> None:
@@ -281,7 +296,7 @@ class SimulatedHost:
             with self._lock:
                 self._count_line()
             if len(raw) > MAX_LINE_BYTES:
-                self._violation("wrote a stdout line over 16 MB")
+                self._violation("wrote a stdout line over 16 MB", LINE_TOO_LONG)
                 continue
             text = raw.decode("utf-8", "replace").strip()
             if not text:
@@ -293,7 +308,7 @@ class SimulatedHost:
             if not isinstance(message, dict):
                 with self._lock:
                     self.stdout_junk.append(text)
-                self._violation(f"wrote something that is not JSON-RPC to stdout: {text[:80]!r}")
+                self._violation(f"wrote something that is not JSON-RPC to stdout: {text[:80]!r}", NOT_JSON_RPC)
                 continue
             self._handle(message, arrived)
 
@@ -339,9 +354,9 @@ class SimulatedHost:
             except (OSError, ValueError):
                 pass
 
-    def _violation(self, text: str) -> None:
+    def _violation(self, text: str, code: str) -> None:
         with self._changed:
-            self.violations.append(text)
+            self.violations.append(Violation(text, code))
             self._changed.notify_all()
 
     # ------------------------------------------------------------------ what the answers change
@@ -351,9 +366,9 @@ class SimulatedHost:
         """Held while the records change (reader threads append to them)."""
         return self._lock
 
-    def violation(self, text: str) -> None:
-        """Record a breach of the host's rules (a test asserts `violations == []`)."""
-        self._violation(text)
+    def violation(self, text: str, code: str = OTHER) -> None:
+        """Record a breach of the host's rules (a test asserts `violations == []`, or matches `code`s)."""
+        self._violation(text, code)
 
     def record_panel(self, tree: Dict[str, Any], arrived: float) -> None:
         with self._changed:
@@ -363,7 +378,7 @@ class SimulatedHost:
 
     def type_into(self, pane: PaneSpec, text: str, submit: bool, how: str) -> None:
         if pane_is_busy(pane.status):
-            self._violation(f"{how} typed into pane {pane.id} while it was {pane.status}")
+            self._violation(f"{how} typed into pane {pane.id} while it was {pane.status}", BUSY_PANE_TYPED_INTO)
         pane.typed.append((text, submit))
 
     def new_pane_id(self) -> int:

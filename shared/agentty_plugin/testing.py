@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, List, Optional
 from . import ui
 from ._host_answers import METHOD_PERMISSIONS, NOTIFY_GAP, RATE_LIMIT
 from .host import EVENT_TIMEOUT, SimulatedHost
-from .world import HostCall, HostError, PaneSpec, WorkspaceSpec, World, filter_context
+from .world import HostCall, HostError, PaneSpec, Violation, WorkspaceSpec, World, filter_context
 
 __all__ = [
     "METHOD_PERMISSIONS",
@@ -30,6 +30,7 @@ __all__ = [
     "HostError",
     "PaneSpec",
     "PluginHost",
+    "Violation",
     "WorkspaceSpec",
     "World",
     "filter_context",

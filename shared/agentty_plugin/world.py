@@ -9,6 +9,31 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
+# What a breach of the host's rules is about: tests match a Violation's `code`, never its words.
+EXIT_TOO_SLOW = "exit_too_slow"  # not gone 1.5 s after shutdown (or killed)
+UNDECLARED_COMMAND = "undeclared_command"
+RATE_LIMIT_EXCEEDED = "rate_limit_exceeded"  # more than 240 messages in a second
+LINE_TOO_LONG = "line_too_long"
+NOT_JSON_RPC = "not_json_rpc"  # anything else on stdout
+BUSY_PANE_TYPED_INTO = "busy_pane_typed_into"
+NO_PERMISSION = "no_permission"
+INVALID_PANEL = "invalid_panel"
+NOTIFICATION_DROPPED = "notification_dropped"  # closer than 700 ms to the previous one
+BADGE_TOO_LONG = "badge_too_long"
+LINK_GUARD = "link_guard"  # terminal/send after a link reached the plugin
+OTHER = "other"
+
+
+class Violation(str):
+    """A breach of the host's rules: the words a person reads, and `code` (one of the constants above)."""
+
+    code: str
+
+    def __new__(cls, text: str, code: str = OTHER) -> Violation:
+        violation = super().__new__(cls, text)
+        violation.code = code
+        return violation
+
 
 @dataclass
 class PaneSpec:

@@ -12,6 +12,7 @@ import time
 import pytest
 from agentty_devhost.background import BackgroundDevHost
 from agentty_devhost.world import default_world
+from agentty_plugin.world import INVALID_PANEL, NOTIFICATION_DROPPED
 
 
 def texts(plugin):
@@ -306,8 +307,9 @@ def test_dropped_notifications_and_violations_are_shown(tmp_path, api_factory):
         plugin = api.plugin("raw")
         toasts = [(e["text"], e["dropped"]) for e in plugin["log"] if e["kind"] == "toast"]
         assert toasts == [("first", False), ("second", True)]
-        violations = [e["text"] for e in plugin["log"] if e["kind"] == "violation"]
-        assert any("700 ms" in v for v in violations) and any("marquee" in v for v in violations)
+        violations = {e["code"]: e["text"] for e in plugin["log"] if e["kind"] == "violation"}
+        assert set(violations) == {NOTIFICATION_DROPPED, INVALID_PANEL}, violations
+        assert "marquee" in violations[INVALID_PANEL]  # the words name the element the host refused
         refused = [e for e in plugin["log"] if e["kind"] == "call" and e["method"] == "ui/setPanel"]
         assert refused == []  # panels are not logged as calls; the refusal shows as a violation instead
     finally:

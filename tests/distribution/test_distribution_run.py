@@ -13,6 +13,7 @@ import subprocess
 import pytest
 from agentty_plugin.distribution.bundle import VENDOR
 from agentty_plugin.testing import PaneSpec, PluginHost, WorkspaceSpec, World
+from agentty_plugin.world import INVALID_PANEL, NOT_JSON_RPC
 from distribution_helpers import clean_env, interpreters, real_plugin_folders
 
 INTERPRETERS = interpreters()
@@ -124,7 +125,7 @@ def test_each_plugin_bundle_draws_its_panel_and_runs_a_command(plugin, interpret
             host.wait_for_panel(lambda tree, text=text: any(text in t for t in host.texts(tree)), timeout=20)
         host.wait_idle(quiet=0.3, timeout=20)
         assert host.process is not None and host.process.poll() is None, host.stderr_text()
-        assert not [v for v in host.violations if "stdout" in v or "invalid" in v.lower()], host.violations
+        assert not [v for v in host.violations if v.code in (NOT_JSON_RPC, INVALID_PANEL)], host.violations
         code, _seconds = host.shutdown()
     assert code == 0
     assert "Traceback" not in host.stderr_text(), host.stderr_text()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from agentty_plugin.testing import PluginHost
+from agentty_plugin.world import EXIT_TOO_SLOW
 from runtime_helpers import PROBE
 
 
@@ -59,7 +60,7 @@ def test_exits_zero_within_1_5_s_even_while_a_handler_is_busy(world, tmp_path, s
         code, seconds = getattr(host, stop)()
     assert code == 0
     assert seconds < 1.5
-    assert not any("exit" in v for v in host.violations)
+    assert not [v for v in host.violations if v.code == EXIT_TOO_SLOW]
 
 
 def test_stdin_eof_before_initialize_exits_cleanly(tmp_path):

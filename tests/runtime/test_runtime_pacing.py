@@ -7,10 +7,12 @@ does not depend on speed (newest wins, order, nothing breaks the host's rules).
 
 from __future__ import annotations
 
+import re
 import threading
 
 from agentty_plugin._pacing import NOTIFY_INTERVAL, PANEL_INTERVAL, Pacer, PaceSchedule, RateBudget
 from agentty_plugin.clock import ManualClock
+from agentty_plugin.world import RATE_LIMIT_EXCEEDED
 
 TICK = 1e-6  # past a due time by a hair, so that float sums of intervals never land just short of it
 
@@ -205,17 +207,42 @@ def test_protocol_lines_wait_for_room_in_the_window_and_logs_are_dropped_and_cou
 
 # ---------------------------------------------------------------- end to end, through a plugin process
 
+def shortest_turn_gap(host) -> float:
+    """The shortest time between two panels the probe's pacer let out, in seconds, since it started.
+
+    Measured where the rule is kept (the pacer's clock at each panel's turn), not at the harness's end
+    of the pipe, whose reader thread may read two panels together on a loaded machine.
+    """
+    before = len(host.panels)
+    host.run_command("probe.turns", {"since": 0})
+    tree = host.wait_for_panel(lambda t: any(s.startswith("turns ") for s in host.texts(t)), after=before)
+    text = next(s for s in host.texts(tree) if s.startswith("turns "))
+    match = re.search(r"shortest gap ([\d.]+|inf) ms", text)
+    assert match, text
+    return float(match.group(1)) / 1000
+
+
+HOST_REDRAW_INTERVAL = 0.050  # Agentty redraws a plugin's panel at most every 50 ms (the host reference)
+
+
+def assert_the_panel_rule(host) -> None:
+    """No two panels closer than the host's redraw interval, and no breach of the message rate."""
+    assert PANEL_INTERVAL >= HOST_REDRAW_INTERVAL
+    assert shortest_turn_gap(host) >= HOST_REDRAW_INTERVAL
+    assert not [v for v in host.violations if v.code == RATE_LIMIT_EXCEEDED], host.violations
+
+
 
 def test_a_burst_of_panels_is_coalesced_and_the_newest_wins(host):
     before = len(host.panels)
     host.run_command("probe.burst", {"panels": 1000})
     host.wait_for_text("burst 999")
     received = host.panels[before:]
-    # 1000 set_panel calls take milliseconds; at one redraw per 50 ms only a few can go out, however
-    # slow the machine, and the last one drawn is always the newest.
-    assert len(received) < 500
+    # The last one drawn is always the newest, and however the burst was cut, no two panels left
+    # closer than the host's redraw interval.
     assert "burst 999" in host.texts(received[-1])
     assert host.violations == []
+    assert_the_panel_rule(host)
 
 
 def test_a_burst_of_redraws_renders_once_per_panel_sent_and_shows_the_newest_state(host):
@@ -226,8 +253,8 @@ def test_a_burst_of_redraws_renders_once_per_panel_sent_and_shows_the_newest_sta
     renders = int(title.split(" after ")[1].split()[0])
     # Each render became exactly one panel, and renders waiting for their turn were never run.
     assert renders == len(host.panels) - before
-    assert renders < 500
     assert host.violations == []
+    assert_the_panel_rule(host)
 
 
 def test_a_failing_redraw_is_logged_and_the_plugin_goes_on(host):
@@ -242,9 +269,9 @@ def test_2000_events_never_trip_the_runaway_limit(host):
     before = len(host.panels)
     for n in range(2000):
         host.send("ui/event", {"element": "probe.input", "event": "change", "value": str(n), "context": {}})
-    host.wait_for_text("any probe.input=1999", timeout=60)
-    assert len(host.panels) - before < 2000
-    assert not any("240" in v for v in host.violations), host.violations
+    host.wait_for_text("any probe.input=1999")
+    assert len(host.panels) - before >= 1
+    assert_the_panel_rule(host)
 
 
 def test_notifications_are_not_dropped_and_the_newest_pending_one_is_kept(host):
@@ -274,6 +301,6 @@ def test_log_floods_are_dropped_and_counted_not_protocol_messages(host):
         return "log lines dropped" in host.stderr_text()
 
     host.wait_for(reported, 10, "the dropped-lines report")
-    assert not any("240" in v for v in host.violations), host.violations
+    assert not [v for v in host.violations if v.code == RATE_LIMIT_EXCEEDED], host.violations
     logged = [line for line in host.stderr_lines if line.startswith("log line") and int(line.split()[-1]) < 2000]
     assert 50 < len(logged) < 2000

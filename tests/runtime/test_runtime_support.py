@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import subprocess
 
 import pytest
 from agentty_plugin import Context, JsonFile, Translator, normalize_language, pane_is_busy, relative_time
@@ -54,12 +57,71 @@ def test_relative_time_in_each_language(seconds, language, expected):
     assert relative_time(seconds, language) == expected
 
 
-def test_json_file_round_trips_atomically(tmp_path):
+def test_json_file_round_trips(tmp_path):
     state = JsonFile(str(tmp_path / "sub" / "settings.json"))
     assert state.load({"roots": []}) == {"roots": []}
     state.save({"roots": ["/notes"], "名前": "値"})
     assert state.load() == {"roots": ["/notes"], "名前": "値"}
     assert [p.name for p in (tmp_path / "sub").iterdir()] == ["settings.json"]
+
+
+@contextlib.contextmanager
+def full_disk(folder):
+    """`folder` on a 64 KiB tmpfs filled to the last byte, so every write there fails with ENOSPC (needs root)."""
+    folder.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)], capture_output=True,
+                      check=False).returncode != 0:
+        pytest.skip("could not check: a full disk needs a tmpfs mount, which needs root")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True, check=False)
+
+
+def fill(folder):
+    descriptor = os.open(str(folder / "filler"), os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        for size in (4096, 512, 1):  # to the last byte
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(descriptor, b"\0" * size)
+    finally:
+        os.close(descriptor)
+
+
+OLD = {"roots": ["/notes"], "kept": True}
+
+
+def test_a_write_on_a_full_disk_fails_and_leaves_the_old_file_whole(tmp_path):
+    with full_disk(tmp_path / "disk") as disk:
+        state = JsonFile(str(disk / "settings.json"))
+        state.save(OLD)
+        fill(disk)
+        with pytest.raises(OSError) as raised:
+            state.save({"roots": ["/notes"] * 5000})  # about 60 KB: far more than the few bytes left
+        assert raised.value.errno == errno.ENOSPC
+        assert state.load() == OLD and state.last_problem is None
+        assert sorted(p.name for p in disk.iterdir()) == ["filler", "settings.json"]  # no temp file left
+
+
+@pytest.mark.parametrize("failing", ["fsync", "replace"])
+def test_a_write_that_fails_before_the_rename_leaves_the_old_file_whole(tmp_path, monkeypatch, failing):
+    state = JsonFile(str(tmp_path / "settings.json"))
+    state.save(OLD)
+    real = getattr(os, failing)
+    calls = []
+
+    def broken(*args):
+        calls.append(args)
+        raise OSError(errno.EIO, f"{failing} failed on purpose")
+
+    monkeypatch.setattr(os, failing, broken)
+    with pytest.raises(OSError, match="failed on purpose"):
+        state.save({"roots": [], "kept": False})
+    monkeypatch.setattr(os, failing, real)
+    assert calls  # the write really went through the failing call
+    assert state.load() == OLD
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]  # the temp file is cleaned up
 
 
 def test_an_unreadable_state_file_is_moved_aside_not_overwritten(tmp_path):

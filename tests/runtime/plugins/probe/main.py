@@ -12,6 +12,20 @@ from agentty_plugin import AgenttyError, Plugin, ui
 plugin = Plugin()
 seen = []
 
+# When the pacer gave each panel its turn (its schedule's last_panel, read while that panel is being
+# written, before any other may have a turn): what the host's 50 ms rule is about, free of the delays
+# of the pipe and of the harness's reader thread. Wrapped before the pacer is made, which reads it once.
+panel_turns = []
+_write_panel = plugin._send_panel_now
+
+
+def _record_turn(panel):
+    panel_turns.append(plugin._pacer._schedule.last_panel)
+    _write_panel(panel)
+
+
+plugin._send_panel_now = _record_turn
+
 
 def render(note=""):
     plugin.set_panel(
@@ -159,6 +173,14 @@ def burst(call):
     first = int(call.args.get("first", 0))
     for n in range(first, first + int(call.args.get("logs", 0))):
         plugin.log(f"log line {n}")
+
+
+@plugin.command("probe.turns")
+def turns(call):
+    """How many panels had a turn since the `since`-th, and the shortest gap between two turns."""
+    taken = panel_turns[int(call.args.get("since", 0)):]
+    gap = min((b - a for a, b in zip(taken, taken[1:])), default=float("inf"))
+    render(f"turns {len(taken)} since {len(panel_turns) - len(taken)}, shortest gap {gap * 1000:.3f} ms")
 
 
 @plugin.command("probe.slow")
