@@ -54,7 +54,7 @@ def main() -> int:
     text = cut(raw, lines)
     folder = COMMITTED if args.commit_transcript else MATERIALIZED
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / (args.id + args.ext)).write_text(text, encoding="utf-8")
+    (folder / (args.id + args.ext)).write_bytes(text.encode("utf-8"))
     existing = load_facts()
     source: Dict[str, Any] = {"repo": args.repo, "commit": args.commit, "path": args.path, "licence": args.licence,
                               "sha256": sha256_text(text)}

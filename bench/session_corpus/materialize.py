@@ -70,7 +70,7 @@ def main() -> int:
             print(f"sha256 differs, not written: {session['id']}")
             missing += 1
             continue
-        (MATERIALIZED / name).write_text(text, encoding="utf-8")
+        (MATERIALIZED / name).write_bytes(text.encode("utf-8"))
         written += 1
     print(f"{written} transcripts written to {MATERIALIZED}, {missing} missing")
     return 1 if missing else 0

@@ -57,7 +57,7 @@ def read_transcript(session: Dict[str, Any]) -> Tuple[Optional[str], str]:
     path = transcript_path(session)
     if path is None:
         return None, "not committed and not materialized (run bench/session_corpus/materialize.py)"
-    text = path.read_text(encoding="utf-8")
+    text = path.read_bytes().decode("utf-8")  # as written: no newline translation (some exports use CRLF)
     if sha256_text(text) != session["source"]["sha256"]:
         return None, f"{path} does not match the recorded sha256"
     return text, ""

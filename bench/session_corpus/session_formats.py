@@ -8,7 +8,7 @@ the tool printed it (tool calls, outputs, diffs, banners and all): reading it is
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Tuple
 
 Turns = List[Dict[str, str]]
 
@@ -25,16 +25,23 @@ def _push(turns: Turns, role: str, lines: List[str]) -> None:
 
 
 def _marked(text: str, marks: Dict[str, re.Pattern[str]], drop: re.Pattern[str] | None = None,
-            keep_mark_line: bool = False) -> Turns:
-    """Turns of a transcript where a line matching marks[role] opens a turn of that role."""
+            inside: Tuple[str, str] | None = None) -> Turns:
+    """Turns of a transcript where a line matching marks[role] opens a turn of that role.
+
+    `inside` names the lines that open and close an exporter's tool block: a mark inside one is text
+    a tool printed (`cat` of a SpecStory file), not a new turn.
+    """
     turns: Turns = []
     role, lines = "", []  # text before the first mark is a banner or a header: dropped
+    depth = 0
     for line in text.split("\n"):
-        opened = next((name for name, pattern in marks.items() if pattern.match(line)), "")
+        opened = "" if depth else next((name for name, pattern in marks.items() if pattern.match(line)), "")
+        if inside is not None:
+            depth = max(0, depth + line.startswith(inside[0]) - (inside[1] in line))
         if opened:
             if role:
                 _push(turns, role, lines)
-            role, lines = opened, ([line] if keep_mark_line else [])
+            role, lines = opened, []
         elif role and not (drop is not None and drop.match(line)):
             lines.append(line)
     if role:
@@ -72,7 +79,8 @@ _RULE = re.compile(r"^\s*---\s*$")
 
 
 def specstory_turns(text: str) -> Turns:
-    return _marked(text, _SPECSTORY, drop=_RULE)
+    # SpecStory 2.x puts each tool call and its output in a <tool-use …> … </tool-use> block.
+    return _marked(text, _SPECSTORY, drop=_RULE, inside=("<tool-use", "</tool-use>"))
 
 
 # claude-code-production-patterns' exporter: `## 👤 User` / `## 🤖 Claude` headings, `---` between blocks.
@@ -107,7 +115,8 @@ def chat_export_turns(text: str) -> Turns:
 
 def prompt_turns(text: str, prompt: str, first: str = "") -> Turns:
     """Terminal transcripts: a line starting with the prompt mark (Claude Code and Gemini CLI `> `,
-    Codex `› `) is the user's; indented or blank lines right after it continue the same ask.
+    Codex `› `) is the user's; indented or blank lines right after it continue the same ask (the
+    terminal wraps a long ask with an indent; a reply starts at the left edge with its own mark).
 
     `first` names the role of text before the first mark ("" drops it: a start-up banner).
     """
@@ -120,7 +129,7 @@ def prompt_turns(text: str, prompt: str, first: str = "") -> Turns:
                     _push(turns, role, lines)
                 role, lines = "user", []
             lines.append(line[len(prompt):])
-        elif role == "user" and (line.startswith("  ") or not line.strip()):
+        elif role == "user" and (line.startswith(" ") or not line.strip()):
             lines.append(line.strip())
         else:
             if role != "assistant":
@@ -166,7 +175,8 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "claude-md": claude_md_turns,
     "chat-export": chat_export_turns,
     "claude-tui": lambda text: prompt_turns(text, "> "),
-    "gemini-tui": lambda text: prompt_turns(text, "> ", first="user"),
+    # A saved Gemini CLI screen starts with the tail of whatever was on it: an ask, or the agent's work.
+    "gemini-tui": lambda text, first="user": prompt_turns(text, "> ", first=first),
     "codex-tui": lambda text: prompt_turns(text, "› "),
     "copilot-copy": copilot_copy_turns,
     "labelled": labelled_turns,

@@ -149,5 +149,8 @@ def trap_hit(trap: Dict[str, Any], items: Dict[str, List[str]], markdown: str) -
     pool: Iterable[str] = [markdown] if trap["section"] == "any" else items.get(trap["section"], [])
     if trap.get("whole"):  # the item, minus its state after " — ", is exactly this (a path at the wrong folder)
         wanted = {normalize(term) for group in trap["match"] for term in group}
-        return any(normalize(item.split(" — ")[0]) in wanted for item in pool)
+        states = [normalize(state) for state in trap.get("states", [])]  # and, if given, claims one of these
+        return any(normalize(item.split(" — ")[0]) in wanted
+                   and (not states or any(state in normalize(item.partition(" — ")[2]) for state in states))
+                   for item in pool)
     return any(item_matches(trap["match"], item) for item in pool)

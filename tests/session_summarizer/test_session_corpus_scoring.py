@@ -208,7 +208,7 @@ def test_every_facts_file_is_well_formed(session):
 @pytest.mark.parametrize("session", [s for s in SESSIONS if (COMMITTED / (s["id"] + s.get("ext", ".md"))).is_file()],
                          ids=lambda s: s["id"])
 def test_a_committed_transcript_is_the_one_the_facts_were_written_for(session):
-    text = (COMMITTED / (session["id"] + session.get("ext", ".md"))).read_text(encoding="utf-8")
+    text = (COMMITTED / (session["id"] + session.get("ext", ".md"))).read_bytes().decode("utf-8")
     assert sha256_text(text) == session["source"]["sha256"]
     assert len(as_session(session, text)["turns"]) == session["turns"]
     assert session["source"]["licence"] in ("MIT", "Apache-2.0", "BSD-3-Clause", "CC-BY-4.0")
@@ -218,3 +218,11 @@ def test_no_transcript_is_committed_without_its_facts_file():
     ids = {path.stem for path in FACTS.glob("*.json")}
     assert {path.stem for path in COMMITTED.iterdir()} <= ids
     assert all(json.loads(path.read_text(encoding="utf-8"))["id"] == path.stem for path in FACTS.glob("*.json"))
+
+
+def test_a_state_trap_only_counts_the_claimed_state():
+    trap = {"section": "files", "why": "moved away before the edit", "whole": True, "states": ["changed", "edited"],
+            "match": [["specstory-cli/pkg/markdown/markdown.go"]]}
+    assert score_session(case(traps=[trap]), SUMMARY)["traps"] == ["moved away before the edit"]
+    read_only = SUMMARY.replace("markdown.go` — changed (git)", "markdown.go` — read only")
+    assert score_session(case(traps=[trap]), read_only)["traps"] == []
