@@ -113,18 +113,61 @@ def notes_folder(repo: str) -> Optional[str]:
     return None
 
 
-def find_changelog(repo: str, versions: Iterable[str] = ()) -> Optional[str]:
-    """The changelog file (or release-notes folder): the first candidate that names one of versions
-    (the last release, the one being made), else the first candidate, else a release-notes folder."""
+def find_changelog(repo: str, versions: Iterable[str] = (), declared: Optional[str] = None) -> Optional[str]:
+    """The changelog file (or release-notes folder): the one the project's configuration names (towncrier's
+    filename), else the first candidate that names one of versions (the last release, the one being made),
+    at the root, in docs/ and doc/, then deeper (docs/en/docs/release-notes.md, a project folder's Changes),
+    else the first candidate, else a release-notes folder."""
+    if declared and os.path.isfile(os.path.join(repo, declared)):
+        return declared
     candidates = changelog_candidates(repo)
     wanted = [version for version in versions if version]
-    for candidate in candidates if wanted else ():
-        text = _read(os.path.join(repo, candidate), 2_000_000) or ""
-        if any(changelog_mentions(text, version) for version in wanted):
-            return candidate
+    if wanted:
+        for candidate in candidates + [path for path in _deeper_candidates(repo) if path not in candidates]:
+            text = _read(os.path.join(repo, candidate), 2_000_000) or ""
+            if any(changelog_mentions(text, version) for version in wanted) or _ahead_of(text, wanted):
+                return candidate
     if candidates:
         return candidates[0]
     return notes_folder(repo)
+
+
+def _ahead_of(text: str, versions: List[str]) -> bool:
+    """The file's top entry is at least one of versions: release notes rewritten for each release (curl's
+    RELEASE-NOTES names only the coming one)."""
+    keys = [key for key in (version_key(version) for version in versions) if key is not None]
+    top = top_changelog_version(text[:200_000], versions[-1]) if keys else None
+    top_key = version_key(top) if top else None
+    return top_key is not None and top_key >= min(keys)
+
+
+# Folders whose changelogs are never the project's: dependencies, fixtures and examples.
+_NOT_THE_PROJECT = re.compile(r"(?i)^(?:\.|_)|^(?:node_modules|vendor|vendored|third[_-]?party|_vendor|deps|external|"
+                              r"examples?|fixtures?|samples?|benchmarks?|build|dist|target)$|^tests?|^testdata")
+
+
+def _deeper_candidates(repo: str, depth: int = 3, limit: int = 400) -> List[str]:
+    """Changelog-named files below the root (up to depth folders deep), those in folders named after the
+    repository first, then the shallowest."""
+    found: List[Tuple[int, int, str]] = []
+    name = os.path.basename(os.path.normpath(repo)).lower()
+    seen = 0
+    for folder, folders, files in os.walk(repo):
+        relative = os.path.relpath(folder, repo)
+        level = 0 if relative == "." else relative.count(os.sep) + 1
+        folders[:] = sorted(entry for entry in folders if not _NOT_THE_PROJECT.search(entry)) if level < depth else []
+        seen += 1
+        if seen > limit:
+            break
+        if level == 0:
+            continue
+        for entry in files:
+            stem, suffix = os.path.splitext(entry.lower())
+            if stem in CHANGELOG_STEMS and suffix in CHANGELOG_SUFFIXES:
+                path = os.path.join(relative, entry)
+                named = any(part.lower() in (name, name.replace("lib", "", 1)) for part in relative.split(os.sep))
+                found.append((0 if named else 1, level, path))
+    return [path for _named, _level, path in sorted(found)]
 
 
 def _python_version_file(repo: str, package_name: Optional[str]) -> Optional[Tuple[str, str]]:
@@ -230,6 +273,17 @@ def _node_test_command(names: Dict[str, str], package: Dict[str, object]) -> Opt
     return f"{runner} test"
 
 
+def _towncrier_file(repo: str, names: Dict[str, str], pyproject: Dict[str, Dict[str, str]]) -> Optional[str]:
+    """The file towncrier writes the release notes into (its `filename`, NEWS.rst by default)."""
+    config = pyproject.get("tool.towncrier")
+    if config is None and "towncrier.toml" in names:
+        config = read_toml_values(_read(os.path.join(repo, names["towncrier.toml"])) or "").get("tool.towncrier")
+    if config is None:
+        return None
+    filename = config.get("filename", "NEWS.rst").strip().replace("\\", "/")
+    return os.path.normpath(filename) if filename else None
+
+
 def _older_than(version: str, last_release: Optional[str]) -> bool:
     key, last = version_key(version), version_key(last_release) if last_release else None
     return key is not None and last is not None and key < last
@@ -252,6 +306,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
     from_tags: Optional[str] = None
     tests: Dict[str, str] = {}  # ecosystem -> its test command
     workspace = False
+    declared_changelog: Optional[str] = None
 
     if "package.json" in names:
         ecosystems.append("node")
@@ -300,6 +355,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
         if not static and (_DYNAMIC_VERSION.search(raw) or "setup.py" in names):
             build = raw + (_read(os.path.join(repo, names["setup.py"])) or "" if "setup.py" in names else "")
             from_tags = next((tool for tool, pattern in _SCM_TOOLS if pattern.search(build)), None)
+        declared_changelog = _towncrier_file(repo, names, pyproject)
         command = _python_test_command(repo, names, raw, pyproject, python)
         if command:
             tests["python"] = command
@@ -326,7 +382,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
                     or next((tests[eco] for eco in ("python", "node", "rust", "go") if eco in tests
                              and _runs_first(eco, tests)), None)
                     or make_target(repo, "check"))
-    changelog = find_changelog(repo, [version or "", last_release or ""])
+    changelog = find_changelog(repo, [version or "", last_release or ""], declared_changelog)
     return ProjectInfo(tuple(ecosystems), name, version, chosen_file, test_command, changelog, from_tags,
                        tuple(ignored), _tool_of(test_command), workspace)
 
@@ -369,26 +425,68 @@ def changelog_mentions(text: str, version: str) -> Optional[int]:
     # "1.2.0" must not match inside "11.2.0", "1.2.0-rc.1" or "1.2.0.1"; a leading "v" is fine.
     pattern = re.compile(rf"(?<![\w.])v?{re.escape(version)}(?![\w-]|\.\d)")
     lines = text.splitlines()
+    titles: Optional[bool] = None
     for number, line in enumerate(lines, start=1):
-        if pattern.search(line) and _is_heading(lines, number):
+        if not pattern.search(line):
+            continue
+        if titles is None:
+            titles = _plain_titles(lines)
+        if _is_heading(lines, number, titles):
             return number
     return None
 
 
-def _is_heading(lines: List[str], number: int) -> bool:
-    line = lines[number - 1]
-    if _VERSION_HEADING_PREFIX.match(line) and not line.lstrip().startswith(("- ", "* ")):
-        return True
+def _plain_titles(lines: List[str]) -> bool:
+    """True when the file marks no version heading up ("# 1.2.0", an underline): its entries are then
+    headed by plain lines of their own ("Changes in 1.3.1 (22 Jan 2024)", "curl and libcurl 8.21.1")."""
+    for number, line in enumerate(lines[:4000], start=1):
+        if _ANY_VERSION.search(line) and (re.match(r"^\s{0,3}#{1,6}\s", line) or _underlined(lines, number)):
+            return False
+    return True
+
+
+def _underlined(lines: List[str], number: int) -> bool:
     underline = lines[number].strip() if number < len(lines) else ""
     return bool(underline) and set(underline) <= set("=-~^*+#") and len(underline) >= 3
 
 
-def top_changelog_version(text: str) -> Optional[str]:
-    """The version of the changelog's first entry ("Unreleased"/"TBD" headings are passed over)."""
+def _is_heading(lines: List[str], number: int, titles: bool = False) -> bool:
+    line = lines[number - 1]
+    if _VERSION_HEADING_PREFIX.match(line) and not line.lstrip().startswith(("- ", "* ")):
+        return True
+    if _underlined(lines, number):
+        return True
+    return titles and _is_title_line(line, lines[number - 2] if number > 1 else "",
+                                     lines[number] if number < len(lines) else "")
+
+
+def _is_title_line(line: str, previous: str, following: str) -> bool:
+    """A short line standing on its own, not a sentence. Prose that wraps onto the next line is not one."""
+    stripped = line.strip()
+    if line[:1].isspace() or not stripped or len(stripped) > 80 or stripped[:2] in ("- ", "* ", "+ ", "> "):
+        return False
+    if stripped.endswith((".", ",", ";", ":")) or (previous.strip() and not set(previous.strip()) <= set("=-~*#")):
+        return False
+    return not following.strip() or following[:1].isspace() or following.lstrip()[:2] in ("- ", "* ", "+ ")
+
+
+def _date_like(version: str) -> bool:
+    return re.match(r"^(?:19|20)\d\d[.-]\d\d?[.-]\d\d?$", version) is not None
+
+
+def top_changelog_version(text: str, like: Optional[str] = None) -> Optional[str]:
+    """The version of the changelog's first entry ("Unreleased"/"TBD" headings are passed over).
+
+    like: the last release; a date in a heading ("2026.03.06, Version 1.52.1") is its version only when
+    the project's versions are dates too.
+    """
+    dates = bool(like) and _date_like(like or "")
     lines = text.splitlines()
+    titles = _plain_titles(lines)
     for number, line in enumerate(lines[:4000], start=1):
-        match = _ANY_VERSION.search(line)
-        if match and _is_heading(lines, number):
+        match = next((found for found in _ANY_VERSION.finditer(line) if dates or not _date_like(found.group(1))),
+                     None)
+        if match and _is_heading(lines, number, titles):
             # "## Version 8.5.0" followed by "Unreleased" is still to come, not the top entry's version.
             following = " ".join(lines[number:number + 3])
             if not re.search(r"(?i)unreleased|not (?:yet )?released|\bTBD\b", line + " " + following):
@@ -396,13 +494,13 @@ def top_changelog_version(text: str) -> Optional[str]:
     return None
 
 
-def changelog_version(repo: str, changelog: Optional[str]) -> Optional[str]:
+def changelog_version(repo: str, changelog: Optional[str], like: Optional[str] = None) -> Optional[str]:
     """The top entry's version of a changelog file, or the newest version named in a release-notes folder."""
     if not changelog:
         return None
     path = os.path.join(repo, changelog)
     if os.path.isfile(path):
-        return top_changelog_version(_read(path, 2_000_000) or "")
+        return top_changelog_version(_read(path, 2_000_000) or "", like)
     best: Optional[str] = None
     for entry in _listing(path).values():
         match = _ANY_VERSION.search(os.path.splitext(entry)[0])

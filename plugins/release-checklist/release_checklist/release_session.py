@@ -240,7 +240,7 @@ class ReleaseSession:
         if self.project.version:
             return "project", self.project.version
         last = self.loaded.last_release
-        top = changelog_version(self.repo, self.project.changelog_file)
+        top = changelog_version(self.repo, self.project.changelog_file, last[1] if last else None)
         top_key = version_key(top) if top else None
         if top and top_key is not None and (last is None or top_key > version_key(last[1])):  # type: ignore[operator]
             return "changelog", top

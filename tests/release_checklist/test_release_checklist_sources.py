@@ -1,0 +1,80 @@
+"""Version and changelog sources real projects declare, and release-note headings in the forms they use."""
+from __future__ import annotations
+
+import pytest
+from release_checklist import ReleaseSession, StepState
+from release_checklist.project_files import changelog_mentions, detect_project, top_changelog_version
+
+
+def _check(session, name):
+    step = next(step for step in session.steps if (step.command or "").startswith(f"release-check {name}"))
+    return session.run_step(step.id)
+
+
+@pytest.mark.parametrize("text, version, line", [
+    ("ChangeLog file for zlib\n\nChanges in 1.3.2 (30 Aug 2026)\n- Fix a bug\n", "1.3.2", 3),
+    ("curl and libcurl 8.21.1\n\n Public curl releases:         275\n", "8.21.1", 1),
+    ("2026.08.30, Version 1.52.2 (Stable)\n\nChanges since version 1.52.1:\n", "1.52.2", 1),
+    ("NOTE: text\n\nRelease 2.8.4 Sun August 30 2026\n        Security fixes:\n", "2.8.4", 3),
+    ("Compared to 10.45, this release has only a minimal code change to prevent a\nproblem.\n", "10.45", None),
+    ("We fixed a crash\nthat came with 1.3.2 on Windows\n\n", "1.3.2", None),
+])
+def test_release_note_headings_in_real_forms(text, version, line):
+    assert changelog_mentions(text, version) == line
+
+
+def test_a_date_in_a_heading_is_not_the_version_unless_the_project_uses_dates():
+    text = "2026.08.30, Version 1.52.2 (Stable)\n\nChanges since version 1.52.1:\n"
+    assert top_changelog_version(text, "1.52.1") == "1.52.2"
+    assert top_changelog_version("### 2026.08.30\n\n- new\n", "2026.08.19") == "2026.08.30"
+
+
+def test_towncriers_output_file_is_the_changelog(make_repo, with_remote, data_dir):
+    repo = make_repo(version=None, files={
+        "pyproject.toml": ('[project]\nname = "runner"\ndynamic = ["version"]\n[tool.setuptools_scm]\n'
+                           '[tool.towncrier]\npackage = "runner"\nfilename = "doc/en/changelog.rst"\n'
+                           'directory = "changelog/"\ntitle_format = "runner {version} ({project_date})"\n'),
+        "CHANGELOG.rst": "The changelog is in doc/en/changelog.rst.\n",
+        "doc/en/changelog.rst": ("Changelog\n=========\n\n.. towncrier release notes start\n\n"
+                                 "runner 9.1.2 (2026-08-30)\n=========================\n\n- fix\n\n"
+                                 "runner 9.1.1 (2026-06-19)\n=========================\n\n- fix\n"),
+    })
+    repo.git("tag", "-a", "9.1.1", "-m", "9.1.1", "HEAD")
+    repo.write("x.txt", "x")
+    repo.commit("after")
+    with_remote(repo)
+    session = ReleaseSession(str(repo), data_dir)
+    assert session.project.changelog_file == "doc/en/changelog.rst"
+    assert session.version == "9.1.2"
+    assert _check(session, "changelog-entry").state == StepState.PASSED
+
+
+def test_curl_style_release_notes_give_the_version(make_repo, with_remote, data_dir):
+    repo = make_repo(version=None, files={
+        "configure.ac": "AC_INIT([curl], [-])\n", "CHANGES.md": "# Changelog\n\nSee the RELEASE-NOTES.\n",
+        "RELEASE-NOTES": "curl and libcurl 8.21.0\n\n Public curl releases: 274\n\nThis release includes:\n",
+    })
+    repo.git("tag", "-a", "curl-8_21_0", "-m", "x")
+    repo.write("RELEASE-NOTES", "curl and libcurl 8.21.1\n\n Public curl releases: 275\n\nThis release includes:\n")
+    repo.commit("8.21.1")
+    with_remote(repo)
+    session = ReleaseSession(str(repo), data_dir)
+    assert session.project.changelog_file == "RELEASE-NOTES"
+    assert (session.version, session.version_source, session.tag) == ("8.21.1", "changelog", "curl-8_21_1")
+    assert _check(session, "changelog-entry").state == StepState.PASSED
+
+
+def test_release_notes_deeper_in_the_docs_and_in_the_projects_own_folder(make_repo):
+    repo = make_repo(version=None, files={
+        "pyproject.toml": '[project]\nname = "web"\nversion = "0.141.2"\n',
+        "docs/en/docs/release-notes.md": "# Release Notes\n\n## 0.141.2 (2026-08-30)\n\n## 0.141.1 (2026-07-29)\n",
+        "docs/en/docs/index.md": "# web\n",
+    })
+    assert detect_project(str(repo), last_release="0.141.1").changelog_file == "docs/en/docs/release-notes.md"
+    c_lib = make_repo(version=None, files={
+        "README.md": "lib\n", "expat/CMakeLists.txt": "project(expat VERSION 2.8.4)\n",
+        "expat/Changes": "NOTE: text\n\nRelease 2.8.4 Sun August 30 2026\n        Bug fixes:\n\n"
+                         "Release 2.8.3 Mon August 10 2026\n        Security fixes:\n",
+        "testdata/changes.txt": "Release 2.8.3\n\n",
+    })
+    assert detect_project(str(c_lib), last_release="2.8.3").changelog_file == "expat/Changes"
