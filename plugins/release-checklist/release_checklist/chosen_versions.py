@@ -7,7 +7,7 @@ import threading
 import time
 from typing import Dict, Optional, Tuple
 
-from agentty_plugin.state import atomic_write_text
+from agentty_plugin.files import atomic_write_text
 
 FILE_NAME = "chosen-versions.json"
 

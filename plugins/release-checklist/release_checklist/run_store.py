@@ -27,7 +27,7 @@ import time
 import uuid
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
-from agentty_plugin.state import atomic_write_text
+from agentty_plugin.files import atomic_write_text
 
 from .steps import StepState
 
