@@ -116,7 +116,9 @@ def test_specstory_thinking_searches_and_run_blocks():
     assert "rewrite the whole module" not in parts.prose
     assert "src/other.ts" not in parts.prose
     assert parts.read == ["src/login.ts"]
-    assert parts.ran_blocks == [("bash", "npm test")]
+    # A bash block followed at once by a plain block is a command that ran, with what it printed.
+    assert parts.commands == ["npm test"]
+    assert [call.output for call in parts.calls if call.kind == "run"] == [["Tests: 3 passed"]]
     assert "已修改 src/login.ts，修复了空指针。" in parts.prose
 
 

@@ -5,7 +5,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+from . import cues
 from . import extraction as ex
+from . import sections as rules
+from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
 from .session import Session, Turn
@@ -13,8 +16,12 @@ from .summary_text import phrase
 from .transcript import TurnParts, read_turn
 from .worktree import FileCheck, PendingRepository, check_files
 
-LIMITS = {"done": 14, "files": 30, "commands": 15, "findings": 10, "errors": 8, "questions": 6, "next": 8,
+LIMITS = {"done": 14, "files": 30, "commands": 20, "findings": 12, "errors": 10, "questions": 6, "next": 10,
           "later_asks": 6}
+# The panel and the note stay readable: past this many words the longest sections give up items.
+WORD_BUDGET = 1100
+# How many of the last assistant turns are read for stubs, tasks handed to the user and deferred work.
+OPEN_TAIL_TURNS = 6
 # How many of the last assistant turns count as "the end of the session" for next steps and questions.
 TAIL_TURNS = 3
 _DECORATION_CHARS = " \t-*•>#`_\"'.,:;!?。、！？"
@@ -141,11 +148,13 @@ def summarize(session: Session, language: Optional[str] = None,
     parts = [read_turn(turn.text) if turn.role == "assistant" else None for turn in turns]
 
     asks = [text for text in (ask_text(turn.text) for turn in user_turns) if text]
-    goal = _opening(asks[0]) if asks else ""
+    first = _first_real_ask(asks)
+    goal = _opening(asks[first]) if asks else ""
     # Later requests: the newest few that differ from the goal, read from the end (no need to read all).
+    # A side question ("what does this flag do?") asks something; it does not change the goal.
     later = _Collector(LIMITS["later_asks"], keep_newest=True)
     goal_key = " ".join(goal.lower().split())
-    for text in reversed(asks[1:]):
+    for text in reversed([ask for index, ask in enumerate(asks) if index != first and not _side_question(ask)]):
         opening = _opening(text)
         if " ".join(opening.lower().split()) != goal_key:
             later.items.setdefault(" ".join(opening.lower().split()), opening)
@@ -153,22 +162,42 @@ def summarize(session: Session, language: Optional[str] = None,
             break
     later.items = dict(reversed(list(later.items.items())))
     later_section = later.section()
-    later_section.overflow = max(0, len(asks) - 1 - len(later_section.items))
+    later_section.overflow = max(0, len([a for a in asks[1:] if not _side_question(a)]) - len(later_section.items))
 
     paths: List[str] = []
     edited: Set[str] = set()
     read: Set[str] = set()
+    folders = rules.working_folders(parts, session.cwd)
+    number = 0
+    relocated: Dict[str, str] = {}
     for turn, turn_parts in zip(turns, parts):
         paths.extend(ex.find_paths(turn.text))
-        if turn_parts is not None:
-            paths.extend(turn_parts.edited + turn_parts.read)
-            edited.update(_normal(path) for path in turn_parts.edited)
-            read.update(_normal(path) for path in turn_parts.read)
-    commands, findings, errors = _read_oldest_first(turns, parts)
-    done = _read_done_newest_first(turns, parts)
+        if turn_parts is None:
+            continue
+        # Paths a tool acted on are relative to where it ran (after a `cd`), not to the session's folder.
+        for call in turn_parts.calls:
+            folder = folders.get(number, "")
+            number += 1
+            if call.kind in (rules.EDIT, rules.READ) and call.text:
+                path = rules.relative_to(call.text, folder, session.cwd)
+                if folder and path != call.text:
+                    relocated[_normal(call.text)] = path
+                paths.append(path)
+                (edited if call.kind == rules.EDIT else read).add(_normal(path))
+    if relocated:
+        paths = [relocated.get(_normal(path), path) for path in paths]
+    explicit = any(turn_parts is not None and turn_parts.calls for turn_parts in parts)
+    commands = _commands(turns, parts, explicit)
+    call_errors = rules.call_errors(parts)
+    findings, prose_errors = _read_oldest_first(turns, parts, enough_errors=len(call_errors) >= LIMITS["errors"])
+    errors = _errors(call_errors, prose_errors, language)
+    done = _read_done_newest_first(turns, parts, language)
 
     questions = _Collector(LIMITS["questions"])
     next_steps = _Collector(LIMITS["next"])
+    for hit in call_errors:
+        if hit.status == rules.OPEN:
+            next_steps.add(phrase(language, "open_error", text=hit.line), "open error " + hit.key)
     _collect_ending(turns, parts, language, questions, next_steps)
 
     unique_paths = _without_absolute_twins(list(dict.fromkeys(path for path in paths if path)))
@@ -193,8 +222,94 @@ def summarize(session: Session, language: Optional[str] = None,
         findings=findings, errors=errors, questions=questions.section(),
         next_steps=next_steps.section(), file_groups=groups,
     )
+    _fit_words(summary)
     summary.markdown = render_markdown(summary)
     return summary
+
+
+_BUG_REPORT = re.compile(r"(?i)\b(?:bug|crash\w*|broken|fails?|failing|doesn'?t work|not working|error|exception"
+                         r"|traceback)\b|エラー|バグ|動かない|错误|报错|崩溃|不工作|오류|에러|버그|작동하지")
+
+
+def _first_real_ask(asks: Sequence[str]) -> int:
+    """The first ask, unless it is a short side question and the next ask reports the bug the session is
+    about ("what does this script do?" then "it crashes with …"): then that report."""
+    if len(asks) > 1 and _side_question(asks[0]) and len(asks[0].split()) <= 10 and _BUG_REPORT.search(asks[1]):
+        return 1
+    return 0
+
+
+_TASK_WORDS = re.compile(
+    r"(?i)\b(?:fix|add|implement|create|build|make|write|change|update|remove|refactor|migrate|set up|deploy"
+    r"|please|need|want|should)\b|してください|して下さい|してほしい|实现|修复|添加|请|帮我|해 ?주세요|해줘")
+
+
+def _side_question(ask: str) -> bool:
+    """A short question that asks for an answer, not for work ("what does --force do?")."""
+    text = ask.strip()
+    if not ex.is_question(text) or "```" in text or "\n" in text:
+        return False
+    words = len(text.split()) if text.isascii() else len(text) // 3
+    return words <= 25 and not _TASK_WORDS.search(text) and not _looks_pasted(text)
+
+
+def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], explicit: bool) -> Section:
+    """Commands that ran, in order: tool calls that run or act (MCP, pushes), `/run` lines, and, only in
+    sessions that print no tool calls at all, shell blocks the agent ran. Never commands offered to the user."""
+    found: List[str] = []
+    for turn, turn_parts in zip(turns, parts):
+        if turn_parts is None:
+            ran = _RUN_COMMAND.match(turn.text.strip())
+            if ran and "\n" not in ran.group(1):
+                found.append(ran.group(1).strip())
+            continue
+        for call in turn_parts.calls:
+            if call.kind == rules.RUN:
+                found.append(call.text)
+            elif call.kind == rules.EXTERNAL:
+                found.append(call.text if "(" in call.text else call.text + " (tool)")
+        blocks = turn_parts.ran_blocks if not explicit else [
+            (language, "\n".join(line for line in code.split("\n") if _PROMPTED.match(line)))
+            for language, code in turn_parts.blocks if "$" in code]
+        found.extend(ex.find_commands(turn_parts.prose, blocks))
+    items, overflow = rules.pick_commands(found, LIMITS["commands"])
+    return Section(items=[ex.clean_item(redact_text(item)) for item in items], overflow=overflow)
+
+
+_PROMPTED = re.compile(r"^\s*\$\s+\S")
+
+
+def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str], language: str) -> Section:
+    """Errors from tool output first (each with its step and whether it was fixed or is still open), then
+    errors pasted or reported in prose; the same error (other positions, names or numbers) counts once."""
+    items: Dict[str, str] = {}
+    for hit in call_errors:
+        key = _error_key(hit.line)
+        if key in items:
+            if hit.status:  # the newest try says where it stands
+                items[key] = _error_item(hit, language)
+            continue
+        items[key] = _error_item(hit, language)
+    for line in prose_errors:
+        items.setdefault(_error_key(line), redact_text(line))
+    values = list(items.values())
+    if len(values) > LIMITS["errors"]:
+        still = [value for value in values if value.endswith(phrase(language, "error.open"))]
+        rest = [value for value in values if value not in still]
+        values = still + rest[: max(0, LIMITS["errors"] - len(still))]
+    cleaned = [ex.clean_item(value) for value in values[: LIMITS["errors"]]]
+    return Section(items=cleaned, overflow=max(0, len(items) - len(cleaned)))
+
+
+def _error_item(hit: "rules.ErrorHit", language: str) -> str:
+    line = redact_text(hit.line)
+    if len(line) > 160:
+        line = line[:159] + "…"
+    source = rules.clean_command(redact_text(hit.source))[:60]
+    text = line + " — `" + source.replace("`", "'") + "`" if source and source.lower() not in line.lower() else line
+    if hit.status:
+        text += "; " + phrase(language, "error." + hit.status)
+    return text
 
 
 # ---------------------------------------------------------------------------------------------- asks
@@ -327,58 +442,92 @@ def _fit_files(checks: List[FileCheck], limit: int) -> Tuple[List[FileCheck], Li
 
 # ---------------------------------------------------------------------------------------------- reading turns
 
-def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> Tuple[Section, Section, Section]:
-    """Commands, findings and errors in the order they came up; reading stops once every list is full."""
-    commands = _Collector(LIMITS["commands"])
+def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
+                       enough_errors: bool = False) -> Tuple[Section, List[str]]:
+    """Decisions and findings, and errors that prose or pasted output report, in the order they came up.
+
+    Decisions (a choice with its reason or rejected alternative) come first; findings fill what is left.
+    A guess ("it might be the cache") is neither a finding nor an error.
+    """
+    decisions = _Collector(LIMITS["findings"])
     findings = _Collector(LIMITS["findings"])
     errors = _Collector(LIMITS["errors"])
+    if enough_errors:  # tool output already gave more errors than the section shows
+        errors.seen = 10 * LIMITS["errors"] + 1
+    judged: Dict[str, Tuple[bool, bool, bool]] = {}  # verdicts of sentences already read (agents repeat)
     for turn, turn_parts in zip(turns, parts):
-        if commands.full and findings.full and errors.full:
+        if decisions.full and findings.full and errors.full:
             break
-        if turn_parts is None:  # the user's turn: commands given to the tool, pasted errors
-            _read_user_turn(turn.text, commands, errors)
+        if turn_parts is None:  # the user's turn: pasted errors, and choices the user made
+            _read_user_turn(turn.text, errors)
+            if not decisions.full and cues.may_hold_decision(turn.text):
+                for sentence in ex.sentences(ex.split_code(turn.text)[0]):
+                    if rules.is_decision(sentence):
+                        decisions.add(sentence)
             continue
-        if not commands.full:
-            for command in turn_parts.commands + ex.find_commands(turn_parts.prose, turn_parts.ran_blocks):
-                commands.add(command)
         if not errors.full:
-            for line in _error_lines(turn_parts.output):
-                errors.add(line, _error_key(line))
             for language, code in turn_parts.blocks:
                 if language not in ex.SOURCE_LANGUAGES and (not code.isascii() or ex.has_error_words(code)
                                                               or "E" in code):
                     for line in _error_lines(code.split("\n")):
                         errors.add(line, _error_key(line))
+            if not turn_parts.calls:  # output not tied to a call (aider's, a plain transcript's)
+                for line in _error_lines(turn_parts.output):
+                    errors.add(line, _error_key(line))
         prose = turn_parts.prose
-        # Turn-level gates: most turns hold no finding or error words at all.
+        # Turn-level gates: most turns hold no finding, choice or error words at all.
         ascii_prose = prose.isascii()
         maybe_finding = not findings.full and (not ascii_prose or ex.has_finding_words(prose.lower()))
         maybe_error = not errors.full and (not ascii_prose or ex.has_error_words(prose))
+        maybe_decision = not decisions.full and cues.may_hold_decision(prose)
         if not findings.full:
             for item in heading_findings(prose):
                 findings.add(item)
-        if not (maybe_finding or maybe_error):
+        if not (maybe_finding or maybe_error or maybe_decision):
             continue
         for sentence in ex.sentences(prose):
-            # Reported work ("Fixed X because Y") goes to "done", which is read separately.
-            if (maybe_finding and ex.is_finding(sentence) and not ex.is_action(sentence)
-                    and not ex.is_question(sentence)):
+            verdict = judged.get(sentence)
+            if verdict is None:
+                verdict = judged[sentence] = _judge(sentence, maybe_decision, maybe_finding, maybe_error)
+            if verdict[0]:
+                decisions.add(sentence)
+            elif verdict[1]:
                 findings.add(sentence)
-            if (maybe_error and ex.is_error_sentence(sentence) and not ex.is_action(sentence)
-                    and not ex.is_next_step(sentence)):
+            if verdict[2]:
                 errors.add(sentence, _error_key(sentence))
-    return commands.section(), findings.section(), errors.section()
+    merged = _Collector(LIMITS["findings"])
+    for collector in (decisions, findings):
+        for key, text in collector.items.items():
+            if len(merged.items) < LIMITS["findings"]:
+                merged.items.setdefault(key, text)
+    section = merged.section()
+    hidden = len(decisions.items) + len(findings.items) - len(section.items)
+    section.overflow = -1 if (decisions.full or findings.full) else max(0, hidden)
+    return section, list(errors.items.values())
+
+
+def _judge(sentence: str, maybe_decision: bool, maybe_finding: bool, maybe_error: bool) -> Tuple[bool, bool, bool]:
+    """(a decision, a finding, an error) for one sentence of the agent's prose."""
+    if ex.is_question(sentence):
+        return False, False, False
+    decision = maybe_decision and rules.is_decision(sentence)
+    # Reported work ("Fixed X because Y") goes to "done", which is read separately.
+    finding = (not decision and maybe_finding and ex.is_finding(sentence) and not ex.is_action(sentence)
+               and not rules.is_possible_cause(sentence))
+    error = (maybe_error and ex.is_error_sentence(sentence) and not ex.is_action(sentence)
+             and not ex.is_next_step(sentence) and not rules.is_possible_cause(sentence))
+    return decision, finding, error
 
 
 _RUN_COMMAND = re.compile(r"^(?:/run|/test|/lint|!)\s*(.+)$")
 
 
-def _read_user_turn(text: str, commands: "_Collector", errors: "_Collector") -> None:
-    stripped = text.strip()
-    if stripped[:1] in "/!":
-        ran = _RUN_COMMAND.match(stripped)
-        if ran and "\n" not in ran.group(1) and not commands.full:
-            commands.add(ran.group(1).strip())
+def _read_user_turn(text: str, errors: "_Collector") -> None:
+    tool_result = cline_result(text.strip())
+    if tool_result is not None:  # a tool's output handed back in the user's role (Cline)
+        for line in _error_lines(tool_result[1]):
+            errors.add(line, _error_key(line))
+        return
     if errors.full or (text.isascii() and not ex.has_error_words(text) and "E" not in text):
         return
     prose, blocks = ex.split_code(text)
@@ -432,24 +581,34 @@ def heading_findings(prose: str) -> List[str]:
     return found
 
 
-def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> Section:
-    """Work reported by the assistant, newest first until the list is full: where the work stands now."""
+def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], language: str) -> Section:
+    """Results reported by the assistant, newest first until the list is full: where the work stands now.
+
+    The agent's own lists under a results heading, reported actions that say what they achieved, and
+    commit messages. Edit records ("Updated x with 8 additions") are evidence, not items: when the
+    session reports few results, the files its tools edited are named once, grouped by folder.
+    """
     done = _Collector(LIMITS["done"])
     undone = {commit for turn_parts in parts if turn_parts is not None for commit in turn_parts.undone}
-    taken_back = {record for turn_parts in parts if turn_parts is not None
-                  for commit, record in turn_parts.commit_of if commit in undone}
     for turn_parts in reversed(parts):
         if turn_parts is None:
             continue
-        # Two words ("Cleaned Up") are a heading over the work, not a report of it.
-        actions = [sentence for sentence in ex.sentences(turn_parts.prose) if ex.is_action(sentence)
-                   and (len(ex.clean_item(sentence).split()) > 2 or not ex.clean_item(sentence).isascii())]
-        records = [record for record in turn_parts.records if record not in taken_back]
-        for item in reversed(actions + records):
+        listed = rules.result_lists(turn_parts.prose)
+        listed_keys = {" ".join(ex.clean_item(item).lower().split()) for item in listed}
+        actions = [sentence for sentence in ex.sentences(turn_parts.prose)
+                   if ex.is_action(sentence) and rules.is_result(sentence)
+                   and " ".join(ex.clean_item(sentence).lower().split()) not in listed_keys]
+        commits = [record for commit, record in turn_parts.commit_of if commit not in undone]
+        for item in reversed(listed + actions + commits):
             done.add(item)
         if done.full:
             break
-    return done.section(newest_first=True)
+    section = done.section(newest_first=True)
+    if len(section.items) < 3:
+        edited = rules.edited_evidence(parts)
+        if edited:
+            section.items.append(phrase(language, "done.edited", files=rules.group_by_folder(edited)))
+    return section
 
 
 # An offer to do more is a question to the user ("If you want, I can outline the trims…").
@@ -461,8 +620,18 @@ _OFFER = re.compile(
 
 def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], language: str,
                     questions: "_Collector", next_steps: "_Collector") -> None:
-    """Questions and next steps come from the end of the session, where the work stands now."""
-    last_assistant = [index for index, turn in enumerate(turns) if turn.role == "assistant"][-TAIL_TURNS:]
+    """Questions and next steps come from the end of the session, where the work stands now.
+
+    The last replies' next-step lists and sentences, the last reply's questions to the user, and from
+    the last few replies: stubs left in place, tasks handed to the user and work deferred.
+    """
+    assistant = [index for index, turn in enumerate(turns) if turn.role == "assistant"]
+    last_assistant = assistant[-TAIL_TURNS:]
+    for index in assistant[-OPEN_TAIL_TURNS:-TAIL_TURNS] if len(assistant) > TAIL_TURNS else []:
+        turn_parts = parts[index]
+        for sentence in ex.sentences(turn_parts.prose if turn_parts is not None else ""):
+            if not ex.is_question(sentence) and rules.open_kind(sentence) in ("stub", "deferred"):
+                next_steps.add(sentence)
     for position, index in enumerate(last_assistant):
         turn_parts = parts[index]
         prose = turn_parts.prose if turn_parts is not None else ""
@@ -486,7 +655,7 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
                     # Only the very last reply's questions are still open; earlier ones were answered.
                     if position == len(last_assistant) - 1:
                         questions.add(sentence)
-                elif ex.is_next_step(sentence) and not ex.is_action(sentence):
+                elif (ex.is_next_step(sentence) and not ex.is_action(sentence)) or rules.open_kind(sentence):
                     next_steps.add(sentence)
     pending = _pending_ask(turns, parts)
     if pending:
@@ -513,6 +682,50 @@ def _bullets(section: Section, language: str, code: bool = False) -> List[str]:
     elif section.overflow < 0:
         lines.append("- " + phrase(language, "more_uncounted"))
     return lines
+
+
+_WORD = re.compile(r"[A-Za-z0-9_'’./-]+|[^\x00-\x7f\s]")
+
+
+def count_words(text: str) -> int:
+    """Words as a reader counts them: Latin words, and about two CJK characters per word."""
+    latin = 0
+    wide = 0
+    for token in _WORD.findall(text):
+        if token.isascii():
+            latin += 1
+        else:
+            wide += 1
+    return latin + (wide + 1) // 2
+
+
+def _fit_words(summary: LocalSummary) -> None:
+    """Keep the summary under WORD_BUDGET words: the section with the most words gives up its last item
+    (counted as "… and N more"), again and again; the goal is never cut."""
+    trimmable = [summary.commands, summary.findings, summary.done, summary.errors, summary.next_steps,
+                 summary.later_asks, summary.questions]
+    total = count_words(render_markdown(summary))
+    while total > WORD_BUDGET:
+        sizes = [(sum(count_words(item) for item in section.items), position)
+                 for position, section in enumerate(trimmable) if len(section.items) > 1]
+        files_words = sum(count_words(check.path) + 3 for check in summary.files) + sum(
+            count_words(group) for group in summary.file_groups)
+        if summary.file_groups and files_words >= max([size for size, _ in sizes] or [0]):
+            total -= count_words(summary.file_groups.pop())
+            continue
+        if len(summary.files) > 10 and files_words >= max([size for size, _ in sizes] or [0]):
+            dropped = summary.files.pop()
+            summary.files_overflow += 1
+            total -= count_words(dropped.path) + 3
+            continue
+        if not sizes:
+            break
+        _, position = max(sizes)
+        section = trimmable[position]
+        dropped_item = section.items.pop()
+        if section.overflow >= 0:
+            section.overflow += 1
+        total -= count_words(dropped_item) + 1
 
 
 def render_markdown(summary: LocalSummary) -> str:

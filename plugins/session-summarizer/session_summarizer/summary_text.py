@@ -32,6 +32,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "reply_pending": "Waiting for a reply to: {text}",
         "handoff": "Continue the work from this earlier {agent} session (folder: {cwd}). Its summary:",
         "incomplete": "Incomplete: the summary was cut short ({reason}).",
+        "error.fixed": "fixed later",
+        "error.open": "still open at the end",
+        "open_error": "Still failing at the end: {text}",
+        "done.edited": "Edited files (per the session's edit records): {files}",
     },
     "ja": {
         "title": "セッションの要約",
@@ -60,6 +64,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "reply_pending": "返答待ち: {text}",
         "handoff": "以前の {agent} セッション (フォルダ: {cwd}) の作業を続けてください。その要約:",
         "incomplete": "不完全: 要約は途中で途切れました ({reason})。",
+        "error.fixed": "後に解決",
+        "error.open": "最後まで未解決",
+        "open_error": "最後まで失敗したまま: {text}",
+        "done.edited": "編集したファイル (セッションの編集記録より): {files}",
     },
     "ko": {
         "title": "세션 요약",
@@ -88,6 +96,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "reply_pending": "답변 대기 중: {text}",
         "handoff": "이전 {agent} 세션(폴더: {cwd})의 작업을 이어서 진행해 주세요. 요약:",
         "incomplete": "불완전: 요약이 중간에 끊겼습니다 ({reason}).",
+        "error.fixed": "이후 해결됨",
+        "error.open": "끝까지 해결되지 않음",
+        "open_error": "끝까지 실패한 상태: {text}",
+        "done.edited": "편집한 파일 (세션의 편집 기록): {files}",
     },
     "zh": {
         "title": "会话摘要",
@@ -116,6 +128,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "reply_pending": "等待回复：{text}",
         "handoff": "请继续之前 {agent} 会话（文件夹：{cwd}）中的工作。其摘要如下：",
         "incomplete": "不完整：摘要中途被截断（{reason}）。",
+        "error.fixed": "后来已解决",
+        "error.open": "结束时仍未解决",
+        "open_error": "结束时仍然失败：{text}",
+        "done.edited": "编辑过的文件（据会话的编辑记录）：{files}",
     },
 }
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from .extraction import is_command_line, split_code
+from .formats import EDIT, EXTERNAL, READ, RUN, SEARCH, Call, external_name, tagged_calls
 
 
 @dataclass
@@ -25,6 +26,46 @@ class TurnParts:
     read: List[str] = field(default_factory=list)  # paths a tool only read
     undone: List[str] = field(default_factory=list)  # commit hashes taken back (aider /undo)
     commit_of: List[Tuple[str, str]] = field(default_factory=list)  # (hash, record) pairs
+    calls: List["Call"] = field(default_factory=list)  # every tool call in order, with what it printed
+    external: List[str] = field(default_factory=list)  # acting calls of other tools (MCP push_files, …)
+    searched: int = 0  # search calls (grep, codebase search): evidence, never items
+    made_changes: int = 0  # edits reported without a file ("Made changes.")
+    _open_call: bool = False
+
+    def call(self, kind: str, text: str) -> "Call":
+        """Start a tool call; the output lines that follow belong to it until prose comes."""
+        started = Call(kind, text)
+        self.calls.append(started)
+        self._open_call = True
+        if kind == RUN:
+            self.commands.append(text)
+        elif kind == EDIT:
+            self.edited.append(text)
+        elif kind == READ:
+            self.read.append(text)
+        elif kind == EXTERNAL:
+            self.external.append(text)
+        elif kind == SEARCH:
+            self.searched += 1
+        return started
+
+    def drop_call(self, kind: str) -> None:
+        """The last call of `kind` never happened (refused, interrupted)."""
+        for index in range(len(self.calls) - 1, -1, -1):
+            if self.calls[index].kind == kind:
+                del self.calls[index]
+                break
+        bucket = {RUN: self.commands, EDIT: self.edited}.get(kind)
+        if bucket:
+            bucket.pop()
+
+    def out(self, line: str) -> None:
+        self.output.append(line)
+        if self._open_call and self.calls:
+            self.calls[-1].output.append(line)
+
+    def close_call(self) -> None:
+        self._open_call = False
 
 
 # Hidden reasoning and collapsed search results are not what the agent told the user.
@@ -33,6 +74,10 @@ _HIDDEN = re.compile(
     r"|<details>[\s\S]*?</details>",
     re.I,
 )
+_THINK = re.compile(r"<think(?:ing)?(?:-content-[0-9a-f]+)?>[\s\S]*?</think(?:ing)?(?:-content-[0-9a-f]+)?>", re.I)
+_CLAUDE_MCP = re.compile(r"^[⏺●]\s*([\w.-]+) - ([\w.-]+) \(MCP\)\s*(?:\(.*\))?\s*…?\s*$")
+_CODEX_CALLED = re.compile(r"^[•◦]\s*(?:Called|Calling)\s+([\w.-]+)\.([\w.-]+)\s*\(")
+_SEARCH_TOOLS = frozenset(("Search", "Grep", "Glob", "LS", "List", "WebSearch", "WebFetch", "Fetch", "Task"))
 _CLAUDE_TOOL = re.compile(r"^[⏺●]\s*([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\((.*)\)\s*…?\s*$")
 _CLAUDE_TODO = re.compile(r"^[⏺●]\s*(?:Update Todos|Read Todos|TodoWrite)\b")
 _CLAUDE_BULLET = re.compile(r"^[⏺●]\s+")
@@ -123,13 +168,17 @@ def _record_path(text: str) -> Optional[str]:
 # Exporters that print a tool call as its name and its JSON input ("🔧 Using tool: Bash" / "Input: {…}",
 # "Tool: readFile" / "Args: {…}").
 _JSON_TOOL = re.compile(
-    r"(?m)^[ \t]*(?:🔧[ \t]*)?(?:Using tool|Tool call|Tool|Calling tool)[ \t]*:[ \t]*([\w.-]+)[^\n]*\n")
+    r"(?m)^[ \t]*(?:🔧[ \t]*)?(?:\*\*)?(?:Using tool|Tool call|Tool|Calling tool)[ \t]*:[ \t]*`?([\w.-]+)`?[^\n]*\n")
 # Tool names compared without case, "_" or "-": edit_file, EditFile and editfile are one tool.
 _JSON_EDIT = frozenset(("edit", "write", "multiedit", "notebookedit", "strreplaceeditor", "strreplacebasededittool",
                         "applypatch", "editfile", "writefile", "createfile", "replaceinfile"))
 _JSON_READ = frozenset(("read", "readfile", "view", "notebookread", "viewfile"))
 _JSON_RUN = frozenset(("bash", "shell", "runcommand", "execcommand", "terminal", "runterminalcmd", "powershell",
                        "localshell"))
+# Tools that only look (or plan): not an acting call when their name is not known otherwise.
+_JSON_QUIET = frozenset(("grep", "glob", "ls", "search", "websearch", "webfetch", "todowrite", "todoread", "task",
+                         "listdir", "listfiles", "codebasesearch", "grepsearch", "filesearch", "think", "updateplan",
+                         "exitplanmode"))
 _MAX_TOOL_INPUT = 20_000
 
 
@@ -185,12 +234,14 @@ def _json_tool_calls(text: str, parts: TurnParts) -> str:
             words = [str(word) for word in command]
             command = words[-1] if len(words) >= 3 and words[-2] in ("-lc", "-c", "-Command") else " ".join(words)
         if name in _JSON_RUN and isinstance(command, str) and command.strip():
-            parts.commands.append(unwrap_shell(command))
+            parts.call(RUN, unwrap_shell(command))
         elif name in _JSON_EDIT and path:
-            parts.edited.append(path)
+            parts.call(EDIT, path)
             parts.records.append("Edited " + path)
         elif name in _JSON_READ and path:
-            parts.read.append(path)
+            parts.call(READ, path)
+        elif name.startswith("mcp") or name not in _JSON_QUIET:
+            parts.call(EXTERNAL, external_name(found.group(1)))
     if not pieces:
         return text
     pieces.append(text[position:])
@@ -200,7 +251,10 @@ def _json_tool_calls(text: str, parts: TurnParts) -> str:
 def read_turn(text: str) -> TurnParts:
     """Split one turn into the agent's prose and what its tools did."""
     parts = TurnParts()
-    if "<think" in text or "<details" in text:
+    if "<think" in text:
+        text = _THINK.sub("\n", text)
+    text = tagged_calls(text, parts)
+    if "<details" in text:
         text = _HIDDEN.sub("\n", text)
     if "ool" in text and _JSON_TOOL.search(text):
         text = _json_tool_calls(text, parts)
@@ -221,7 +275,7 @@ def read_turn(text: str) -> TurnParts:
 
     def finish_command() -> None:
         if pending_command:
-            parts.commands.append(unwrap_shell(" ".join(piece.strip() for piece in pending_command)))
+            parts.call(RUN, unwrap_shell(" ".join(piece.strip() for piece in pending_command)))
             pending_command.clear()
 
     for line in prose_text.split("\n"):
@@ -247,7 +301,7 @@ def read_turn(text: str) -> TurnParts:
                 continue
             record_open = False
             if mode == "output" and not _DIFF_LINE.match(line):
-                parts.output.append(stripped)
+                parts.out(stripped)
             continue
         record_open = False
         output_mark = _OUTPUT_MARK.match(line)
@@ -268,11 +322,11 @@ def read_turn(text: str) -> TurnParts:
             if first_output and _REFUSED.match(body):
                 # The user said no, or the tool failed: the edit never happened, the command never ran.
                 if tool in _EDIT_TOOLS and parts.edited:
-                    parts.edited.pop()
+                    parts.drop_call(EDIT)
                 elif tool in _RUN_TOOLS and parts.commands and not body.lower().startswith("error"):
-                    parts.commands.pop()
+                    parts.drop_call(RUN)
                 first_output = False
-                parts.output.append(body)
+                parts.out(body)
                 mode = "output"
                 continue
             first_output = False
@@ -280,13 +334,14 @@ def read_turn(text: str) -> TurnParts:
                 parts.records.append(body)
                 record_open = True
             elif not _DIFF_LINE.match(body):
-                parts.output.append(body)
+                parts.out(body)
             mode = "output"
             continue
         mode, tool = "", ""
         if stripped.startswith(">") and not stripped.startswith(">>>"):
-            _aider_line(stripped[1:].strip(), parts)
+            _aider_line(stripped[1:].strip(), parts)  # aider's tool lines: output goes on to its run
             continue
+        parts.close_call()
         if _PROSE_TODO.match(line) or _DIFF_LINE.match(line):
             continue
         if _THINKING.match(stripped):  # Claude Code's "✻ Thinking…": what follows, indented, is reasoning
@@ -296,20 +351,29 @@ def read_turn(text: str) -> TurnParts:
             if _CLAUDE_TODO.match(stripped):
                 mode = "todo"
                 continue
+            mcp = _CLAUDE_MCP.match(stripped)
+            if mcp:
+                parts.call(EXTERNAL, mcp.group(2) + " (" + mcp.group(1) + ")")
+                tool, first_output, mode = "mcp", True, "output"
+                continue
             call = _CLAUDE_TOOL.match(stripped)
             if call:
                 tool, argument = call.group(1), call.group(2).strip()
                 first_output = True
                 if tool in _RUN_TOOLS:
-                    parts.commands.append(unwrap_shell(argument))
+                    parts.call(RUN, unwrap_shell(argument))
                 elif tool in _EDIT_TOOLS:
                     path = _record_path(argument)
                     if path:
-                        parts.edited.append(path)
+                        parts.call(EDIT, path)
                 elif tool in _READ_TOOLS:
                     path = _record_path(argument.split(",", 1)[0])
                     if path:
-                        parts.read.append(path)
+                        parts.call(READ, path)
+                elif tool in _SEARCH_TOOLS:
+                    parts.call(SEARCH, argument)
+                else:
+                    parts.call(EXTERNAL, tool)
                 mode = "output"
                 continue
             prose.append(_CLAUDE_BULLET.sub("", stripped))
@@ -318,10 +382,15 @@ def read_turn(text: str) -> TurnParts:
             if _CODEX_PLAN.match(stripped):
                 mode = "todo"
                 continue
+            called = _CODEX_CALLED.match(stripped)
+            if called:
+                parts.call(EXTERNAL, called.group(2) + " (" + called.group(1) + ")")
+                tool, mode = "called", "output"
+                continue
             ran = _CODEX_RAN.match(stripped)
             if ran:
                 if ran.group(1).strip():
-                    parts.commands.append(unwrap_shell(ran.group(1)))
+                    parts.call(RUN, unwrap_shell(ran.group(1)))
                     tool, mode = "ran", "output"
                 else:
                     tool, mode = "ran-empty", "output"
@@ -330,7 +399,7 @@ def read_turn(text: str) -> TurnParts:
             if edit and ("/" in edit.group(2) or "." in edit.group(2)):
                 path = _record_path(edit.group(2))
                 if path:
-                    parts.edited.append(path)
+                    parts.call(EDIT, path)
                     parts.records.append(stripped.lstrip("•◦ ").strip())
                 mode = "output"  # the diff lines under it
                 continue
@@ -344,7 +413,7 @@ def read_turn(text: str) -> TurnParts:
             continue
         read = _SPECSTORY_READ.match(stripped)
         if read:
-            parts.read.append(read.group(1))
+            parts.call(READ, read.group(1))
             continue
         prose.append(line)
     finish_command()
@@ -362,7 +431,7 @@ def _explored(body: str, parts: TurnParts) -> None:
 def _aider_line(body: str, parts: TurnParts) -> None:
     applied = _AIDER_APPLIED.match(body)
     if applied:
-        parts.edited.append(applied.group(1))
+        parts.call(EDIT, applied.group(1))
         return
     commit = _AIDER_COMMIT.match(body)
     if commit:
@@ -377,9 +446,9 @@ def _aider_line(body: str, parts: TurnParts) -> None:
         return
     running = _AIDER_RUNNING.match(body)
     if running and ("/" in running.group(1) or " " in running.group(1)):
-        parts.commands.append(running.group(1).strip())
+        parts.call(RUN, running.group(1).strip())
         return
-    parts.output.append(body)
+    parts.out(body)
 
 
 def _ran_blocks(text: str, blocks: List[Tuple[str, str]]) -> List[Tuple[str, str]]:

@@ -1,0 +1,132 @@
+"""Cue features that hold across languages: reasons, contrast, choice, deferral, hedging, tasks for the user.
+
+Each cue is a small set of markers per language (en, ja, zh, ko, plus ru, es, pt, de, fr where a few
+words carry it). The section rules combine cues ("a choice with a reason is a decision") instead of
+matching any one transcript's wording.
+"""
+
+import re
+
+# Words are matched at word starts for alphabetic languages; CJK markers anywhere.
+# Each cue: words of alphabetic languages (matched on lower-cased text at word starts) and markers of
+# CJK languages (matched anywhere, only in text that is not ASCII).
+_REASON_LATIN = re.compile(
+    r"\b(?:because|since (?:it|they|we|the|this)|so that|in order to|to (?:avoid|keep|make|ensure|prevent|support"
+    r"|allow|reduce|match|simplify)|due to|as it (?:is|was|has)|which (?:keeps|makes|avoids|means)|for (?:speed"
+    r"|simplicity|reproducibility|performance|compatibility|safety|consistency)|otherwise|given that"
+    r"|потому что|так как|чтобы|из-за|porque|para que|ya que|debido a|pois|para (?:evitar|manter)|weil|damit"
+    r"|parce que|afin de|pour (?:éviter|garder))\b")
+_REASON_WIDE = re.compile(r"ため|ので|から、|からです|理由は|为了|因为|由于|以便|以免|所以|때문|위해|므로|이라서|어서")
+_CONTRAST_LATIN = re.compile(
+    r"\b(?:instead of|rather than|over (?:the )?\w+ because|not \w+ but|in favou?r of|as opposed to"
+    r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que)\b")
+_CONTRAST_WIDE = re.compile(
+    r"代わりに|ではなく|じゃなく|より(?:も)?[^。]{0,12}(?:を|が)|而不是|而非|代替|取代|不用|대신|아닌|보다는")
+_CHOICE_LATIN = re.compile(
+    r"\b(?:decided|decide to|chose|choose|chosen|picked|opted|went with|going with|go with|settled on|switched to"
+    r"|we(?:'ll| will) use|i(?:'ll| will) use|let's use|using \w+ (?:for|as)|use \w[\w.-]* (?:for|as|with|to)"
+    r"|prefer|selected|adopt(?:ed)?|keep(?:ing)? (?:the|it|a)|default(?:s)? to|stick with"
+    r"|решил|выбрал|используем|будем использовать|decid[íi]|eleg[íi]|usaremos|vamos a usar|escolh|decidi"
+    r"|vamos usar|entschieden|verwenden|choisi|utiliser)\b")
+_CHOICE_WIDE = re.compile(
+    r"ことにしました|ことにします|採用|選択|選びました|使います|使用します|にしました|方針|决定|选择|采用|选用|改用|使用了|我们用"
+    r"|결정|선택|채택|사용하기로|쓰기로|으로 했")
+_DEFERRAL_LATIN = re.compile(
+    r"\b(?:later|for now|for the time being|in a (?:future|follow-up|later)|future (?:work|pr|version)"
+    r"|out of scope|not (?:yet|now|in this)|postpone|defer(?:red)?|skip(?:ped)? for now|left as|leave (?:it|that|this)"
+    r"|todo|tbd|next time|follow-up|позже|потом|пока что|más tarde|por ahora|depois|por enquanto|später|plus tard)\b")
+_DEFERRAL_WIDE = re.compile(
+    r"後で|後ほど|今後|将来|一旦|いったん|保留|見送|暫定|次回|暂时|以后|之后再|后续|稍后|先不|留待|나중에|추후|일단|보류|다음에")
+_HEDGE_LATIN = re.compile(
+    r"\b(?:might|may|could|possibly|perhaps|probably|likely|maybe|potential(?:ly)?|possible|suspect|if the"
+    r"|whether|check (?:if|whether)|может|возможно|quizás|tal vez|posible|talvez|possível|vielleicht|peut-être)\b")
+_HEDGE_WIDE = re.compile(
+    r"かもしれ|可能性|考えられ|でしょう|だろう|可能是|可能会|也许|或许|如果|疑似|일 수|수도|가능성|아마")
+# The user is asked to do something: set a token, run a step, check on their side.
+_USER_TASK_LATIN = re.compile(
+    r"\b(?:you(?:'ll| will)? need to|you (?:should|must|have to|can now)|please (?:set|run|add|create|configure"
+    r"|check|update|restart|install|provide|confirm|make sure)|make sure (?:you|to)|yourself"
+    r"|on your (?:side|end|machine)|manually|нужно (?:будет )?(?:вам|установить|добавить)|вам нужно|necesitas|debes"
+    r"|você precisa|deve)\b")
+_USER_TASK_WIDE = re.compile(
+    r"してください|必要があります|ご自身|手動で|お願いします|你需要|请你|请(?:手动|自行|设置|添加|运行|确认)|需要你|手动"
+    r"|직접|해야 합니다|해 주세요|하세요|필요합니다")
+_STUB_LATIN = re.compile(
+    r"\b(?:stubs?|stubbed|placeholders?|not (?:yet )?implemented|unimplemented|todo|fixme|mock(?:ed)? (?:data|out)"
+    r"|hard-?coded for now|dummy|notimplementederror)\b")
+_STUB_WIDE = re.compile(r"未実装|スタブ|仮実装|ダミー|占位|桩|未实现|尚未实现|모의|스텁|미구현")
+_QUESTION_TO_USER = re.compile(
+    r"[?？]\s*[)\"'」』）]*\s*$|(?:でしょうか|ますか|ませんか)[。]?$|[吗呢][。]?$|(?:까요|습니까|나요)[.]?$"
+)
+
+
+# Cheap gates for ASCII text: a cue's full pattern only runs when one of these stems is in the text.
+# (Long English turns are most of a long session; most of them carry no cue at all.)
+_GATES = {
+    "reason": ("because", "since", "so that", "in order", "to avoid", "to keep", "to make", "to ensure", "to prevent",
+               "to support", "to allow", "to reduce", "to match", "to simplify", "due to", "as it", "which ",
+               "for ", "otherwise", "given that", "porque", "para ", "ya que", "debido", "pois", "weil", "damit",
+               "parce", "afin", "pour "),
+    "contrast": ("instead", "rather than", "over ", "not ", "favo", "opposed", "en lugar", "en vez", "em vez",
+                 "invés", "statt", "au lieu", "plutôt"),
+    "choice": ("decid", "chose", "choos", "picked", "opted", "went with", "going with", "go with", "settled",
+               "switched", "use", "using", "prefer", "selected", "adopt", "keep", "default", "stick with", "elegi",
+               "escolh", "entschied", "verwend", "choisi", "utiliser"),
+    "deferral": ("later", "for now", "time being", "future", "follow", "scope", "not yet", "not now", "not in this",
+                 "postpone", "defer", "skip", "left as", "leave ", "todo", "tbd", "next time", "más tarde",
+                 "por ahora", "depois", "enquanto", "später", "plus tard"),
+    "hedge": ("might", "may", "could", "possib", "perhaps", "probab", "likely", "maybe", "potential", "suspect",
+              "if the", "whether", "check if", "quizá", "tal vez", "posib", "talvez", "vielleicht", "peut-"),
+    "task": ("you", "please", "make sure", "manual", "necesitas", "debes", "precisa", "deve"),
+    "stub": ("stub", "placeholder", "implement", "todo", "fixme", "mock", "hard-coded", "hardcoded", "dummy",
+             "notimplemented"),
+}
+
+
+def _gated(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text: str) -> bool:
+    lowered = text.lower()
+    if text.isascii():
+        return any(stem in lowered for stem in _GATES[name]) and bool(latin.search(lowered))
+    return bool(wide.search(text)) or bool(latin.search(lowered))
+
+
+def may_hold_decision(text: str) -> bool:
+    """Cheap test over a whole turn: could a sentence in it be a choice with a reason or alternative?"""
+    if not text.isascii():
+        return True
+    lowered = text.lower()
+    return (any(stem in lowered for stem in _GATES["choice"])
+            and any(stem in lowered for stem in _GATES["reason"] + _GATES["contrast"]))
+
+
+def has_reason(text: str) -> bool:
+    return _gated("reason", _REASON_LATIN, _REASON_WIDE, text)
+
+
+def has_contrast(text: str) -> bool:
+    return _gated("contrast", _CONTRAST_LATIN, _CONTRAST_WIDE, text)
+
+
+def has_choice(text: str) -> bool:
+    return _gated("choice", _CHOICE_LATIN, _CHOICE_WIDE, text)
+
+
+def has_deferral(text: str) -> bool:
+    return _gated("deferral", _DEFERRAL_LATIN, _DEFERRAL_WIDE, text)
+
+
+def is_hedged(text: str) -> bool:
+    """A guess, not a fact: "it might be the cache", "可能是缓存"."""
+    return _gated("hedge", _HEDGE_LATIN, _HEDGE_WIDE, text)
+
+
+def is_user_task(text: str) -> bool:
+    return _gated("task", _USER_TASK_LATIN, _USER_TASK_WIDE, text)
+
+
+def mentions_stub(text: str) -> bool:
+    return _gated("stub", _STUB_LATIN, _STUB_WIDE, text)
+
+
+def asks_the_user(text: str) -> bool:
+    return bool(_QUESTION_TO_USER.search(text.strip()))

@@ -1,0 +1,271 @@
+"""Tool calls of agents that mark them with tags, boxes or fixed lines, read into typed calls.
+
+SpecStory (Cursor) `<tool-use>`/`<details>` blocks and bash-then-output block pairs, Cline's XML tools,
+GitHub Copilot's chat export lines (`Ran terminal command:`, `Read [](file:///…)`, `Made changes.`),
+Gemini CLI's boxed calls (`│ ✔  Shell npm test │`). Each call has a kind: run, edit, read, search or
+external (MCP and other acting tools such as `push_files`), and keeps the lines its tool printed.
+What is left is the agent's prose, read by transcript.read_turn.
+"""
+
+import re
+from typing import Any, List, Optional, Tuple
+from urllib.parse import unquote
+
+RUN, EDIT, READ, SEARCH, EXTERNAL = "run", "edit", "read", "search", "external"
+
+
+class Call:
+    """One tool call: its kind, what it acted on (command, path, tool name), and what it printed."""
+
+    __slots__ = ("kind", "output", "text")
+
+    def __init__(self, kind: str, text: str) -> None:
+        self.kind = kind
+        self.text = text
+        self.output: List[str] = []
+
+    def __repr__(self) -> str:
+        return "Call(" + self.kind + ", " + repr(self.text) + ", " + str(len(self.output)) + " lines)"
+
+
+def external_name(name: str) -> str:
+    """`mcp__github__push_files` / `mcp_github_push_files` → `push_files (github)`."""
+    found = re.match(r"(?i)^mcp_{1,2}([A-Za-z0-9-]+?)_{1,2}([\w-]+)$", name)
+    return found.group(2) + " (" + found.group(1) + ")" if found else name
+
+
+def kind_of_tool(name: str) -> str:
+    """A tool's kind from its name, as agents spell it (run_terminal_cmd, ReadFile, grep_search, …)."""
+    lowered = name.lower().replace("-", "_")
+    if lowered.startswith("mcp") or " mcp" in lowered:
+        return EXTERNAL
+    squashed = lowered.replace("_", "").replace(" ", "")
+    if any(word in squashed for word in ("terminal", "shell", "command", "bash", "exec", "runcmd", "powershell")):
+        return RUN
+    if any(word in squashed for word in ("edit", "write", "replace", "patch", "create", "insert", "delete",
+                                         "rename", "multiedit")):
+        return EDIT
+    if any(word in squashed for word in ("search", "grep", "glob", "find", "list", "ls", "fetch", "web")):
+        return SEARCH
+    if any(word in squashed for word in ("read", "view", "open", "cat")):
+        return READ
+    return EXTERNAL
+
+
+# ----------------------------------------------------------------------------------------- SpecStory
+
+_DETAILS = re.compile(r"(?:<tool-use\b([^>]*)>\s*)?<details>\s*<summary>([\s\S]*?)</summary>([\s\S]*?)</details>"
+                      r"(?:\s*</tool-use>)?", re.I)
+_TOOL_NAME = re.compile(r"data-tool-name=\"([\w.-]+)\"|Tool use: \*\*([\w.-]+)\*\*|\*\*([\w.-]+)\*\*", re.I)
+_FENCE = re.compile(r"^```([\w+-]*)[^\n]*\n([\s\S]*?)^```[ \t]*$", re.M)
+_SUMMARY_PATH = re.compile(r"(?:Edit file|Read file|Write|Create|Delete)[^:]*:\s*`?([^`\n<]+?)`?\s*$", re.I)
+_RUN_COMMAND = re.compile(r"(?i)Run command:\s*`?([^`\n<]+?)`?\s*$")
+_SHELL_FENCE = re.compile(r"```(?:bash|sh|shell|zsh|console|powershell|ps1|cmd|terminal|fish)[ \t]*\n"
+                          r"[^`]*?\n```[ \t]*\n\s*```[ \t]*\n")
+_SHELL = frozenset(("bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "cmd", "terminal", "fish"))
+
+
+def _specstory_block(attributes: str, summary: str, body: str, parts: Any) -> str:
+    """One `<details>` block as a call; the text that stays in the turn (nothing, or a question's words)."""
+    named = _TOOL_NAME.search(attributes + " " + summary)
+    name = next((group for group in named.groups() if group), "") if named else ""
+    summary_text = re.sub(r"<[^>]+>|\*\*", "", summary).strip()
+    kind = kind_of_tool(name) if name else ""
+    if not kind:
+        lowered = summary_text.lower()
+        if lowered.startswith(("searched", "grep", "listed", "found")):
+            kind = SEARCH
+        elif lowered.startswith("read file"):
+            kind = READ
+        elif lowered.startswith(("edit", "create", "write")):
+            kind = EDIT
+        else:
+            return "\n"  # collapsed reasoning or search results: not what the agent told the user
+    fences = [(language.lower(), code) for language, code in _FENCE.findall(body)]
+    if kind == RUN:
+        command = _RUN_COMMAND.search(summary_text)
+        text = command.group(1) if command else ""
+        rest = fences
+        if not text and fences and fences[0][0] in _SHELL:
+            text, rest = fences[0][1].strip().split("\n", 1)[0], fences[1:]
+        if text:
+            parts.call(RUN, text.strip())
+            for _, code in rest:
+                for line in code.split("\n"):
+                    if line.strip():
+                        parts.out(line.strip())
+            parts.close_call()
+            return "\n"
+    path = _SUMMARY_PATH.search(summary_text)
+    if kind in (EDIT, READ) and path:
+        parts.call(kind, path.group(1).strip())
+    elif kind == SEARCH:
+        parts.call(SEARCH, summary_text[:120])
+    elif kind == EXTERNAL and name:
+        parts.call(EXTERNAL, external_name(name))
+    parts.close_call()
+    return "\n"
+
+
+def _run_output_pairs(text: str, parts: Any) -> str:
+    """A shell block followed at once by a plain block is a command that ran, then what it printed."""
+    pieces: List[str] = []
+    position = 0
+    matches = list(_FENCE.finditer(text))
+    index = 0
+    while index < len(matches) - 1:
+        first, second = matches[index], matches[index + 1]
+        between = text[first.end():second.start()]
+        if (first.group(1).lower() in _SHELL and not second.group(1) and not between.strip()
+                and first.group(2).strip()):
+            lines = [line.strip() for line in first.group(2).split("\n") if line.strip()]
+            pieces.append(text[position:first.start()])
+            for command in lines[:-1]:
+                parts.call(RUN, command.lstrip("$ ").strip())
+            parts.call(RUN, lines[-1].lstrip("$ ").strip())
+            for line in second.group(2).split("\n"):
+                if line.strip():
+                    parts.out(line.strip())
+            parts.close_call()
+            position = second.end()
+            index += 2
+            continue
+        index += 1
+    if not pieces:
+        return text
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+# ----------------------------------------------------------------------------------------- Cline
+
+_CLINE = re.compile(
+    r"<(execute_command|write_to_file|replace_in_file|apply_diff|insert_content|read_file|search_files|list_files"
+    r"|list_code_definition_names|use_mcp_tool|access_mcp_resource|attempt_completion|ask_followup_question"
+    r"|browser_action|new_task|plan_mode_respond)>([\s\S]*?)</\1>")
+_CLINE_FIELD = re.compile(r"<(command|path|server_name|tool_name|result|question|response|regex)>([\s\S]*?)</\1>")
+
+
+def _cline_tool(found: "re.Match[str]", parts: Any) -> str:
+    tool, body = found.group(1), found.group(2)
+    fields = {name: value.strip() for name, value in _CLINE_FIELD.findall(body)}
+    if tool == "execute_command" and fields.get("command"):
+        parts.call(RUN, fields["command"])
+    elif tool in ("write_to_file", "replace_in_file", "apply_diff", "insert_content") and fields.get("path"):
+        parts.call(EDIT, fields["path"])
+    elif tool == "read_file" and fields.get("path"):
+        parts.call(READ, fields["path"])
+    elif tool in ("use_mcp_tool", "access_mcp_resource"):
+        parts.call(EXTERNAL, fields.get("tool_name", "mcp") + " (" + fields.get("server_name", "mcp") + ")")
+    elif tool in ("search_files", "list_files", "list_code_definition_names", "browser_action"):
+        parts.call(SEARCH, fields.get("regex") or fields.get("path") or tool)
+    else:  # the agent's words to the user: a result, a question, a plan
+        parts.close_call()
+        return "\n" + (fields.get("result") or fields.get("question") or fields.get("response") or "") + "\n"
+    parts.close_call()
+    return "\n"
+
+
+# ----------------------------------------------------------------------------------------- Copilot
+
+_COPILOT = re.compile(
+    r"(?m)^[ \t]*(?:(Ran terminal command|Run terminal command):[ \t]*(.+)"
+    r"|Ran `([\w.-]+)`[^\n]*"
+    r"|(Read|Checked|Created|Edited|Updated|Deleted) \[[^\]]*\]\(([^)\s]+)\)[^\n]*"
+    r"|(Searched|Search complete)[^\n]*"
+    r"|(Made changes\.)"
+    r"|Using \"([^\"\n]+)\"[^\n]*"
+    r"|Completed with input:[^\n]*(?:\n[ \t]*[{}\[\]\"].*)*)[ \t]*$")
+
+
+def _file_url_path(url: str) -> str:
+    path = unquote(url.split("#", 1)[0])
+    path = re.sub(r"^(?:file|vscode-file|vscode-remote)://[^/]*", "", path)
+    if re.match(r"^/[A-Za-z]:/", path):  # /c:/Users/… on Windows
+        path = path[1:]
+    return path
+
+
+def _copilot_line(found: "re.Match[str]", parts: Any) -> str:
+    if found.group(2):
+        parts.call(RUN, found.group(2).strip().strip("`").strip())
+    elif found.group(3):
+        parts.call(EXTERNAL, found.group(3))
+    elif found.group(4):
+        kind = READ if found.group(4) in ("Read", "Checked") else EDIT
+        parts.call(kind, _file_url_path(found.group(5)))
+    elif found.group(6):
+        parts.call(SEARCH, found.group(0).strip()[:120])
+    elif found.group(7) or (found.group(8) and kind_of_tool(found.group(8)) == EDIT):
+        parts.made_changes += 1
+    parts.close_call()
+    return "\n"
+
+
+# ----------------------------------------------------------------------------------------- Gemini CLI
+
+_BOX_LINE = re.compile(r"^[ \t]*[│┃|][ \t]?(.*?)[ \t]*[│┃|][ \t]*$")
+_BOX_EDGE = re.compile(r"^[ \t]*[╭╰┌└][─━-]{3,}[╮╯┐┘]?[ \t]*$")
+_GEMINI_TOOL = re.compile(r"^([✔✓✗✖x?⊶o-])[ \t]+([A-Z]\w*(?: [A-Z]\w*)?|[\w.-]+ \([\w .-]+MCP Server\))"
+                          r"(?:[ \t]+(.*))?$")
+
+
+def _gemini_boxes(text: str, parts: Any) -> str:
+    kept: List[str] = []
+    in_call = False
+    for line in text.split("\n"):
+        if _BOX_EDGE.match(line):
+            in_call = False
+            parts.close_call()
+            continue
+        inner = _BOX_LINE.match(line)
+        if not inner:
+            kept.append(re.sub(r"^[ \t]*✦[ \t]*", "", line))
+            continue
+        body = inner.group(1).strip()
+        tool = _GEMINI_TOOL.match(body)
+        if tool:
+            name, argument = tool.group(2), (tool.group(3) or "").strip()
+            server = re.match(r"([\w.-]+) \(([\w .-]+?) ?MCP Server\)", name)
+            if server:
+                parts.call(EXTERNAL, server.group(1) + " (" + server.group(2).strip() + ")")
+            else:
+                kind = kind_of_tool(name)
+                if kind == RUN:
+                    argument = re.sub(r"\s*\([^()]*\)\s*$", "", argument)  # the description after the command
+                elif kind in (EDIT, READ):
+                    argument = re.sub(r"^(?:Writing to|Reading)\s+", "", argument).split(":", 1)[0].strip()
+                parts.call(kind, argument or name)
+            in_call = True
+            continue
+        if in_call and body:
+            parts.out(body)
+    return "\n".join(kept)
+
+
+# ----------------------------------------------------------------------------------------- entry
+
+def tagged_calls(text: str, parts: Any) -> str:
+    """Take every tagged, boxed or fixed-line tool call out of `text` into `parts`; return the rest."""
+    if "<details" in text or "<tool-use" in text:
+        text = _DETAILS.sub(lambda found: _specstory_block(found.group(1) or "", found.group(2), found.group(3),
+                                                            parts), text)
+    if "</" in text and _CLINE.search(text):
+        text = _CLINE.sub(lambda found: _cline_tool(found, parts), text)
+    if ("Ran " in text or "[](" in text or "Made changes" in text or "Using \"" in text or "Searched" in text
+            or "Completed with input" in text or "Run terminal" in text):
+        text = _COPILOT.sub(lambda found: _copilot_line(found, parts), text)
+    if ("│" in text or "┃" in text) and "╭" in text:
+        text = _gemini_boxes(text, parts)
+    if "```" in text and _SHELL_FENCE.search(text):
+        text = _run_output_pairs(text, parts)
+    return text
+
+
+def cline_result(text: str) -> Optional[Tuple[str, List[str]]]:
+    """A tool's result handed back in the user's role by Cline: (command or tool, output lines)."""
+    found = re.match(r"^\[(\w+) for '([^\n]*?)'\] Result:\s*", text)
+    if not found:
+        return None
+    lines = [line.strip() for line in text[found.end():].split("\n") if line.strip()]
+    return (found.group(2) if found.group(1) == "execute_command" else found.group(1)), lines

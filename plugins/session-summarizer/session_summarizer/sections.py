@@ -1,0 +1,332 @@
+"""Section rules over the typed calls and the prose of a session: commands, errors (fixed or open),
+decisions, results and what is left open. local_summary assembles them.
+
+Each rule reads events (a call's kind, its output, its status) and cue features (cues.py) rather
+than any one transcript's wording, so it carries over to agents and languages it was not tuned on.
+"""
+
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from . import cues
+from . import extraction as ex
+from .formats import EDIT, EXTERNAL, READ, RUN, Call
+
+__all__ = ["EDIT", "EXTERNAL", "READ", "RUN"]
+from .transcript import TurnParts
+
+# ------------------------------------------------------------------------------------------ commands
+
+# Ids of tool calls (OpenAI `call_…`, Anthropic `toolu_…`): never a command.
+_CALL_ID = re.compile(r"\b(?:call|toolu|fc|tool|chatcmpl|msg|run)_[A-Za-z0-9]{8,}\b")
+# Commands that change something outside the working tree or the history: kept first when there are many.
+_ACTING = re.compile(r"^(?:git (?:commit|push|merge|rebase|tag|init|clone|reset|revert|checkout -b|switch -c)"
+                     r"|gh |npm (?:publish|install|i )|pnpm add|yarn add|pip install|uv (?:add|sync|run|init)"
+                     r"|cargo (?:add|publish|install)|docker |kubectl |terraform |vercel|netlify|fly )")
+
+
+def clean_command(command: str) -> str:
+    """A command as shown: no call id, no prompt mark, one line."""
+    command = _CALL_ID.sub("", command).strip()
+    command = re.sub(r"^(?:\$|%|❯)\s+", "", command)
+    return " ".join(command.split()) if "\n" not in command else command.split("\n", 1)[0].strip()
+
+
+def is_id_only(command: str) -> bool:
+    return not _CALL_ID.sub("", command).strip(" `'\"()[]{},:")
+
+
+def pick_commands(commands: Sequence[str], limit: int) -> Tuple[List[str], int]:
+    """Unique commands in the order they ran; past `limit`, acting ones (pushes, commits, installs) stay."""
+    unique: Dict[str, str] = {}
+    for command in commands:
+        if is_id_only(command):
+            continue
+        shown = clean_command(command)
+        key = shown.lower()
+        if len(key) >= 2 and key not in unique:
+            unique[key] = shown
+    items = list(unique.values())
+    if len(items) <= limit:
+        return items, 0
+    acting = {index for index, item in enumerate(items) if _ACTING.match(item) or " (" in item}
+    keep = sorted(acting)[:limit]
+    for index in range(len(items)):
+        if len(keep) >= limit:
+            break
+        if index not in acting:
+            keep.append(index)
+    keep.sort()
+    return [items[index] for index in keep], len(items) - len(keep)
+
+
+# ------------------------------------------------------------------------------------------ errors
+
+# A refusal says more than the error line after it ("! [rejected] main -> main (non-fast-forward)").
+_REFUSED = re.compile(r"(?i)\[rejected\]|\b(?:rejected by|denied by|not allowed by|refused by|blocked by"
+                      r"|approval policy|sandbox (?:denied|blocked))\b")
+# A run that failed without an error line: an exit status, a refusal, a time-out.
+_FAILED_RUN = re.compile(
+    r"(?i)\b(?:exit(?:ed)? (?:code|status|with)?:? ?[1-9]\d*|command failed|non-zero exit|returned non-zero"
+    r"|rejected|denied|not allowed|refused|aborted|timed out|killed)\b")
+
+
+# What names the error itself (a type and message, an errno, a compiler code), as opposed to the lines
+# that only say something failed ("FAIL src/a.test.ts", "npm ERR! code 1", "error: 1 test failed").
+_TELLING = re.compile(
+    r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b(?!:?\s*$)|\bE[A-Z]{3,}[A-Z_]*\b|\berror\[?E?\d+\]?|fatal:"
+    r"|panicked at|not (?:found|defined|a git repository|a function)|cannot |can't |could not |unable to"
+    r"|no such |undefined|unexpected|invalid|denied|refused|requires?|expected|mismatch|is not"
+    r"|エラー|错误|오류|에러|例外|异常")
+_GENERIC = re.compile(r"(?i)^(?:error:\s*)?(?:FAIL(?:ED)?\b|npm ERR! (?:code|errno|A complete log)|error: (?:\d+ "
+                      r"|could not compile|process didn't exit successfully|Recipe|script)|exit (?:code|status))")
+
+
+def first_error(call: Call) -> str:
+    """The first telling line of what a call printed when it failed, else "".
+
+    A line that names the error (a type and message, an errno, a refusal) beats the first line that
+    only says something failed; without either, a failed exit status or refusal is the line.
+    """
+    generic = ""
+    for line in call.output:
+        stripped = line.strip()
+        if len(stripped) < 6 or stripped.startswith("Traceback"):
+            continue
+        if _REFUSED.search(stripped):
+            return stripped
+        if ex.is_error_line(stripped) or (generic and _TELLING.search(stripped) and len(stripped) < 300):
+            if _TELLING.search(stripped) and not _GENERIC.match(stripped):
+                return stripped
+            generic = generic or stripped
+    if generic:
+        return generic
+    for line in call.output[:8]:
+        if _FAILED_RUN.search(line):
+            return line.strip()
+    return ""
+
+
+def call_key(call: Call) -> str:
+    """Calls with the same key are the same step tried again (`npm run build` after a fix)."""
+    words = call.text.split()
+    if call.kind == RUN:
+        return " ".join(words[:3]).lower()
+    return call.kind + ":" + call.text.lower()
+
+
+FIXED, OPEN = "fixed", "open"
+
+
+class ErrorHit:
+    __slots__ = ("key", "line", "source", "status")
+
+    def __init__(self, line: str, source: str, status: str, key: str) -> None:
+        self.line = line
+        self.source = source
+        self.status = status
+        self.key = key
+
+
+def call_errors(parts: Sequence[Optional[TurnParts]]) -> List[ErrorHit]:
+    """Errors from tool output, each with the call that hit it and whether it was fixed or still open.
+
+    Fixed: the same step ran again later without an error. Open: it is the last try of that step and it
+    came in the last quarter of the session's calls. Otherwise the session does not say.
+    """
+    calls: List[Call] = [call for turn_parts in parts if turn_parts is not None for call in turn_parts.calls]
+    last_ok: Dict[str, int] = {}
+    last_seen: Dict[str, int] = {}
+    failures: List[Tuple[int, str]] = []
+    for index, call in enumerate(calls):
+        if call.kind not in (RUN, EXTERNAL, EDIT) and not call.output:
+            continue
+        key = call_key(call)
+        last_seen[key] = index
+        line = first_error(call) if call.output else ""
+        if line:
+            failures.append((index, line))
+        elif call.output or call.kind != RUN:
+            last_ok[key] = index
+    hits: List[ErrorHit] = []
+    for index, line in failures:
+        call = calls[index]
+        key = call_key(call)
+        if last_ok.get(key, -1) > index:
+            status = FIXED
+        elif last_seen.get(key) == index and index >= 0.75 * len(calls):
+            status = OPEN
+        else:
+            status = ""
+        hits.append(ErrorHit(line, call.text, status, key))
+    return hits
+
+
+def is_possible_cause(sentence: str) -> bool:
+    """"It might be the cache" lists a possible cause; it is not an error that happened."""
+    return cues.is_hedged(sentence)
+
+
+# ------------------------------------------------------------------------------------------ decisions
+
+_NEGATED_CHOICE = re.compile(r"(?i)\b(?:should i|do you want|would you|shall we|if you)\b")
+
+
+def is_decision(sentence: str) -> bool:
+    """A choice with its reason or the alternative it was chosen over, in any of the cue languages."""
+    if ex.is_question(sentence) or len(sentence) < 16 or _NEGATED_CHOICE.search(sentence):
+        return False
+    return (cues.has_reason(sentence) or cues.has_contrast(sentence)) and cues.has_choice(sentence)
+
+
+# ------------------------------------------------------------------------------------------ results
+
+# Headings over a list of results: each item is a result ("## Summary", "Changes made:", "変更内容").
+_RESULT_HEADING = re.compile(
+    r"(?i)^(?:#+\s*|\*\*)?(?:summary|changes?(?: made)?|what (?:i|we) (?:did|changed|built)|what's (?:new|done)"
+    r"|done|completed|implemented|features?|fixes|result|deliverables|key (?:changes|features)|accomplished"
+    r"|变更|修改内容|完成(?:的工作)?|实现|总结|主要(?:改动|修改|变更)|変更(?:内容|点)?|実装(?:内容)?|完了|まとめ|概要|対応内容"
+    r"|변경(?: 사항)?|구현|완료|요약|итог|изменения|сделано|resumen|cambios|resumo|alterações)\b[^\n]{0,40}$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+(.+)$")
+# Reports of looking, not of a result: "I checked the requirements", "確認しました".
+_LOOKING = re.compile(r"(?i)^(?:i |we )?(?:checked|verified|confirmed|reviewed|read|looked|inspected|examined)\b"
+                      r"|^[^。]{0,14}(?:を)?(?:確認|チェック|检查|查看|확인)(?:しました|了|했습니다)")
+
+
+def result_lists(prose: str) -> List[str]:
+    """Items of lists under a results heading (the agent's own account of what it achieved)."""
+    found: List[str] = []
+    under = False
+    for line in prose.split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        item = _LIST_ITEM.match(stripped)
+        if under and item:
+            found.append(item.group(1))
+            continue
+        if item is None and len(stripped) <= 60:
+            under = bool(_RESULT_HEADING.match(stripped.rstrip(":：").strip()))
+        elif item is None:
+            under = False
+    return found
+
+
+def is_result(sentence: str) -> bool:
+    """A reported action that says what it achieved; not "I checked …", not a two-word fragment."""
+    cleaned = ex.clean_item(sentence)
+    if _LOOKING.search(cleaned):
+        return False
+    if cleaned.isascii():
+        return len(cleaned.split()) > 2
+    return len(cleaned) >= 12
+
+
+def edited_evidence(parts: Sequence[Optional[TurnParts]]) -> List[str]:
+    """Files the session's tools edited, in order, once each."""
+    seen: Dict[str, None] = {}
+    for turn_parts in parts:
+        if turn_parts is not None:
+            for call in turn_parts.calls:
+                if call.kind == EDIT and call.text:
+                    seen.setdefault(call.text, None)
+    return list(seen)
+
+
+def group_by_folder(paths: Sequence[str], limit: int = 6) -> str:
+    """A few files by their paths; many as `src/` a.py, b.py, c.py; `tests/` test_a.py."""
+    if len(paths) <= 8:
+        return ", ".join("`" + path + "`" for path in paths)
+    folders: Dict[str, List[str]] = {}
+    for path in paths:
+        folder, _, name = path.replace("\\", "/").rpartition("/")
+        folders.setdefault(folder, []).append(name)
+    pieces = []
+    for folder, names in folders.items():
+        listed = ", ".join(names[:limit]) + (", …" if len(names) > limit else "")
+        pieces.append(("`" + folder + "/` " if folder else "") + listed)
+    return "; ".join(pieces)
+
+
+# ------------------------------------------------------------------------------------------ open
+
+def open_kind(sentence: str) -> str:
+    """What a sentence near the end leaves open: "stub", "user_task", "deferred", or ""."""
+    if ex.is_action(sentence) and not cues.mentions_stub(sentence):
+        return ""
+    if cues.mentions_stub(sentence) and not re.search(r"(?i)\bno (?:stubs?|todos?|placeholders?)\b", sentence):
+        return "stub"
+    if cues.is_user_task(sentence):
+        return "user_task"
+    if cues.has_deferral(sentence):
+        return "deferred"
+    return ""
+
+
+# ------------------------------------------------------------------------------------------ files
+
+_CD = re.compile(r"^\s*(?:cd|Set-Location|pushd)\s+(?:-\w+\s+)?(['\"]?)([^'\"&;|]+?)\1\s*(?:$|&&|;|\|)")
+
+
+def working_folders(parts: Sequence[Optional[TurnParts]], cwd: str) -> Dict[int, str]:
+    """For each call (numbered across the session), the folder it ran in relative to `cwd`, after `cd`s."""
+    import posixpath
+
+    base = cwd.replace("\\", "/").rstrip("/")
+    current = ""
+    where: Dict[int, str] = {}
+    number = 0
+    for turn_parts in parts:
+        if turn_parts is None:
+            continue
+        for call in turn_parts.calls:
+            where[number] = current
+            number += 1
+            if call.kind != RUN:
+                continue
+            moved = _CD.match(call.text)
+            if not moved:
+                continue
+            target = moved.group(2).strip().replace("\\", "/").rstrip("/")
+            if target.startswith("/"):
+                if base and (target == base or target.startswith(base + "/")):
+                    current = target[len(base):].lstrip("/")
+                else:
+                    current = ""  # outside the session's folder: paths stay as written
+            elif target and not target.startswith("~"):
+                current = posixpath.normpath(posixpath.join(current, target)).lstrip("./")
+                if current == ".":
+                    current = ""
+            if call.text.strip().startswith(moved.group(0).strip()) and "&&" in call.text:
+                where[number - 1] = current  # `cd sub && npm test` runs in sub
+    return where
+
+
+def relative_to(path: str, folder: str, cwd: str) -> str:
+    """A tool's path as seen from the session's folder: inside `folder` when relative, trimmed when absolute."""
+    path = path.strip().strip("`'\"").replace("\\", "/")
+    base = cwd.replace("\\", "/").rstrip("/")
+    if base and path.startswith(base + "/"):
+        return path[len(base) + 1:]
+    if path.startswith(("/", "~")) or re.match(r"^[A-Za-z]:/", path) or not folder:
+        return path
+    while path.startswith("./"):
+        path = path[2:]
+    if path.startswith(folder + "/"):
+        return path
+    return folder + "/" + path
+
+
+_COPY = re.compile(r"^\s*(cp|copy|Copy-Item|mv|move|Move-Item|git mv)\s+(?:-\w+\s+)*(\S+)\s+(\S+)\s*$")
+
+
+def copies_and_moves(commands: Sequence[str]) -> Dict[str, Tuple[str, str]]:
+    """target path → ("copied" or "moved", source) for `cp`/`mv` commands that ran."""
+    found: Dict[str, Tuple[str, str]] = {}
+    for command in commands:
+        for piece in command.split("&&"):
+            move = _COPY.match(piece)
+            if move:
+                verb = "moved" if move.group(1).lower() in ("mv", "move", "move-item", "git mv") else "copied"
+                found[move.group(3).strip("'\"")] = (verb, move.group(2).strip("'\""))
+    return found
