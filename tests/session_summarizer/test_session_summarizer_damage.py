@@ -99,10 +99,10 @@ def test_save_into_a_full_notes_folder_leaves_no_empty_note_and_says_what_to_do(
         with PluginHost(PLUGIN, world=_world(repo), data_dir=str(data)) as host:
             _summarize(host)
             host.click("summary.save")
-            tree = host.wait_for_text("is full")
+            tree = host.wait_for_text("disk is full")
             shown = " ".join(host.texts(tree))
-            assert "Could not save the note" in shown and "Free some space" in shown and str(notes) in shown
-            assert any("is full" in message and kind == "error" for message, kind in host.notifications)
+            assert "The note was not saved" in shown and "Free some space" in shown and str(notes) in shown
+            assert any("disk is full" in message and kind == "error" for message, kind in host.notifications)
             _assert_no_raw_errors(host)
             assert host.find(tree, "summary.save") is not None  # the summary is still there to retry
         after = {path.name: path.read_bytes() for path in notes.iterdir()}
@@ -120,10 +120,10 @@ def test_save_into_a_read_only_folder_leaves_the_old_notes_as_they_were(tmp_path
     with read_only_folder(notes), PluginHost(PLUGIN, world=_world(repo), data_dir=str(data)) as host:
         _summarize(host)
         host.click("summary.save")
-        tree = host.wait_for_panel(lambda t: any("Could not save the note" in s for s in host.texts(t)))
+        tree = host.wait_for_panel(lambda t: any("The note was not saved" in s for s in host.texts(t)))
         shown = " ".join(host.texts(tree))
         assert "read-only" in shown or "no permission" in shown, shown
-        assert "Choose another folder" in shown
+        assert "choose another folder" in shown.lower()
         _assert_no_raw_errors(host)
     assert sorted(path.name for path in notes.iterdir()) == ["older.md"]
     assert (notes / "older.md").read_text(encoding="utf-8") == "# An older note\n"

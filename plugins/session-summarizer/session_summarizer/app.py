@@ -162,24 +162,25 @@ class SummarizerApp:
             # Damaged settings are never dropped silently: the notes folder and the LLM settings the
             # user chose are gone until they set them again, so they are told where the old file is.
             self.say(problem[0], "warning", notify=True, path=display_path(problem[1]),
-                     reason=self.describe(problem[2], data_dir) if problem[2] else "")
+                     reason=self.describe(problem[2], problem[1], reading=True) if problem[2] else "")
         self.history = History(data_dir)
 
     @property
     def llm(self) -> LLMSettings:
         return LLMSettings.from_dict(self.settings.get("llm"))
 
-    def describe(self, error: OSError, path: str) -> str:
+    def describe(self, error: OSError, path: str, reading: bool = False) -> str:
         """An OSError in the user's words: what happened to `path` and what to do."""
-        from .os_words import describe_os_error
+        from agentty_plugin.files import describe_os_error
 
-        return describe_os_error(error, self.plugin.language, display_path(path))
+        return describe_os_error(error, self.plugin.language, path, reading=reading)
 
     def history_problem(self) -> str:
         problem = self.history.problem if self.history is not None else None
         if problem is None:
             return ""
-        reason = self.describe(problem.error, os.path.dirname(problem.path)) if problem.error else ""
+        reason = (self.describe(problem.error, problem.path, reading=problem.kind == "unreadable")
+                  if problem.error else "")
         return self.t("history." + problem.kind, path=display_path(problem.path), kept=problem.kept,
                       reason=reason)
 

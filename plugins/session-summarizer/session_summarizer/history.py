@@ -6,7 +6,7 @@ import threading
 import time
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from agentty_plugin.state import atomic_write_text
+from agentty_plugin.files import atomic_write_text
 
 FILE_NAME = "history.json"
 PER_WORKSPACE = 30

@@ -65,7 +65,7 @@ EN = {
     "save.relative": "{path} cannot be resolved (no home folder or no such user). Enter a full path, e.g. "
                      "/Users/me/notes.",
     "save.not_a_folder": "{path} is not a folder. Choose another one.",
-    "save.cannot": "Could not save the note. {reason}",
+    "save.cannot": "The note was not saved. {reason}",
     "history.damaged": "The history file was damaged. It was kept as {path}; the {kept} summaries that could be read "
                        "are still here.",
     "history.damaged_in_place": "The history file {path} is damaged and could not be moved aside. {reason}",
@@ -177,7 +177,7 @@ JA = {
     "save.relative": "{path} を解決できません (ホームフォルダまたはユーザーがありません)。/Users/me/notes "
                      "のような完全なパスを入力してください。",
     "save.not_a_folder": "{path} はフォルダではありません。別のフォルダを選んでください。",
-    "save.cannot": "ノートを保存できませんでした。{reason}",
+    "save.cannot": "ノートは保存されていません。{reason}",
     "history.damaged": "履歴ファイルが壊れていました。{path} として残しました。読み取れた {kept} "
                        "件の要約はそのまま残っています。",
     "history.damaged_in_place": "履歴ファイル {path} が壊れていて、退避できませんでした。{reason}",
@@ -284,7 +284,7 @@ KO = {
     "save.relative": "{path} 경로를 확인할 수 없습니다(홈 폴더나 해당 사용자가 없음). /Users/me/notes 같은 전체 경로를 "
                      "입력하세요.",
     "save.not_a_folder": "{path}는 폴더가 아닙니다. 다른 폴더를 고르세요.",
-    "save.cannot": "노트를 저장하지 못했습니다. {reason}",
+    "save.cannot": "노트가 저장되지 않았습니다. {reason}",
     "history.damaged": "기록 파일이 손상되어 {path}(으)로 보관했습니다. 읽을 수 있었던 요약 {kept}개는 그대로 "
                        "있습니다.",
     "history.damaged_in_place": "기록 파일 {path}이(가) 손상되었고 옮길 수 없었습니다. {reason}",
@@ -389,7 +389,7 @@ ZH = {
     "save.resolved": "笔记将保存到 {path}",
     "save.relative": "无法解析 {path}（没有主文件夹或该用户不存在）。请输入完整路径，例如 /Users/me/notes。",
     "save.not_a_folder": "{path} 不是文件夹。请选择其他文件夹。",
-    "save.cannot": "无法保存笔记。{reason}",
+    "save.cannot": "笔记未保存。{reason}",
     "history.damaged": "历史文件已损坏，已保留为 {path}；能读取的 {kept} 条摘要仍在。",
     "history.damaged_in_place": "历史文件 {path} 已损坏，且无法移开。{reason}",
     "history.unreadable": "无法读取历史。{reason}",
