@@ -85,7 +85,7 @@ def test_cancel_stops_the_process_tree_and_ends_the_turn_cancelled(tmp_path: Pat
             await agent.conn.cancel(session_id=session)
             client.updates.clear()
             assert (await agent.prompt(session, "status")).stop_reason == "end_turn"
-            assert "Long build — failed (stopped after" in client.message_text()
+            assert "- ■ Long build — stopped" in client.message_text()  # the user's Stop, not a failure
 
             # Cancel while the client still shows a permission request (and never answers it itself).
             other = await agent.new_session(releasing)

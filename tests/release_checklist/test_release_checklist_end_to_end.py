@@ -74,16 +74,21 @@ def test_the_release_reaches_origin_branch_and_tag_together(released_repo, tmp_p
             wait_tone(host, step_id, "success")
         host.row_action("release.steps", "tests-pass", "done")  # no test suite in this project: ticked by hand
         host.row_action("release.steps", "create-the-tag", "type")
-        host.wait_for_text('Type "Create the tag v1.1.0" into the terminal?')
+        tree = host.wait_for_text('Type "Create the tag v1.1.0" into the terminal? It changes only this clone: '
+                                  "nothing leaves this machine until you push.")
+        texts = host.texts(tree)  # a local tag can still be deleted: never "cannot be undone"
+        assert "Confirm a release step" in texts and not [text for text in texts if "cannot be undone" in text]
         host.click("confirm.yes")
         assert run_typed(host, repo, 1) == 'git tag -a v1.1.0 -m "Release 1.1.0"'
         host.row_action("release.steps", "create-the-tag", "done")
         wait_tone(host, "create-the-tag", "success")
 
         host.row_action("release.steps", "push-and-to-together", "type")
-        tree = host.wait_for_text('Type "Push main and v1.1.0 to origin together" into the terminal?')
+        tree = host.wait_for_text('Type "Push main and v1.1.0 to origin together" into the terminal? '
+                                  "Once run it cannot be undone.")
         texts = host.texts(tree)
         assert "git push --atomic origin main v1.1.0" in texts  # the exact command, before it runs
+        assert not [text for text in texts if "not created yet" in text]  # the tag exists now
         assert f"Sends 1 commit(s) on main and the tag v1.1.0 to origin ({bare}) in one atomic push: " \
                "both arrive or neither does." in texts
         assert len(host.calls_of("terminal/send")) == 1  # nothing typed before the confirmation
@@ -104,13 +109,18 @@ def test_a_busy_agent_in_the_repository_holds_the_push_back(released_repo, tmp_p
     host = start(repo, tmp_path, world_for(repo, agent_status="working"))
     try:
         host.row_action("release.steps", "push-and-to-together", "type")
-        host.wait_for(lambda: any("Claude (pane 11) is working in this repository" in text
-                                  for text, _level in host.notifications), what="busy notice")
+        busy = ('Claude (pane 11) is working in this repository, so "Push main and v1.1.0 to origin together" '
+                "did not start: it would publish the agent's unfinished work. Press it again once the agent is idle.")
+        host.wait_for(lambda: (busy, "warning") in host.notifications, what="busy notice")  # no wait promised
         host.wait_idle()
         assert host.find(host.panel, "confirm.yes") is None and host.calls_of("terminal/send") == []
         host.set_pane_status(11, "idle")
         host.row_action("release.steps", "push-and-to-together", "type")
-        host.wait_for_text('Type "Push main and v1.1.0 to origin together" into the terminal?')
+        tree = host.wait_for_text('Type "Push main and v1.1.0 to origin together" into the terminal?')
+        # Before the tag exists: main is the branch, v1.1.0 is named once, as a tag, and as one still to create.
+        assert (f"Sends 1 commit(s) on main and the tag v1.1.0 to origin ({bare}) in one atomic push: both arrive "
+                "or neither does. The tag v1.1.0 is not created yet: create it first, or this push fails."
+                in host.texts(tree))
         host.set_pane_status(11, "permission")  # became busy while the confirmation was open
         host.click("confirm.yes")
         host.wait_for(lambda: any("Claude (pane 11) is waiting for a permission" in text

@@ -149,7 +149,14 @@ def test_stop_ends_a_hanging_check(make_repo, open_host):
     host.wait_for_panel(lambda t: host.find(t, "release.stop") is not None)
     host.click("release.stop")
     # The check would run for 60 s: a "stopped" step is the Stop button's doing, however loaded the machine.
-    wait_step(host, "hangs", lambda item: "stopped" in item["subtitle"])
+    item = step_item(host, wait_step(host, "hangs", lambda item: item["subtitle"].startswith("Stopped · ")), "hangs")
+    assert (item["icon"], item["tone"]) == ("circle-pause", "neutral")  # stopped is not failed
+    host.wait_for(lambda: ("Stopped. Before that: 0 passed, 0 failed, 0 couldn't check.", "info")
+                  in host.notifications, what="the stop notice")
+    tree = host.wait_for_panel(lambda t: host.find(t, "output.retry") is not None)
+    assert host.find(tree, "output.fix") is None  # nothing to fix: it was stopped
+    assert [action["id"] for action in step_item(host, tree, "hangs")["actions"]][:1] == ["run"]
+    assert not [text for text, _tone in host.notifications if "failed" in text.split(".")[0]]
     assert host.violations == []
 
 

@@ -13,7 +13,7 @@ from .session_options import MODE_CHECK
 _ICONS = {
     StepState.PASSED: "✓", StepState.DONE: "✓", StepState.SKIPPED: "–", StepState.FAILED: "✗",
     StepState.INTERRUPTED: "✗", StepState.RUNNING: "…", StepState.SENT: "→", StepState.PENDING: "○",
-    StepState.UNKNOWN: "?",
+    StepState.UNKNOWN: "?", StepState.STOPPED: "■",
 }
 MAX_FAILURES_LISTED = 5
 

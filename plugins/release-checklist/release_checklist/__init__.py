@@ -44,12 +44,12 @@ Run steps (blocking; call from a worker thread)::
     session.run_checks(on_line=..., on_step=lambda step: ...)   # every reversible, incomplete check
     session.stop()        # from any thread: kills the running command's whole process tree now
                           # (killpg SIGTERM → SIGKILL after 0.3 s; taskkill /T /F on Windows) and
-                          # ends run_checks(); the step ends FAILED with outcome "stopped".
+                          # ends run_checks(); the step ends STOPPED (outcome "stopped").
 
 Step states (``session.status(step_id)`` → ``StepRecord``: state, outcome, exit_code, message, tail
 (last lines of output), reason, started_at, finished_at)::
 
-    StepState.PENDING, RUNNING, PASSED, FAILED, SKIPPED, SENT, DONE, INTERRUPTED
+    StepState.PENDING, RUNNING, PASSED, FAILED, SKIPPED, SENT, DONE, INTERRUPTED, UNKNOWN, STOPPED
     outcome (checks): Outcome.PASSED, FAILED, TIMEOUT, STOPPED, NOT_FOUND, ERROR
     session.skip(step_id, reason); session.mark_sent(step_id); session.mark_done(step_id)
     session.reset(step_id) / session.reset()    # one step / the whole release

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 import threading
 import time
@@ -54,6 +55,15 @@ def _click(handler: Handler) -> Handler:
 
 def _text(value: Any) -> str:
     return str(value or "")
+
+
+# `git tag …` or `git commit …` alone (no shell operator that could add a push): it changes only this clone,
+# so its confirmation does not say "cannot be undone".
+_LOCAL_ONLY = re.compile(r"git\s+(?:-C\s+\S+\s+)?(?:tag|commit)\b[^;&|`$()<>\n]*")
+
+
+def _local_only(command: Optional[str]) -> bool:
+    return bool(command) and _LOCAL_ONLY.fullmatch(command.strip()) is not None  # type: ignore[union-attr]
 
 
 class App:
@@ -404,7 +414,7 @@ class App:
             if session is None:
                 return
         if not session.checks_to_run():
-            self.host.notify(self.t("nothing-to-run"))
+            self.host.notify(self._nothing_to_run(session))
             return
         running = session
 
@@ -413,10 +423,12 @@ class App:
             failed_ids = [step_id for step_id, record in results.items() if record.state == StepState.FAILED]
             unknown_ids = [step_id for step_id, record in results.items() if record.state == StepState.UNKNOWN]
             failed, unknown = len(failed_ids), len(unknown_ids)
+            passed = sum(record.state == StepState.PASSED for record in results.values())
             if failed_ids or unknown_ids:  # the first problem's output, with Retry and "Ask the agent to fix it"
                 self.select((failed_ids or unknown_ids)[0])
-            if unknown:  # never folded into "passed": the count says how many answers are missing
-                passed = sum(record.state == StepState.PASSED for record in results.values())
+            if any(record.state == StepState.STOPPED for record in results.values()):  # the user's Stop: no failure
+                self.host.notify(self.t("checks-stopped", passed=passed, failed=failed, unknown=unknown))
+            elif unknown:  # never folded into "passed": the count says how many answers are missing
                 self.host.notify(self.t("checks-unknown", passed=passed, failed=failed, unknown=unknown),
                                  "error" if failed else "warning")
             elif failed:
@@ -425,6 +437,21 @@ class App:
                 self.host.notify(self.t("all-passed"), "success")
 
         self._in_background(work)
+
+    def _nothing_to_run(self, session: ReleaseSession) -> str:
+        """Why Run all has nothing to do, and what is left of the release: "every check passed" only when
+        every check did (an adopted document may have none, or the user skipped them)."""
+        from .steps import StepKind, StepState
+
+        statuses = session.statuses()
+        checks = [step for step in session.steps if step.kind == StepKind.CHECK and step.command]
+        skipped = sum(statuses[step.id].state != StepState.PASSED for step in checks)
+        first = (self.t("no-checks") if not checks else self.t("checks-done-skipped", skipped=skipped) if skipped
+                 else self.t("checks-done"))
+        left = [step for step in session.steps if statuses[step.id].state not in StepState.COMPLETE]
+        if not left:
+            return first + " " + self.t("steps-left-none")
+        return first + " " + self.t("steps-left", count=len(left), title=session.title_of(left[0]))
 
     def run_one(self, step_id: str, confirmed: bool = False) -> None:
         session = self.session
@@ -522,7 +549,7 @@ class App:
             preview = self._push_preview(session, step_id)
             with self.lock:  # asked in the panel itself, with the exact command shown
                 self.state.confirm = {"step": step_id, "action": ids.ACT_RUN if action == ids.ACT_RETRY else action,
-                                      "preview": preview}
+                                      "preview": preview, "local": _local_only(session.command_of(step))}
         elif action in (ids.ACT_RUN, ids.ACT_RETRY):
             self.run_one(step_id, confirmed)
         elif action == ids.ACT_TYPE:
@@ -571,7 +598,7 @@ class App:
         from .push_preview import preview_push
 
         try:
-            preview = preview_push(session.repo, session.argv_of(session.step(step_id)))
+            preview = preview_push(session.repo, session.argv_of(session.step(step_id)), (session.tag,))
         except ValueError:  # unreadable quotes: the command itself is shown, that is all we can say
             return ""
         if preview is None:
@@ -581,10 +608,17 @@ class App:
         if not preview.remote_exists:
             return self.t("push-no-remote", remote=preview.remote, file=CHECKLIST_FILE_NAME)
         if not preview.branches:
-            return self.t("push-tag-only", **values)
-        key = "push-preview-new" if preview.commits is None else "push-preview"
-        text = self.t(key, **values)
-        return text if preview.atomic or not preview.tags else text + " " + self.t("push-not-atomic")
+            key = "push-tag-only"
+        elif not preview.tags:  # each ref is named once, as what it is: a branch here, a tag below
+            key = "push-branch-new" if preview.commits is None else "push-branch"
+        else:
+            key = "push-preview-new" if preview.commits is None else "push-preview"
+        parts = [self.t(key, **values)]
+        if preview.tags and preview.branches and not preview.atomic:
+            parts.append(self.t("push-not-atomic"))
+        if preview.missing_tags:  # never described as if it existed: the push would fail on it
+            parts.append(self.t("push-tag-missing", tag=", ".join(preview.missing_tags)))
+        return " ".join(parts)
 
     def confirm(self, yes: bool) -> None:
         with self.lock:

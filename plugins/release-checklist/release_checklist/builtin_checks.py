@@ -7,6 +7,7 @@ command starts with `release-check`). Each prints what it found in plain words a
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Callable, Dict, List, Optional
 
@@ -32,10 +33,21 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
-def _last_line(error: str) -> str:
-    """git's own last words ("fatal: unable to access …"), which name the cause."""
+# Lines that name no cause: ssh's and git's chatter, and git's generic closing words, which follow the
+# line that says what went wrong ("and the repository exists." was all a user was once shown).
+_NOISE = re.compile(r"(?i)^(?:warning: permanently added|hint:|cloning into|enter passphrase)")
+_GENERIC = re.compile(r"(?i)^(?:fatal: could not read from remote repository|fatal: the remote end hung up"
+                      r"|please make sure you have the correct access rights|and the repository exists)")
+_PREFIX = re.compile(r"(?i)^(?:fatal|error|remote):\s*")
+
+
+def git_error_line(error: str) -> str:
+    """git's first telling line ("ssh: connect to host … Connection refused", "'/x' does not appear to be
+    a git repository"), without its "fatal:" prefix; the generic lines only when there is nothing else."""
     lines = [line.strip() for line in (error or "").splitlines() if line.strip()]
-    return lines[-1] if lines else "no answer"
+    lines = [line for line in lines if not _NOISE.match(line)]
+    telling = [line for line in lines if not _GENERIC.match(line)] or lines
+    return _PREFIX.sub("", telling[0]) or telling[0] if telling else "no answer"
 
 
 def clean_tree(repo: str, args: List[str]) -> int:
@@ -81,7 +93,7 @@ def in_sync(repo: str, args: List[str]) -> int:
     if remote and "--no-fetch" not in args:
         fetched = git_repo.run_git(repo, "fetch", "--quiet", "--no-tags", remote, timeout=60)
         if not fetched.ok:
-            say(f"Could not reach {remote}: {_last_line(fetched.err)}")
+            say(f"Could not reach {remote}: {git_error_line(fetched.err)}")
             return UNKNOWN
     counts = git_repo.ahead_behind(repo, upstream)
     if counts is None:
@@ -193,7 +205,7 @@ def tag_free(repo: str, args: List[str]) -> int:
             say(f"Tag {tag} already exists on {remote}.")
             return FAIL
         if not remote_tags.ok:
-            say(f"Tag {tag} is free here; could not ask {remote}: {_last_line(remote_tags.err)}")
+            say(f"Tag {tag} is free here; could not ask {remote}: {git_error_line(remote_tags.err)}")
             return UNKNOWN
         say(f"Tag {tag} is free here and on {remote}.")
         return PASS

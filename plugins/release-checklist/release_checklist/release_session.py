@@ -448,7 +448,7 @@ class ReleaseSession:
     def _finish(self, step: Step, result: CommandResult) -> StepRecord:
         result = couldnt_check(step, result)
         state = (StepState.PASSED if result.passed else StepState.UNKNOWN if result.outcome in UNKNOWN_OUTCOMES
-                 else StepState.FAILED)
+                 else StepState.STOPPED if result.outcome == Outcome.STOPPED else StepState.FAILED)
         return self._update(step.id, state=state, message=result.message, outcome=result.outcome,
                             exit_code=result.exit_code, tail=result.lines[-80:], finished_at=time.time(), owner=None)
 

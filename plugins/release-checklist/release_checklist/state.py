@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import collections
-from typing import TYPE_CHECKING, Callable, Deque, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Optional
 
 if TYPE_CHECKING:
     from .checklist_file import ChecklistProblem
@@ -26,7 +26,7 @@ class State:
         self.read_error: Optional[str] = None
         self.selected: Optional[str] = None  # step whose output is shown
         self.live_lines: Deque[str] = collections.deque(maxlen=LIVE_LINES)
-        self.confirm: Optional[Dict[str, str]] = None  # {"step": id, "action": ids.ACT_*, "preview": text}
+        self.confirm: Optional[Dict[str, Any]] = None  # {"step", "action": ids.ACT_*, "preview", "local": bool}
         self.confirm_reset = False
         self.skipping: Optional[str] = None
         self.skip_error = False

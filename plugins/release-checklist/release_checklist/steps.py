@@ -22,7 +22,7 @@ class StepState:
     PENDING = "pending"
     RUNNING = "running"
     PASSED = "passed"  # a check exited 0
-    FAILED = "failed"  # a check exited non-zero, timed out, was stopped or could not start
+    FAILED = "failed"  # a check exited non-zero or could not start
     SKIPPED = "skipped"  # the user skipped it, with a reason
     SENT = "sent"  # typed into a terminal or handed to an agent; waits for the user's tick
     DONE = "done"  # ticked off by the user
@@ -30,7 +30,9 @@ class StepState:
     # A check that could not run: no network, a missing tool, a timeout. Never counted as passed.
     UNKNOWN = "unknown"
 
-    ALL: Tuple[str, ...] = (PENDING, RUNNING, PASSED, FAILED, SKIPPED, SENT, DONE, INTERRUPTED, UNKNOWN)
+    STOPPED = "stopped"  # the user pressed Stop while it ran: neither passed nor failed
+
+    ALL: Tuple[str, ...] = (PENDING, RUNNING, PASSED, FAILED, SKIPPED, SENT, DONE, INTERRUPTED, UNKNOWN, STOPPED)
     # States that count as "this step is behind us" for progress and for "release complete".
     COMPLETE: Tuple[str, ...] = (PASSED, SKIPPED, DONE)
 

@@ -44,6 +44,24 @@ EN: Dict[str, str] = {
     "state-sent": "Sent: tick it when it is done",
     "state-done": "Done",
     "state-interrupted": "Interrupted: the plugin stopped while it ran",
+    "state-stopped": "Stopped",
+    "checks-stopped": "Stopped. Before that: {passed} passed, {failed} failed, {unknown} couldn't check.",
+    "no-checks": "This checklist has no checks for the plugin to run.",
+    "checks-done": "Every check has already passed.",
+    "checks-done-skipped": "Every check has passed or was skipped ({skipped} skipped).",
+    "steps-left": "{count} step(s) left, next: {title}.",
+    "steps-left-none": "Nothing is left: the release is complete.",
+    "confirm-title-local": "Confirm a release step",
+    "confirm-run-local": "Run \"{title}\" now? It changes only this clone: nothing leaves this machine until you push.",
+    "confirm-type-local": (
+        "Type \"{title}\" into the terminal? It changes only this clone: nothing leaves this machine until you push."
+    ),
+    "confirm-hand-local": (
+        "Hand \"{title}\" to an agent? It changes only this clone: nothing leaves this machine until you push."
+    ),
+    "push-branch": "Sends {commits} commit(s) on {branch} to {remote} ({url}).",
+    "push-branch-new": "Sends {branch} (not on {remote} yet) to {remote} ({url}).",
+    "push-tag-missing": "The tag {tag} is not created yet: create it first, or this push fails.",
     "kind-check": "check",
     "kind-terminal": "terminal",
     "kind-agent": "agent",
@@ -84,7 +102,6 @@ EN: Dict[str, str] = {
     "busy": "A step is running; stop it first.",
     "all-passed": "Every check passed.",
     "checks-failed": "{count} check(s) failed.",
-    "nothing-to-run": "Every check has already passed or been skipped.",
     "push-no-remote": (
         "There is no remote named {remote}: add one (git remote add {remote} URL), "
         "or set the Remote line in {file}."
@@ -122,7 +139,10 @@ EN: Dict[str, str] = {
         "branch."
     ),
     "push-not-atomic": "Without --atomic, the tag may arrive without the branch.",
-    "agent-busy": "{pane} is {status} in this repository. \"{title}\" waits until it is idle.",
+    "agent-busy": (
+        "{pane} is {status} in this repository, so \"{title}\" did not start: it would publish the agent's unfinished "
+        "work. Press it again once the agent is idle."
+    ),
     "pane-working": "working",
     "pane-thinking": "thinking",
     "pane-permission": "waiting for a permission",
@@ -227,6 +247,28 @@ JA: Dict[str, str] = {
     "state-sent": "送信済み: 終わったらチェックしてください",
     "state-done": "完了",
     "state-interrupted": "中断: 実行中にプラグインが止まりました",
+    "state-stopped": "停止",
+    "checks-stopped": "停止しました。それまでの結果: 成功 {passed}、失敗 {failed}、確認できず {unknown}。",
+    "no-checks": "このチェックリストには、プラグインが実行するチェックがありません。",
+    "checks-done": "すべてのチェックに成功済みです。",
+    "checks-done-skipped": "すべてのチェックは成功済みかスキップ済みです（スキップ {skipped} 件）。",
+    "steps-left": "残り {count} ステップ。次は「{title}」です。",
+    "steps-left-none": "残りはありません。リリースは完了です。",
+    "confirm-title-local": "リリースのステップの確認",
+    "confirm-run-local": (
+        "「{title}」を今実行しますか？変わるのはこのクローンだけで、プッシュするまで何もこのマシンの外に出ません。"
+    ),
+    "confirm-type-local": (
+        "「{title}」をターミナルに入力しますか？変わるのはこのクローンだけで、プッシュするまで何もこのマシンの外に出ま"
+        "せん。"
+    ),
+    "confirm-hand-local": (
+        "「{title}」をエージェントに渡しますか？変わるのはこのクローンだけで、プッシュするまで何もこのマシンの外に出ま"
+        "せん。"
+    ),
+    "push-branch": "{branch} の {commits} 件のコミットを {remote}（{url}）に送ります。",
+    "push-branch-new": "{branch}（{remote} にはまだありません）を {remote}（{url}）に送ります。",
+    "push-tag-missing": "タグ {tag} はまだ作成されていません。先に作成してください。このままではプッシュが失敗します。",
     "kind-check": "チェック",
     "kind-terminal": "ターミナル",
     "kind-agent": "エージェント",
@@ -267,7 +309,6 @@ JA: Dict[str, str] = {
     "busy": "ステップを実行中です。先に停止してください。",
     "all-passed": "すべてのチェックに成功しました。",
     "checks-failed": "{count} 件のチェックが失敗しました。",
-    "nothing-to-run": "すべてのチェックは成功済みかスキップ済みです。",
     "push-no-remote": (
         "{remote} という名前のリモートはありません。追加する（git remote add {remote} "
         "URL）か、{file} の Remote 行を設定してください。"
@@ -306,7 +347,10 @@ JA: Dict[str, str] = {
         "タグのコミットが {remote} のブランチにない場合があります。"
     ),
     "push-not-atomic": "--atomic がないと、ブランチなしでタグだけが届くことがあります。",
-    "agent-busy": "{pane} がこのリポジトリで{status}です。「{title}」はアイドルになるまで待ちます。",
+    "agent-busy": (
+        "{pane} がこのリポジトリで{status}のため、「{title}」は開始しませんでした。エージェントの作業途中の内容が公開さ"
+        "れてしまいます。エージェントがアイドルになってから、もう一度押してください。"
+    ),
     "pane-working": "作業中",
     "pane-thinking": "思考中",
     "pane-permission": "許可待ち",
@@ -412,6 +456,29 @@ KO: Dict[str, str] = {
     "state-sent": "보냄: 끝나면 체크하세요",
     "state-done": "완료",
     "state-interrupted": "중단됨: 실행 중에 플러그인이 멈췄습니다",
+    "state-stopped": "중지됨",
+    "checks-stopped": "중지했습니다. 그 전까지: 통과 {passed}, 실패 {failed}, 확인 불가 {unknown}.",
+    "no-checks": "이 체크리스트에는 플러그인이 실행할 검사가 없습니다.",
+    "checks-done": "모든 검사를 이미 통과했습니다.",
+    "checks-done-skipped": "모든 검사를 통과했거나 건너뛰었습니다(건너뜀 {skipped}개).",
+    "steps-left": "남은 단계 {count}개, 다음: {title}.",
+    "steps-left-none": "남은 단계가 없습니다. 릴리스가 완료되었습니다.",
+    "confirm-title-local": "릴리스 단계 확인",
+    "confirm-run-local": (
+        "\"{title}\"을(를) 지금 실행할까요? 이 클론만 바뀌며, 푸시하기 전에는 아무것도 이 컴퓨터를 떠나지 않습니다."
+    ),
+    "confirm-type-local": (
+        "\"{title}\"을(를) 터미널에 입력할까요? 이 클론만 바뀌며, 푸시하기 전에는 아무것도 이 컴퓨터를 떠나지 않습니다."
+    ),
+    "confirm-hand-local": (
+        "\"{title}\"을(를) 에이전트에게 넘길까요? 이 클론만 바뀌며, 푸시하기 전에는 아무것도 이 컴퓨터를 떠나지 않습니"
+        "다."
+    ),
+    "push-branch": "{branch}의 커밋 {commits}개를 {remote}({url})(으)로 보냅니다.",
+    "push-branch-new": "{branch}({remote}에는 아직 없음)을(를) {remote}({url})(으)로 보냅니다.",
+    "push-tag-missing": (
+        "태그 {tag}이(가) 아직 만들어지지 않았습니다. 먼저 만드세요. 그렇지 않으면 이 푸시는 실패합니다."
+    ),
     "kind-check": "검사",
     "kind-terminal": "터미널",
     "kind-agent": "에이전트",
@@ -452,7 +519,6 @@ KO: Dict[str, str] = {
     "busy": "단계가 실행 중입니다. 먼저 중지하세요.",
     "all-passed": "모든 검사를 통과했습니다.",
     "checks-failed": "검사 {count}개가 실패했습니다.",
-    "nothing-to-run": "모든 검사가 이미 통과했거나 건너뛰었습니다.",
     "push-no-remote": (
         "{remote}이라는 원격 저장소가 없습니다. 추가하거나(git remote add {remote} "
         "URL) {file}의 Remote 줄을 지정하세요."
@@ -488,7 +554,10 @@ KO: Dict[str, str] = {
         "커밋이 {remote} 브랜치에 없을 수 있습니다."
     ),
     "push-not-atomic": "--atomic이 없으면 브랜치 없이 태그만 도착할 수 있습니다.",
-    "agent-busy": "{pane}이(가) 이 저장소에서 {status} 상태입니다. \"{title}\"은(는) 유휴 상태가 될 때까지 기다립니다.",
+    "agent-busy": (
+        "{pane}이(가) 이 저장소에서 {status} 상태라 \"{title}\"을(를) 시작하지 않았습니다. 에이전트가 끝내지 않은 작업"
+        "이 공개됩니다. 에이전트가 유휴 상태가 되면 다시 누르세요."
+    ),
     "pane-working": "작업 중",
     "pane-thinking": "생각 중",
     "pane-permission": "권한 대기 중",
@@ -587,6 +656,20 @@ ZH: Dict[str, str] = {
     "state-sent": "已发送：完成后请勾选",
     "state-done": "完成",
     "state-interrupted": "已中断：运行时插件停止了",
+    "state-stopped": "已停止",
+    "checks-stopped": "已停止。在此之前：{passed} 项通过，{failed} 项失败，{unknown} 项无法检查。",
+    "no-checks": "此检查清单中没有由插件运行的检查。",
+    "checks-done": "所有检查都已通过。",
+    "checks-done-skipped": "所有检查都已通过或被跳过（跳过 {skipped} 项）。",
+    "steps-left": "还剩 {count} 个步骤，下一步：{title}。",
+    "steps-left-none": "没有剩余步骤：此次发布已完成。",
+    "confirm-title-local": "确认发布步骤",
+    "confirm-run-local": "现在运行“{title}”？它只改变这个克隆：在你推送之前，什么都不会离开这台机器。",
+    "confirm-type-local": "将“{title}”输入到终端？它只改变这个克隆：在你推送之前，什么都不会离开这台机器。",
+    "confirm-hand-local": "将“{title}”交给智能体？它只改变这个克隆：在你推送之前，什么都不会离开这台机器。",
+    "push-branch": "将 {branch} 上的 {commits} 个提交发送到 {remote}（{url}）。",
+    "push-branch-new": "将 {branch}（{remote} 上尚无）发送到 {remote}（{url}）。",
+    "push-tag-missing": "标签 {tag} 尚未创建：请先创建，否则此次推送会失败。",
     "kind-check": "检查",
     "kind-terminal": "终端",
     "kind-agent": "智能体",
@@ -627,7 +710,6 @@ ZH: Dict[str, str] = {
     "busy": "有步骤正在运行，请先停止。",
     "all-passed": "所有检查均已通过。",
     "checks-failed": "{count} 项检查失败。",
-    "nothing-to-run": "所有检查都已通过或已跳过。",
     "push-no-remote": (
         "没有名为 {remote} 的远程仓库：请添加一个（git remote add {remote} URL）"
         "，或在 {file} 中设置 Remote 行。"
@@ -657,7 +739,10 @@ ZH: Dict[str, str] = {
         "提交。"
     ),
     "push-not-atomic": "没有 --atomic 时，标签可能在没有分支的情况下到达。",
-    "agent-busy": "{pane} 正在此仓库中{status}。“{title}”将等到它空闲后再进行。",
+    "agent-busy": (
+        "{pane} 正在此仓库中{status}，所以“{title}”没有开始：它会把智能体尚未完成的工作发布出去。请等智能体空闲后再按一"
+        "次。"
+    ),
     "pane-working": "工作",
     "pane-thinking": "思考",
     "pane-permission": "等待授权",

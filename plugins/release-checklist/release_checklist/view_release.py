@@ -38,13 +38,12 @@ STATE_LOOK = {  # state -> (icon, tone)
     StepState.SKIPPED: ("minus", "warning"),
     StepState.SENT: ("send", "info"),
     StepState.INTERRUPTED: ("shield-alert", "warning"),
+    StepState.STOPPED: ("circle-pause", "neutral"),
     StepState.UNKNOWN: ("message-circle-question", "warning"),
 }
 
 
-SHOWS_OUTPUT = (StepState.PASSED, StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)
-
-SHOWS_OUTPUT = (StepState.PASSED, StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)
+SHOWS_OUTPUT = (StepState.PASSED, StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN, StepState.STOPPED)
 
 
 def result_text(record: StepRecord, t: Translate) -> str:
@@ -76,7 +75,8 @@ def state_text(record: StepRecord, t: Translate, step: Optional[Step] = None, no
         derived_tests = step is not None and step.id == "tests-pass" and record.outcome == Outcome.NOT_FOUND
         text += " · " + (t("outcome-not-installed-tests", program=record.message.rsplit(": ", 1)[-1],
                            file=CHECKLIST_FILE_NAME) if derived_tests else result_text(record, t))
-    if state in (StepState.PASSED, StepState.FAILED, StepState.UNKNOWN) and record.started_at and record.finished_at:
+    if state in (StepState.PASSED, StepState.FAILED, StepState.UNKNOWN, StepState.STOPPED) and record.started_at \
+            and record.finished_at:
         text += " · " + t("took", seconds=f"{max(0.0, record.finished_at - record.started_at):.1f}")
     return text
 
@@ -90,7 +90,7 @@ def step_actions(step: Step, record: StepRecord, running: bool, t: Translate) ->
     if state in StepState.COMPLETE:
         return [ui.action(ids.ACT_UNDO, icon="undo-2", tooltip=t("action-undo"))]
     if step.kind == StepKind.CHECK and not running:
-        failed = state in (StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)
+        failed = state in (StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)  # not a stop: Run again
         actions.append(ui.action(ids.ACT_RETRY if failed else ids.ACT_RUN, icon="rotate-cw" if failed else "play",
                                  tooltip=t("action-retry" if failed else "action-run")))
         if state in (StepState.FAILED, StepState.UNKNOWN):
@@ -138,7 +138,7 @@ def _output_block(state: State, session: ReleaseSession, t: Translate) -> Option
     if record.state != StepState.PASSED:
         children.append(ui.row([
             ui.button(ids.OUTPUT_RETRY, t("action-retry"), icon="rotate-cw", variant="primary"),
-            ui.button(ids.OUTPUT_FIX, t("action-fix"), icon="bot"),
+            record.state != StepState.STOPPED and ui.button(ids.OUTPUT_FIX, t("action-fix"), icon="bot"),
             ui.button(ids.OUTPUT_SKIP, t("action-skip"), icon="minus", variant="ghost"),
         ], gap="small", wrap=True))
     return ui.column(children, gap="small")
@@ -153,8 +153,9 @@ def _confirmation(state: State, session: ReleaseSession, t: Translate) -> Option
         ])
     if state.confirm is not None:
         step = session.step(state.confirm["step"])
-        return ui.section(t("confirm-title"), [
-            ui.text(t("confirm-" + state.confirm["action"], title=session.title_of(step)), "error"),
+        local = "-local" if state.confirm.get("local") else ""  # a local tag can be deleted: not "cannot be undone"
+        return ui.section(t("confirm-title" + local), [
+            ui.text(t("confirm-" + state.confirm["action"] + local, title=session.title_of(step)), "error"),
             ui.text(session.command_of(step) or "", "code"),
             bool(state.confirm.get("preview")) and ui.text(state.confirm.get("preview", ""), "small"),
             ui.row([ui.button(ids.CONFIRM_YES, t("confirm-yes"), icon="zap", variant="danger"),
