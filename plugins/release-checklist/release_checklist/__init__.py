@@ -155,7 +155,7 @@ def __getattr__(name: str) -> Any:
 
 _SUBMODULES = frozenset({
     "builtin_checks", "checklist_file", "chosen_versions", "app", "command_runner", "couldnt_check",
-    "default_checklist", "fix_watch", "git_repo", "ids", "new_file", "os_errors", "output_tail", "project_files",
+    "default_checklist", "fix_watch", "git_repo", "ids", "new_file", "output_tail", "project_files",
     "prompts",
     "push_preview", "release_docs", "release_session", "run_store", "state", "steps", "text",
     "versions", "view", "view_release",

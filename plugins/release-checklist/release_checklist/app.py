@@ -11,7 +11,7 @@ import traceback
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
 from agentty_plugin import AgenttyError, CommandCall, Context, Pane, Plugin, UIEvent
-from agentty_plugin.panes import busy_agent_panes, display_path, idle_agent_pane, pane_label
+from agentty_plugin.panes import busy_agent_panes, idle_agent_pane, pane_label
 
 from . import ids
 from .fix_watch import FixWatch
@@ -176,9 +176,9 @@ class App:
             problems, file = parse_error.problems, parse_error.path or CHECKLIST_FILE_NAME
         except OSError as os_error:
             # Reading the checklist or the project files (a save that fails never lands here).
-            error = os_error.strerror or str(os_error)
-            if os_error.filename:
-                error += f" ({display_path(str(os_error.filename))})"
+            from agentty_plugin.files import describe_os_error
+
+            error = describe_os_error(os_error, self.host.language, reading=True)
         history = session.history() if session else []
         if not generation.is_current:
             return
@@ -381,9 +381,9 @@ class App:
 
     def describe(self, error: OSError, path: str) -> str:
         """An OSError in the user's words, naming the folder (home-relative) and what to do."""
-        from .os_errors import describe_os_error
+        from agentty_plugin.files import describe_os_error
 
-        return describe_os_error(error, self.host.language, display_path(path))
+        return describe_os_error(error, self.host.language, path)
 
     def _on_line(self, _step_id: str, line: str) -> None:
         with self.lock:

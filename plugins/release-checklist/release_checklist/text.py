@@ -154,7 +154,7 @@ EN: Dict[str, str] = {
     "send-failed": "Could not send it: {error}",
     "problems-title": "{file} has problems",
     "problem-line": "Line {line}, column {column}: {message}",
-    "read-failed": "Could not read the checklist: {error}",
+    "read-failed": "The checklist could not be read. {error}",
     "not-saved": "Progress is not being saved. {problem}",
     "not-saved-stopped": "Stopped: progress could not be saved. {problem}",
     "run-crashed": (
@@ -362,7 +362,7 @@ JA: Dict[str, str] = {
     "send-failed": "送信できませんでした: {error}",
     "problems-title": "{file} に問題があります",
     "problem-line": "{line} 行 {column} 列: {message}",
-    "read-failed": "チェックリストを読めませんでした: {error}",
+    "read-failed": "チェックリストを読めませんでした。{error}",
     "not-saved": "進捗が保存されていません。{problem}",
     "not-saved-stopped": "停止しました: 進捗を保存できませんでした。{problem}",
     "run-crashed": (
@@ -569,7 +569,7 @@ KO: Dict[str, str] = {
     "send-failed": "보낼 수 없습니다: {error}",
     "problems-title": "{file}에 문제가 있습니다",
     "problem-line": "{line}행 {column}열: {message}",
-    "read-failed": "체크리스트를 읽을 수 없습니다: {error}",
+    "read-failed": "체크리스트를 읽을 수 없습니다. {error}",
     "not-saved": "진행 상황이 저장되지 않고 있습니다. {problem}",
     "not-saved-stopped": "중지됨: 진행 상황을 저장할 수 없었습니다. {problem}",
     "run-crashed": (
@@ -754,7 +754,7 @@ ZH: Dict[str, str] = {
     "send-failed": "无法发送：{error}",
     "problems-title": "{file} 有问题",
     "problem-line": "第 {line} 行第 {column} 列：{message}",
-    "read-failed": "无法读取检查清单：{error}",
+    "read-failed": "无法读取检查清单。{error}",
     "not-saved": "进度未能保存。{problem}",
     "not-saved-stopped": "已停止：无法保存进度。{problem}",
     "run-crashed": "运行因内部错误而停止（{error}）。已有结果都已保留；请再运行一次，若再次发生请报告。",

@@ -6,12 +6,11 @@ import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from agentty_plugin import relative_time, ui
-from agentty_plugin.panes import display_path
+from agentty_plugin.files import describe_os_error
 
 from . import ids
 from .checklist_file import CHECKLIST_FILE_NAME
 from .command_runner import Outcome
-from .os_errors import describe_os_error
 from .state import State, Translate
 from .steps import Step, StepKind, StepState
 
@@ -207,7 +206,7 @@ def release_tree(state: State, session: ReleaseSession, t: Translate) -> Dict[st
         state.version_error and ui.text(state.version_error, "error"),
         controls,
         session.save_error is not None and ui.text(t("not-saved", problem=describe_os_error(
-            session.save_error, state.language, display_path(session.state_folder))), "error"),
+            session.save_error, state.language, session.state_folder)), "error"),
         _confirmation(state, session, t),
         _output_block(state, session, t),
         ui.section(t("steps"), [
