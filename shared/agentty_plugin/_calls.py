@@ -6,6 +6,7 @@ A declaration builds a `Call` (method, params, the API version it needs, how to 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Generic, TypeVar
 
@@ -142,6 +143,13 @@ class HostCalls:
         reply.add_done_callback(settle)
         return call.read(await asyncio.wait_for(waiter, self.call_timeout))
 
+    def within(self, seconds: float) -> Deadline:
+        """The host calls with one shared deadline `seconds` from now instead of `call_timeout`, for answers
+        a panel should not wait long for: `soon = plugin.within(1.5)`; `soon.get_session(3)` waits at
+        most until then; `soon.start("get_session", 3)` sends at once and returns a `Pending`, so that
+        several calls are in flight together and all of them are done by the deadline."""
+        return Deadline(self, seconds)
+
     @host_call
     def call(self, method: str, params: Optional[Mapping[str, Any]] = None, min_api: int = 1) -> Call[Any]:
         """Any host method by name; the answer as the host sent it (or AgenttyError with its code)."""
@@ -199,6 +207,50 @@ class HostCalls:
     @host_call
     def timer(self, ms: int) -> Call[Dict[str, Any]]:
         return Call("host/timer", {"ms": int(ms)}, _as_dict, min_api=2)
+
+
+class Pending(Generic[R]):
+    """A host call already sent: `result()` waits for its answer until its deadline, then raises
+    AgenttyError with code TIMED_OUT (a late answer is dropped when it comes)."""
+
+    __slots__ = ("_call", "_reply", "_deadline")
+
+    def __init__(self, call: Call[R], reply: Reply, deadline: float) -> None:
+        self._call, self._reply, self._deadline = call, reply, deadline
+
+    def result(self) -> R:
+        try:
+            answer = self._reply.result(timeout=max(0.0, self._deadline - time.monotonic()))
+        except CallTimeout:
+            raise AgenttyError(f"{self._call.method}: no answer from Agentty in time", TIMED_OUT,
+                               self._call.method) from None
+        return self._call.read(answer)
+
+
+class Deadline:
+    """What `plugin.within(seconds)` returns: every host call by name, all sharing one deadline."""
+
+    def __init__(self, plugin: HostCalls, seconds: float) -> None:
+        self._plugin = plugin
+        self.deadline = time.monotonic() + seconds
+
+    def start(self, name: str, *args: Any, **kwargs: Any) -> Pending[Any]:
+        """Send the call `name` (e.g. "get_session") now; its Pending's result() waits until the deadline."""
+        declare = DECLARATIONS.get(name)
+        if declare is None:
+            raise AttributeError(f"no host call {name!r}")
+        call = declare(self._plugin, *args, **kwargs)
+        return Pending(call, self._plugin._request(call.method, call.params, min_api=call.min_api), self.deadline)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name not in DECLARATIONS:
+            raise AttributeError(f"no host call {name!r}")
+
+        def blocking(*args: Any, **kwargs: Any) -> Any:
+            return self.start(name, *args, **kwargs).result()
+
+        blocking.__name__ = name
+        return blocking
 
 
 class AsyncCalls:

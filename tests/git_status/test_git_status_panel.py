@@ -10,7 +10,8 @@ from agentty_plugin import Context, Pane, Workspace, ui
 from git_status.focus import Session, reveal_target
 from git_status.handoff import choose_target
 from git_status.snapshot import STATES, RepoSnapshot, take_snapshot
-from git_status.text import CATALOGS, TRANSLATOR
+from git_status.text import CATALOGS, TEXT
+from git_status.text import key as catalog_key
 from git_status.view import State, badge_text, render
 from git_status_support import git, write
 
@@ -18,7 +19,7 @@ LANGUAGES = ("en", "ja", "ko", "zh")
 
 
 def test_every_language_has_every_key_with_the_same_placeholders() -> None:
-    assert TRANSLATOR.missing() == {"ja": [], "ko": [], "zh": []}
+    assert TEXT.missing() == {"ja": [], "ko": [], "zh": []}
     for key, english in CATALOGS["en"].items():
         wanted = set(re.findall(r"{(\w+)}", english))
         for language in LANGUAGES[1:]:
@@ -29,9 +30,9 @@ def test_every_language_has_every_key_with_the_same_placeholders() -> None:
 @pytest.mark.parametrize("state", [s for s in STATES if s != "ok"])
 def test_every_problem_state_renders_a_message(state: str, language: str) -> None:
     tree = render(State(snapshot=RepoSnapshot(state, "/some/folder", detail="git said so")),
-                  TRANSLATOR.for_language(language))
+                  TEXT.for_language(language))
     ui.validate(tree)
-    message = TRANSLATOR.get(language, f"state.{state}", folder="/some/folder")
+    message = TEXT.get(language, catalog_key("state", state), folder="/some/folder")
     assert message in ui.texts(tree) and ui.find(tree, "toolbar.refresh") is not None
 
 
@@ -43,7 +44,7 @@ def test_huge_repository_stays_under_the_element_limit(repo: Path, runner) -> No
         write(repo / f"staged{n}.txt", "changed\n")
         write(repo / f"untracked{n}.txt", "x\n")
     snapshot = take_snapshot(str(repo), runner)
-    tree = render(State(snapshot=snapshot), TRANSLATOR.for_language("en"))
+    tree = render(State(snapshot=snapshot), TEXT.for_language("en"))
     ui.validate(tree)
     assert ui.count_elements(tree) < 1000
     assert "and 340 more" in ui.texts(tree) and badge_text(snapshot) == "800"
@@ -59,10 +60,10 @@ def test_overview_and_operation_render_in_every_language(repo: Path, runner) -> 
     git(repo, "bisect", "start")
     snapshot = take_snapshot(str(repo), runner)
     for language in LANGUAGES:
-        tree = render(State(snapshot=snapshot), TRANSLATOR.for_language(language))
-        assert TRANSLATOR.get(language, "op.bisect") in ui.texts(tree)
+        tree = render(State(snapshot=snapshot), TEXT.for_language(language))
+        assert TEXT.get(language, "op_bisect") in ui.texts(tree)
         ui.validate(render(State(mode="workspaces", overview=[]),
-                           TRANSLATOR.for_language(language)))
+                           TEXT.for_language(language)))
 
 
 def pane(pane_id: int, status: str = "idle", kind: str = "claude", cwd: str = "/repo") -> Pane:

@@ -11,7 +11,7 @@ from git_status.attribution import SessionResult, attribute, edited_mentions
 from git_status.handoff import choose_target
 from git_status.location import locate
 from git_status.team import TeamReport, place_panes
-from git_status.text import TRANSLATOR
+from git_status.text import TEXT
 from git_status.view import State, render
 from git_status.worktrees import WorktreeReader, WorktreeReport, parse_worktree_list
 from git_status_support import commit_all, git, write
@@ -107,7 +107,7 @@ def test_bare_main_repository_detached_and_mid_rebase(repo: Path, tmp_path: Path
     loose = {w.path: w for w in read(tmp_path / "topic", runner).worktrees}[str(tmp_path / "loose")]
     assert loose.state == "missing" and loose.entry.prunable is None
     tree = render(State(mode="worktrees", team=TeamReport(str(tmp_path / "topic"), report)),
-                  TRANSLATOR.for_language("en"))
+                  TEXT.for_language("en"))
     ui.validate(tree)
     text = " ".join(ui.texts(tree))
     assert "bare repository: no working tree" in text and "locked: on a USB disk" in text
@@ -123,7 +123,7 @@ def test_twenty_worktrees(repo: Path, tmp_path: Path, runner) -> None:  # type: 
     assert by_name(report)["agent-07"].collisions["shared.txt"] == [f"agent-{n:02}" for n in range(20) if n != 7]
     for language in LANGUAGES:
         tree = render(State(mode="worktrees", team=TeamReport(str(repo), report)),
-                      TRANSLATOR.for_language(language))
+                      TEXT.for_language(language))
         ui.validate(tree)
         assert len(ui.find(tree, "worktrees.list")["items"]) == 21  # type: ignore[index]
 
@@ -205,20 +205,20 @@ def test_panes_are_placed_in_the_deepest_worktree(repo: Path, runner) -> None:  
 def test_worktree_view_texts_in_every_language(team_repo: Dict[str, Path], runner) -> None:  # type: ignore[no-untyped-def]
     report = read(team_repo["main"], runner)
     for language in LANGUAGES:
-        t = TRANSLATOR.for_language(language)
+        t = TEXT.for_language(language)
         tree = render(State(mode="worktrees", team=TeamReport(str(team_repo["main"]), report)),
-                      TRANSLATOR.for_language(language))
+                      TEXT.for_language(language))
         ui.validate(tree)
         text = " ".join(ui.texts(tree))
-        assert t("wt.missing") in text and t("collision.title", count=1) in text
-        assert t("wt.title", count=5) in text
+        assert t("wt_missing") in text and t("collision_title", count=1) in text
+        assert t("wt_title", count=5) in text
 
 
 def test_worktrees_view_outside_a_repository_says_why() -> None:
     from git_status.snapshot import RepoSnapshot
 
     tree = render(State(mode="worktrees", snapshot=RepoSnapshot("not-repo", "/plain")),
-                  TRANSLATOR.for_language("en"))
+                  TEXT.for_language("en"))
     assert "/plain is not inside a git repository." in ui.texts(tree)
     assert not any(node.get("type") == "spinner" for node in tree["children"])
 

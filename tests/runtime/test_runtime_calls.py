@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any, Dict, List, Tuple
+
 import pytest
+from agentty_plugin import AgenttyError
+from agentty_plugin._calls import HostCalls
+from agentty_plugin._workers import Reply
+from agentty_plugin.errors import TIMED_OUT
 from agentty_plugin.testing import PluginHost
 from runtime_helpers import PROBE, make_world
 
@@ -122,3 +129,54 @@ def test_badge_longer_than_8_characters_is_refused_before_sending(host):
     host.wait_for(lambda: any(kind == "error" and "longer than 8" in msg for msg, kind in host.notifications), 5)
     assert host.calls_of("ui/setBadge") == []
     assert host.badge == ""
+
+
+# ---------------------------------------------------------------- plugin.within(seconds): one deadline for many
+
+class HeldCalls(HostCalls):
+    """The calls part of a plugin whose requests are answered only when the test says so."""
+
+    call_timeout = 60.0
+
+    def __init__(self) -> None:
+        self.sent: List[Tuple[str, Dict[str, Any], Reply]] = []
+
+    def _request(self, method, params, min_api=1):
+        reply = Reply()
+        self.sent.append((method, params, reply))
+        return reply
+
+
+def test_calls_within_a_deadline_are_in_flight_together_and_answer_in_time_or_time_out():
+    calls = HeldCalls()
+    soon = calls.within(0.0)  # a deadline already over: answered calls still give their answer, others time out
+    first = soon.start("get_session", 3, 10)
+    second = soon.start("get_session", 4)
+    assert [(m, p) for m, p, _r in calls.sent] == [("session/get", {"paneId": 3, "maxTurns": 10}),
+                                                  ("session/get", {"paneId": 4})]  # both sent before any wait
+    calls.sent[0][2].set_result({"turns": [{"role": "user"}]})
+    assert first.result() == {"turns": [{"role": "user"}]}
+    started = time.monotonic()
+    with pytest.raises(AgenttyError) as late:
+        second.result()  # at once, not after the plugin's 60 s call_timeout
+    assert late.value.code == TIMED_OUT and late.value.method == "session/get"
+    assert soon.deadline <= started
+
+
+def test_a_host_error_within_a_deadline_is_the_hosts_error():
+    calls = HeldCalls()
+    pending = calls.within(30).start("get_session", 9)
+    calls.sent[0][2].set_exception(AgenttyError("needs session.read", -32001, "session/get"))
+    with pytest.raises(AgenttyError) as refused:
+        pending.result()
+    assert refused.value.is_permission
+
+
+def test_a_blocking_call_within_a_deadline_and_an_unknown_name():
+    calls = HeldCalls()
+    soon = calls.within(0.0)  # already over: the blocking form raises at once instead of waiting 60 s
+    with pytest.raises(AgenttyError) as late:
+        soon.list_workspaces()
+    assert late.value.code == TIMED_OUT and calls.sent[0][0] == "workspace/list"
+    with pytest.raises(AttributeError):
+        soon.start("no_such_call")

@@ -11,7 +11,7 @@ from agentty_plugin import AgenttyError, CommandCall, Context, Plugin, UIEvent
 
 from . import ids
 from .focus import Session, reveal_target
-from .text import TRANSLATOR
+from .text import TEXT
 from .view import State, badge_text, render
 
 TYPE_CHECKING = False
@@ -61,12 +61,23 @@ class App:
                 self._readers = Readers(self.plugin, self.shown_location, self.poll_refresh)
             return self._readers
 
+    def update(self, **changes: Any) -> None:
+        """The only way the state changes: the next snapshot under the lock, then a redraw of it. A change
+        that leaves every field as it was draws nothing (a reopen's refresh waits for git; see open())."""
+        with self.lock:
+            state = self.state
+            if all(getattr(state, name) is value for name, value in changes.items()):
+                return
+            self.state = state._replace(**changes)
+            self.redraw()
+
     def redraw(self) -> None:
+        """Draw the current snapshot, with the language and the clock of this moment."""
         with self.lock:
             if self.session.panel_open:
                 language = self.plugin.language
-                self.state.language, self.state.now = language, time.time()
-                self.plugin.set_panel(render(self.state, TRANSLATOR.for_language(language)))
+                shown = self.state._replace(language=language, now=time.time())
+                self.plugin.set_panel(render(shown, TEXT.for_language(language)))
 
     def shown_location(self) -> Optional[RepoLocation]:
         snapshot = self.state.snapshot
@@ -74,10 +85,8 @@ class App:
 
     def notice(self, key: str, style: str = "muted", **values: Any) -> None:
         """A message in the panel (kept until the next action) and as a notification."""
-        text = TRANSLATOR.get(self.plugin.language, key, **values)
-        with self.lock:
-            self.state.notice = (text, style)
-        self.redraw()
+        text = TEXT.get(self.plugin.language, key, **values)
+        self.update(notice=(text, style))
         self.plugin.notify(text, "warning" if style == "error" else "info")
 
     def activate(self, info: Any) -> None:
@@ -141,24 +150,22 @@ class App:
             if not generation.is_current:
                 return
         folder = self.session.folder_for(context or self.plugin.context)
-        state = self.state
         with self.lock:
-            if state.snapshot is not None and state.snapshot.folder != folder:
-                state.snapshot = None  # another repository: a spinner, not the previous one's files
-            state.loading = state.snapshot is None
-            if state.loading:
-                self.redraw()
+            shown = self.state.snapshot
+            if shown is not None and shown.folder != folder:
+                shown = None  # another repository: a spinner, not the previous one's files
+            self.update(snapshot=shown, loading=shown is None)  # the same repository: nothing to draw yet
         readers = self.readers()
         snapshot = take_snapshot(folder, readers.runner)
         if not generation.is_current:
             return
-        with self.lock:
-            state.snapshot, state.loading = snapshot, False
-            if state.team is not None and (snapshot.location is None or state.team.root != snapshot.location.root):
-                state.team = None  # another repository's worktrees
         readers.poller.refreshed(snapshot.seconds, snapshot.location if snapshot.ok else None)
-        self.plugin.set_badge(badge_text(snapshot, state.team))
-        self.redraw()
+        with self.lock:
+            team = self.state.team
+            if team is not None and (snapshot.location is None or team.root != snapshot.location.root):
+                team = None  # another repository's worktrees
+            self.plugin.set_badge(badge_text(snapshot, team))  # the badge first, then the panel, as always
+            self.update(snapshot=snapshot, loading=False, team=team)
         if drawn is not None:
             drawn.set()
         team = self._update_team(snapshot, generation)
@@ -172,16 +179,14 @@ class App:
         if not snapshot.ok or snapshot.location is None:
             return None
         location, readers = snapshot.location, self.readers()
-        with self.lock:
-            self.state.team_loading = True
+        self.update(team_loading=True)
         team = read_team(location, readers.worktrees, readers.sessions.list_workspaces, readers.sessions.read,
                          {location.root: snapshot.status})
         if not generation.is_current:
             return team
         with self.lock:
-            self.state.team, self.state.team_loading = team, False
-        self.plugin.set_badge(badge_text(snapshot, team))
-        self.redraw()
+            self.plugin.set_badge(badge_text(snapshot, team))
+            self.update(team=team, team_loading=False)
         return team
 
     def poll_refresh(self, reason: str) -> None:
@@ -192,47 +197,38 @@ class App:
 
     def load_overview(self) -> None:
         generation = self.plugin.latest("overview")
-        with self.lock:
-            self.state.overview_loading, self.state.overview_error = True, None
-        self.redraw()
+        self.update(overview_loading=True, overview_error=None)
         try:
             workspaces = self.plugin.list_workspaces()
         except AgenttyError as error:
-            with self.lock:
-                self.state.overview_loading, self.state.overview_error = False, str(error)
-            self.redraw()
+            self.update(overview_loading=False, overview_error=str(error))
             return
         entries = [(str(w.id), w.name or str(w.id), w.cwd or next((p.cwd for p in w.panes if p.cwd), None))
                    for w in workspaces]
         rows = self.readers().overview.read(entries)
         if generation.is_current:
-            with self.lock:
-                self.state.overview, self.state.overview_loading = rows, False
-            self.redraw()
+            self.update(overview=rows, overview_loading=False)
 
     # -- the toolbar and the lists -------------------------------------------------------------------
 
     def refresh_clicked(self, event: UIEvent, context: Context) -> None:
-        with self.lock:
-            self.state.notice = None
+        self.update(notice=None)
         self.load_overview() if self.state.mode == ids.MODE_WORKSPACES else self.refresh(context)
 
     def view_chosen(self, event: UIEvent, context: Context) -> None:
-        with self.lock:
-            self.state.mode = event.value if event.value in ids.MODES else ids.MODE_REPO
-            self.state.notice = None
-        self.redraw()
+        self.update(mode=event.value if event.value in ids.MODES else ids.MODE_REPO, notice=None)
         self.load_overview() if self.state.mode == ids.MODE_WORKSPACES else self.refresh(context)
 
     def follow_focus(self, event: UIEvent, context: Context) -> None:
         with self.lock:
-            self.session.pinned_folder, self.state.pinned_name, self.state.pinned_kind = None, None, "workspace"
+            self.session.pinned_folder = None
+            self.update(pinned_name=None, pinned_kind="workspace")
         self.refresh(context)
 
     def _pin(self, folder: Optional[str], name: str, kind: str, context: Optional[Context]) -> None:
         with self.lock:
-            self.session.pinned_folder, self.state.pinned_name, self.state.pinned_kind = folder, name, kind
-            self.state.mode, self.state.notice = ids.MODE_REPO, None
+            self.session.pinned_folder = folder
+            self.update(pinned_name=name, pinned_kind=kind, mode=ids.MODE_REPO, notice=None)
         self.refresh(context)
 
     def workspace_chosen(self, event: UIEvent, context: Context) -> None:
@@ -293,7 +289,7 @@ class App:
         try:
             self.plugin.reveal_path(reveal_target(location.root, path))
         except AgenttyError as error:
-            self.notice("reveal.failed", "error", path=path, error=str(error))
+            self.notice("reveal_failed", "error", path=path, error=str(error))
 
     # -- hand-offs -----------------------------------------------------------------------------------
 
@@ -338,7 +334,7 @@ class App:
             self.notice(nothing.key, **nothing.values)
             return
         except GitError as error:
-            self.notice("handoff.failed", "error", error=str(error))
+            self.notice("handoff_failed", "error", error=str(error))
             return
         self._dispatch(request, snapshot.location.root, snapshot.status.branch.head or snapshot.location.name)
 
@@ -356,7 +352,7 @@ class App:
         except NothingToSend as nothing:
             self.notice(nothing.key, **nothing.values)
         except GitError as error:
-            self.notice("handoff.failed", "error", error=str(error))
+            self.notice("handoff_failed", "error", error=str(error))
         finally:
             self.handing_off.release()
 
@@ -377,7 +373,7 @@ class App:
         try:
             key, values = deliver(self.plugin.inject_prompt, request, target, name)
         except AgenttyError as error:
-            self.notice("handoff.failed", "error", error=str(error))
+            self.notice("handoff_failed", "error", error=str(error))
             return
         self.session.sent(request.title)
         self.notice(key, **values)
@@ -391,8 +387,7 @@ class App:
         self.refresh(call.context)
 
     def overview_command(self, call: CommandCall) -> None:
-        with self.lock:
-            self.state.mode = ids.MODE_WORKSPACES
+        self.update(mode=ids.MODE_WORKSPACES)
         self.plugin.show_panel()
         self.load_overview()
 

@@ -61,10 +61,10 @@ def deliver(inject: Callable[..., Dict[str, Any]], request: HandOff, target: Tar
     else:
         result = inject(request.text, title=request.title, target="newTab", cwd=target.cwd, agent=target.agent)
     if result.get("status") != "sent":
-        return "handoff.asked", {}  # Agentty chose to ask the user (e.g. long after the last click)
+        return "handoff_asked", {}  # Agentty chose to ask the user (e.g. long after the last click)
     if target.target == "pane":
-        return "handoff.sent", {"pane": result.get("paneId", target.pane_id)}
-    return ("handoff.new_tab_busy" if target.reason == "busy" else "handoff.new_tab"), {"name": worktree_name}
+        return "handoff_sent", {"pane": result.get("paneId", target.pane_id)}
+    return ("handoff_new_tab_busy" if target.reason == "busy" else "handoff_new_tab"), {"name": worktree_name}
 
 
 class NothingToSend(Exception):
@@ -86,7 +86,7 @@ def review_file(snapshot: RepoSnapshot, location: RepoLocation, runner: GitRunne
                 language: str) -> HandOff:
     change = next((f for f in getattr(snapshot.status, group) if f.display == path), None)
     if change is None:
-        raise NothingToSend("file.gone", path=path)
+        raise NothingToSend("file_gone", path=path)
     diff = diffs.file_diff(location, runner, change)
     text = prompts.review_file_prompt(location.name, snapshot.status.branch.head, change, diff, language)
     return HandOff(f"Review {path}", text)
@@ -96,7 +96,7 @@ def resolve_conflict(snapshot: RepoSnapshot, location: RepoLocation, runner: Git
                      language: str) -> HandOff:
     change = next((f for f in snapshot.status.conflicted if f.display == path), None)
     if change is None:
-        raise NothingToSend("file.gone", path=path)
+        raise NothingToSend("file_gone", path=path)
     diff = diffs.file_diff(location, runner, change)
     operation = snapshot.operation.kind if snapshot.operation else None
     text = prompts.resolve_conflict_prompt(location.name, snapshot.status.branch.head, change, operation, diff,
@@ -108,23 +108,23 @@ def review_worktree(worktree: WorktreeState, base: Optional[str], runner: GitRun
     """Everything a worktree changed since its merge base with the base branch (committed, staged, unstaged)."""
     location = worktree.location
     if location is None or worktree.state != "ok":
-        raise NothingToSend("file.gone", path=worktree.name)
+        raise NothingToSend("file_gone", path=worktree.name)
     if base is None or base.startswith("-"):
-        raise NothingToSend("handoff.no_base")
+        raise NothingToSend("handoff_no_base")
     found = runner.run(location.root, ["merge-base", "--end-of-options", base, "HEAD"], ok_statuses=(0, 1))
     merge_base = found.text.strip()
     if not is_commit_id(merge_base):
-        raise NothingToSend("handoff.no_base")
+        raise NothingToSend("handoff_no_base")
     diff = diffs.worktree_diff(location, runner, merge_base, untracked=sorted(worktree.untracked))
     if diff.empty:
-        raise NothingToSend("handoff.nothing_to_review", name=worktree.name, base=base)
+        raise NothingToSend("handoff_nothing_to_review", name=worktree.name, base=base)
     return HandOff(f"Review {worktree.name}",
                    prompts.review_worktree_prompt(location.name, worktree.entry.branch, base, diff, language))
 
 
 def commit_message(snapshot: RepoSnapshot, location: RepoLocation, runner: GitRunner, language: str) -> HandOff:
     if not snapshot.status.staged:
-        raise NothingToSend("handoff.nothing_staged")
+        raise NothingToSend("handoff_nothing_staged")
     diff = diffs.staged_diff(location, runner)
     text = prompts.commit_message_prompt(location.name, snapshot.status.branch.head, diff, language)
     return HandOff("Commit message", text)
@@ -133,7 +133,7 @@ def commit_message(snapshot: RepoSnapshot, location: RepoLocation, runner: GitRu
 def explain_branch(snapshot: RepoSnapshot, location: RepoLocation, runner: GitRunner, language: str) -> HandOff:
     comparison = diffs.branch_comparison(location, runner, snapshot.status.branch)
     if comparison is None:
-        raise NothingToSend("handoff.no_base")
+        raise NothingToSend("handoff_no_base")
     return HandOff(f"Explain {comparison.head}", prompts.explain_branch_prompt(location.name, comparison, language))
 
 
@@ -141,7 +141,7 @@ def summarize_commit(snapshot: RepoSnapshot, location: RepoLocation, runner: Git
                      language: str) -> HandOff:
     commit = next((c for c in snapshot.commits if c.sha == sha), None)
     if commit is None or not is_commit_id(commit.sha):
-        raise NothingToSend("commit.gone")
+        raise NothingToSend("commit_gone")
     details = diffs.commit_details(location, runner, commit.sha)
     return HandOff(f"Summarize {commit.short}",
                    prompts.summarize_commit_prompt(location.name, commit.short, details, language))

@@ -14,7 +14,7 @@ from .worktrees import WorktreeReader
 
 class Readers:
     """The controller builds one on first use, after the first panel is out: importing these modules
-    (dataclasses, asyncio, concurrent.futures, and GitPython on the first git call) is most of what
+    (dataclasses, and GitPython on the first git call) is most of what
     made git-status's first panel 3x the minimal plugin's (bench_runtime "First panel" table)."""
 
     def __init__(self, plugin: Any, shown_location: Callable[[], Optional[RepoLocation]],
@@ -22,5 +22,5 @@ class Readers:
         self.runner = GitRunner()  # GitPython itself is imported on the first git call
         self.overview = OverviewReader(self.runner)
         self.worktrees = WorktreeReader(self.runner)
-        self.sessions = SessionReader(plugin.aio.get_session, plugin.aio.list_workspaces)
+        self.sessions = SessionReader(plugin)
         self.poller = ChangePoller(shown_location, on_change)

@@ -1,12 +1,10 @@
-"""Reads agent panes' sessions (`session/get`) at once, each with a short deadline: the panel never waits long."""
+"""Reads agent panes' sessions (`session/get`) together, with one short deadline: the panel never waits long."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import threading
 import time
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from agentty_plugin import AgenttyError, Workspace
 from agentty_plugin.errors import TIMED_OUT
@@ -24,33 +22,25 @@ CACHE_SECONDS = 20.0
 
 
 class SessionReader:
-    """Runs the runtime's `plugin.aio.get_session` and `.list_workspaces` coroutines (passed in by the controller)
-    on a private event loop, with our own deadline (the runtime's own call timeout is 60 s)."""
+    """Asks Agentty through the runtime's `plugin.within(seconds)`: calls with a deadline of their own (the
+    runtime's usual call timeout is 60 s), all sessions in flight at once."""
 
-    def __init__(self, get_session: Callable[[Any, int], Awaitable[Any]],
-                 list_workspaces: Callable[[], Awaitable[List[Workspace]]],
-                 timeout: float = SESSION_TIMEOUT_SECONDS) -> None:
-        self._get_session = get_session
-        self._list_workspaces = list_workspaces
+    def __init__(self, plugin: Any, timeout: float = SESSION_TIMEOUT_SECONDS) -> None:
+        self._plugin = plugin
         self.timeout = timeout
-        self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._lock = threading.Lock()
         self._cache: Dict[Any, Tuple[str, float, SessionResult]] = {}
         self.refused = False  # once refused, stay quiet until the plugin restarts (the grant needs one)
 
-    def _event_loop(self) -> asyncio.AbstractEventLoop:
-        with self._lock:
-            if self._loop is None:
-                loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name="git-status-sessions", daemon=True).start()
-                self._loop = loop
-            return self._loop
+    def list_workspaces(self) -> List[Workspace]:
+        """`workspace/list` with our own deadline; raises AgenttyError (code TIMED_OUT) when Agentty is silent."""
+        result: List[Workspace] = self._plugin.within(WORKSPACES_TIMEOUT_SECONDS).list_workspaces()
+        return result
 
-    async def _one(self, pane: PaneTag) -> SessionResult:
+    @staticmethod
+    def _answer(pane: PaneTag, pending: Any) -> SessionResult:
         try:
-            data = await asyncio.wait_for(self._get_session(pane.pane_id, MAX_TURNS), self.timeout)
-        except asyncio.TimeoutError:
-            return SessionResult(pane.pane_id, pane.kind, "timeout")
+            data = pending.result()
         except AgenttyError as error:
             if error.is_permission:
                 return SessionResult(pane.pane_id, pane.kind, "refused")
@@ -65,19 +55,16 @@ class SessionReader:
         cwd = data.get("cwd") if isinstance(data, dict) and isinstance(data.get("cwd"), str) else None
         return SessionResult(pane.pane_id, pane.kind, "ok", cwd, [t for t in turns or [] if isinstance(t, dict)])
 
-    def list_workspaces(self) -> List[Workspace]:
-        """`workspace/list` with our own deadline; raises AgenttyError (code TIMED_OUT) when Agentty is silent."""
-        future = asyncio.run_coroutine_threadsafe(
-            asyncio.wait_for(self._list_workspaces(), WORKSPACES_TIMEOUT_SECONDS), self._event_loop())
-        try:
-            result: List[Workspace] = future.result(WORKSPACES_TIMEOUT_SECONDS + 1.0)
-        except (asyncio.TimeoutError, concurrent.futures.TimeoutError) as error:
-            future.cancel()
-            raise AgenttyError("workspace/list: no answer from Agentty in time", TIMED_OUT, "workspace/list") from error
-        return result
-
-    async def _all(self, panes: Sequence[PaneTag]) -> List[SessionResult]:
-        return list(await asyncio.gather(*(self._one(p) for p in panes)))
+    def _read_all(self, panes: Sequence[PaneTag]) -> List[SessionResult]:
+        soon = self._plugin.within(self.timeout)
+        sent = []
+        for pane in panes:
+            try:
+                sent.append((pane, soon.start("get_session", pane.pane_id, MAX_TURNS)))
+            except Exception:  # the plugin is stopping: no hints this time
+                sent.append((pane, None))
+        return [self._answer(pane, pending) if pending is not None
+                else SessionResult(pane.pane_id, pane.kind, "error") for pane, pending in sent]
 
     def read(self, panes: Sequence[Tuple[PaneTag, Optional[str]]]) -> List[SessionResult]:
         """`panes` is (pane, its folder); results keep that order. Waits at most about `timeout`."""
@@ -94,13 +81,7 @@ class SessionReader:
             else:
                 wanted.append(pane)
         if wanted:
-            future = asyncio.run_coroutine_threadsafe(self._all(wanted), self._event_loop())
-            try:
-                fresh = future.result(self.timeout + 1.0)
-            except Exception:
-                future.cancel()
-                fresh = [SessionResult(p.pane_id, p.kind, "timeout") for p in wanted]
-            for pane, result in zip(wanted, fresh):
+            for pane, result in zip(wanted, self._read_all(wanted)):
                 results[pane.pane_id] = result
                 if result.state == "refused":
                     self.refused = True

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from agentty_plugin import ui
 from agentty_plugin.i18n import relative_time
 from agentty_plugin.panes import display_path
 
 from . import ids
+from .text import key
 from .view_worktrees import attribution_hint, collision_section, file_notes, shown_worktree, worktrees_view
 
 TYPE_CHECKING = False
@@ -30,27 +31,24 @@ _GROUP_STYLE = {"conflicted": ("error", "circle-x"), "staged": ("success", "circ
 Translate = Callable[..., str]
 
 
-class State:
-    """Everything the panel shows. The controller (app.py) owns one, changes it under its lock and draws it."""
+class State(NamedTuple):
+    """Everything the panel shows: an immutable snapshot. The controller (app.py) replaces it whole, under
+    its lock, with `update(**changes)`; a NamedTuple because a dataclass costs the first panel ~10 ms."""
 
-    def __init__(self, mode: str = ids.MODE_REPO, snapshot: Optional[RepoSnapshot] = None,
-                 team: Optional[TeamReport] = None, overview: Optional[List[WorkspaceRow]] = None,
-                 language: str = "en", now: float = 0.0) -> None:
-        # A plain class, not a dataclass: `dataclasses` costs the first panel about 10 ms to import.
-        self.mode = mode  # one of ids.MODES
-        self.snapshot = snapshot
-        self.loading = False
-        self.pinned_name: Optional[str] = None  # a workspace or worktree chosen instead of following focus
-        self.pinned_kind = "workspace"  # workspace | worktree: what was chosen
-        self.team = team  # worktrees, panes and agent tags of the shown repository
-        self.team_loading = False
-        self.overview = overview
-        self.overview_loading = False
-        self.overview_error: Optional[str] = None
-        self.notice: Optional[Tuple[str, str]] = None  # (text, text style) shown under the toolbar
-        self.can_hand_off = True
-        self.language = language  # for relative times ("3 minutes ago"); the catalog comes as `t`
-        self.now = now  # the time commits' ages are counted from (the controller sets it on each draw)
+    mode: str = ids.MODE_REPO  # one of ids.MODES
+    snapshot: Optional[RepoSnapshot] = None
+    loading: bool = False
+    pinned_name: Optional[str] = None  # a workspace or worktree chosen instead of following focus
+    pinned_kind: str = "workspace"  # workspace | worktree: what was chosen
+    team: Optional[TeamReport] = None  # worktrees, panes and agent tags of the shown repository
+    team_loading: bool = False
+    overview: Optional[List[WorkspaceRow]] = None
+    overview_loading: bool = False
+    overview_error: Optional[str] = None
+    notice: Optional[Tuple[str, str]] = None  # (text, text style) shown under the toolbar
+    can_hand_off: bool = True
+    language: str = "en"  # for relative times ("3 minutes ago"); the catalog comes as `t`
+    now: float = 0.0  # the time commits' ages are counted from (set for each draw)
 
 
 def badge_text(snapshot: Optional[RepoSnapshot], team: Optional[TeamReport] = None) -> str:
@@ -75,15 +73,15 @@ def group_files(snapshot: RepoSnapshot, group: str) -> List[FileChange]:
 
 def _describe(change: FileChange, group: str, t: Translate) -> str:
     if change.submodule and change.submodule_notes:
-        return t("submodule", notes=", ".join(t(f"submodule.{n}") for n in change.submodule_notes))
+        return t("submodule", notes=", ".join(t(f"submodule_{n}") for n in change.submodule_notes))
     if group == "conflicted":
-        return t(f"conflict.{change.conflict}") if change.conflict else t("letter.U")
+        return t(key("conflict", change.conflict)) if change.conflict else t("letter_u")
     if group == "untracked":
-        return t("untracked.folder" if change.display.endswith("/") else "untracked.file")
+        return t("untracked_folder" if change.display.endswith("/") else "untracked_file")
     letter = change.index if group == "staged" else change.worktree
-    words = t(f"letter.{letter}") if letter not in ".?" else t("letter.?")
+    words = t(key("letter", letter)) if letter not in ".?" else t("letter_untracked")
     if group == "staged" and change.worktree != ".":
-        words += " · " + t("staged.and.changed")
+        words += " · " + t("staged_and_changed")
     return words
 
 
@@ -95,10 +93,10 @@ def _file_row(change: FileChange, group: str, t: Translate, can_hand_off: bool, 
     elif letter == "D":
         icon = "trash-2"
     title = f"{change.orig_display} → {change.display}" if change.orig_display and group == "staged" else change.display
-    actions = [ui.action(ids.REVIEW, t("action.review"), "sparkles") if can_hand_off else None,
-               ui.action(ids.RESOLVE, t("action.resolve"), "wrench") if can_hand_off and group == "conflicted"
+    actions = [ui.action(ids.REVIEW, t("action_review"), "sparkles") if can_hand_off else None,
+               ui.action(ids.RESOLVE, t("action_resolve"), "wrench") if can_hand_off and group == "conflicted"
                else None,
-               ui.action(ids.REVEAL, t("action.reveal"), "folder-open")]
+               ui.action(ids.REVEAL, t("action_reveal"), "folder-open")]
     if notes and tone != "error":
         tone = "error" if any(n.startswith("⚠") for n in notes) else tone
     row: Dict[str, Any] = ui.item(
@@ -119,16 +117,16 @@ def _file_group(snapshot: RepoSnapshot, group: str, t: Translate, view: State,
     if len(files) > len(shown):
         children.append(ui.text(t("more", count=len(files) - len(shown)), "muted"))
     if group == "staged" and view.can_hand_off:
-        children.append(ui.button(ids.COMMIT_MESSAGE, t("handoff.commit"), "sparkles", "primary"))
-    section: Dict[str, Any] = ui.section(t(f"group.{group}", count=len(files)), children)
+        children.append(ui.button(ids.COMMIT_MESSAGE, t("handoff_commit"), "sparkles", "primary"))
+    section: Dict[str, Any] = ui.section(t(f"group_{group}", count=len(files)), children)
     return section
 
 
 def _branch_header(branch: BranchInfo, t: Translate) -> List[Any]:
     if branch.unborn:
-        title = t("branch.unborn", branch=branch.head or "HEAD")
+        title = t("branch_unborn", branch=branch.head or "HEAD")
     elif branch.detached:
-        title = t("branch.detached", sha=(branch.oid or "")[:8])
+        title = t("branch_detached", sha=(branch.oid or "")[:8])
     else:
         title = branch.head or "HEAD"
     parts: List[Any] = [ui.text(title, "title")]
@@ -145,13 +143,13 @@ def _where(snapshot: RepoSnapshot, t: Translate) -> str:
     branch = snapshot.status.branch
     bits = [display_path(location.root)]
     if branch.upstream:
-        bits.append(t("branch.upstream_gone" if branch.upstream_gone else "branch.upstream", upstream=branch.upstream))
+        bits.append(t("branch_upstream_gone" if branch.upstream_gone else "branch_upstream", upstream=branch.upstream))
     elif not branch.unborn and not branch.detached:
-        bits.append(t("branch.no_upstream"))
+        bits.append(t("branch_no_upstream"))
     if location.is_linked_worktree:
-        bits.append(t("where.worktree"))
+        bits.append(t("where_worktree"))
     if location.superproject:
-        bits.append(t("where.submodule", parent=os.path.basename(location.superproject)))
+        bits.append(t("where_submodule", parent=os.path.basename(location.superproject)))
     if snapshot.stashes:
         bits.append(t("stashes", count=snapshot.stashes))
     return " · ".join(bits)
@@ -163,17 +161,17 @@ def _operation(snapshot: RepoSnapshot, t: Translate) -> Optional[Dict[str, Any]]
         return None
     lines = []
     if operation.kind == "rebase" and operation.step and operation.total:
-        lines.append(ui.text(t("op.rebase.step", branch=operation.onto or "HEAD", step=operation.step,
+        lines.append(ui.text(t("op_rebase_step", branch=operation.onto or "HEAD", step=operation.step,
                                total=operation.total)))
-    lines.append(ui.text(t(f"op.{operation.kind}.next"), "muted"))
-    section: Dict[str, Any] = ui.section(t(f"op.{operation.kind}"), lines)
+    lines.append(ui.text(t(key("op", operation.kind, "next")), "muted"))
+    section: Dict[str, Any] = ui.section(t(key("op", operation.kind)), lines)
     return section
 
 
 def _repository(snapshot: RepoSnapshot, view: State, t: Translate) -> List[Any]:
     if not snapshot.ok:
         folder = display_path(snapshot.folder or "")
-        body = [ui.text(t(f"state.{snapshot.state}", folder=folder), "error")]
+        body = [ui.text(t(key("state", snapshot.state), folder=folder), "error")]
         if snapshot.detail and snapshot.state not in ("no-folder", "gone"):
             body.append(ui.text(snapshot.detail[:2000], "muted"))
         return body
@@ -188,27 +186,27 @@ def _repository(snapshot: RepoSnapshot, view: State, t: Translate) -> List[Any]:
         parts.append(collision_section(view.team, worktree, t))
         parts.append(attribution_hint(view.team, t))
     if snapshot.commits:
-        rows = [ui.item(c.sha, c.subject or c.short, subtitle=t("commit.subtitle", sha=c.short, author=c.author,
+        rows = [ui.item(c.sha, c.subject or c.short, subtitle=t("commit_subtitle", sha=c.short, author=c.author,
                                                                    when=relative_time(view.now - c.timestamp,
                                                                                       view.language)),
                         icon="git-commit-horizontal",
-                        actions=[ui.action(ids.SUMMARIZE, t("action.summarize"), "sparkles")])
+                        actions=[ui.action(ids.SUMMARIZE, t("action_summarize"), "sparkles")])
                 for c in snapshot.commits]
-        explain = ui.button(ids.EXPLAIN_BRANCH, t("handoff.explain"), "git-branch") if view.can_hand_off else None
+        explain = ui.button(ids.EXPLAIN_BRANCH, t("handoff_explain"), "git-branch") if view.can_hand_off else None
         parts.append(ui.section(t("commits"), [ui.list(ids.COMMITS, rows), explain]))
     return parts
 
 
 def _overview(view: State, t: Translate) -> List[Any]:
     if view.overview_error:
-        return [ui.text(t("overview.failed", error=view.overview_error), "error")]
+        return [ui.text(t("overview_failed", error=view.overview_error), "error")]
     if view.overview is None:
-        return [ui.spinner(t("loading.overview"))]
+        return [ui.spinner(t("loading_overview"))]
     rows = []
     for row in view.overview:
         if row.state != "ok" or row.branch is None:
             folder = display_path(row.folder or "")
-            rows.append(ui.item(row.workspace_id, row.name, subtitle=t(f"state.{row.state}", folder=folder),
+            rows.append(ui.item(row.workspace_id, row.name, subtitle=t(key("state", row.state), folder=folder),
                                 icon="folder", tone="neutral"))
             continue
         branch = row.branch
@@ -217,29 +215,29 @@ def _overview(view: State, t: Translate) -> List[Any]:
             bits.append(t("ahead", count=branch.ahead))
         if branch.behind:
             bits.append(t("behind", count=branch.behind))
-        bits.append(t("overview.dirty", count=row.dirty) if row.dirty else t("overview.clean"))
+        bits.append(t("overview_dirty", count=row.dirty) if row.dirty else t("overview_clean"))
         if row.conflicted:
-            bits.append(t("overview.conflicts", count=row.conflicted))
+            bits.append(t("overview_conflicts", count=row.conflicted))
         tone = "error" if row.conflicted else "warning" if row.dirty else "success"
         rows.append(ui.item(row.workspace_id, row.name, subtitle=" · ".join(bits),
                             detail=display_path(row.root or ""), icon="folder-git-2", tone=tone))
-    return [ui.section(t("overview.title"), [
-        ui.list(ids.WORKSPACES, rows[:MAX_ROWS_PER_GROUP * 4], empty=t("overview.empty")),
-        ui.text(t("overview.hint"), "muted"),
-        ui.spinner(t("loading.overview")) if view.overview_loading else None,
+    return [ui.section(t("overview_title"), [
+        ui.list(ids.WORKSPACES, rows[:MAX_ROWS_PER_GROUP * 4], empty=t("overview_empty")),
+        ui.text(t("overview_hint"), "muted"),
+        ui.spinner(t("loading_overview")) if view.overview_loading else None,
     ])]
 
 
 def render(view: State, t: Translate) -> Dict[str, Any]:
     toolbar = ui.row([
-        ui.choice(ids.VIEW, [ui.option(ids.MODE_REPO, t("view.repo")),
-                             ui.option(ids.MODE_WORKTREES, t("view.worktrees")),
-                             ui.option(ids.MODE_WORKSPACES, t("view.workspaces"))], view.mode),
+        ui.choice(ids.VIEW, [ui.option(ids.MODE_REPO, t("view_repo")),
+                             ui.option(ids.MODE_WORKTREES, t("view_worktrees")),
+                             ui.option(ids.MODE_WORKSPACES, t("view_workspaces"))], view.mode),
         ui.button(ids.REFRESH, t("refresh"), "refresh-cw", "ghost"),
     ], gap="small")
     children: List[Any] = [toolbar]
     if view.mode == ids.MODE_REPO and view.pinned_name is not None:
-        pinned = t("pinned.worktree" if view.pinned_kind == "worktree" else "pinned", name=view.pinned_name)
+        pinned = t("pinned_worktree" if view.pinned_kind == "worktree" else "pinned", name=view.pinned_name)
         children.append(ui.row([ui.text(pinned, "muted"),
                                 ui.button(ids.FOLLOW, t("follow"), "arrow-left", "ghost")], gap="small"))
     if view.notice:

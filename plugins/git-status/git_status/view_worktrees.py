@@ -9,6 +9,7 @@ from agentty_plugin.context import AGENT_KINDS
 from agentty_plugin.panes import display_path
 
 from . import ids
+from .text import key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # not imported at run time: the first panel must not wait for the readers' modules
@@ -26,7 +27,7 @@ NAMED_KINDS = AGENT_KINDS | {"shell"}
 
 def pane_label(tag: PaneTag, t: Translate) -> str:
     """Localized "Claude · pane 12" (the runtime's `panes.pane_label` is English-only and needs a whole Pane)."""
-    return t("pane.tag", agent=t(f"agent.{tag.kind}") if tag.kind in NAMED_KINDS else tag.kind, pane=tag.pane_id)
+    return t("pane_tag", agent=t(f"agent_{tag.kind}") if tag.kind in NAMED_KINDS else tag.kind, pane=tag.pane_id)
 
 
 def shown_worktree(team: Optional[TeamReport], root: Optional[str]) -> Optional[WorktreeState]:
@@ -40,10 +41,10 @@ def file_notes(team: Optional[TeamReport], worktree: Optional[WorktreeState], pa
     notes: List[str] = []
     others = worktree.collisions.get(path)
     if others:
-        notes.append(t("collision.also", names=", ".join(others)))
+        notes.append(t("collision_also", names=", ".join(others)))
     tags = team.attribution.for_file(worktree.path, path)
     if tags:
-        notes.append(t("attribution.tag", agents=", ".join(pane_label(tag, t) for tag in tags)))
+        notes.append(t("attribution_tag", agents=", ".join(pane_label(tag, t) for tag in tags)))
     return notes
 
 
@@ -53,9 +54,9 @@ def attribution_hint(team: Optional[TeamReport], t: Translate) -> Optional[Dict[
         return None
     state = team.attribution.state
     if state == "ok":
-        return ui.text(t("attribution.hint"), "muted") if team.attribution.tags else None
+        return ui.text(t("attribution_hint"), "muted") if team.attribution.tags else None
     if state in ("refused", "timeout", "error"):
-        return ui.text(t(f"attribution.{state}"), "muted")
+        return ui.text(t(key("attribution", state)), "muted")
     return None
 
 
@@ -63,14 +64,14 @@ def collision_section(team: TeamReport, worktree: Optional[WorktreeState], t: Tr
     """Files this worktree shares with others, including ones only committed on its branch (not in the list above)."""
     if worktree is None or not worktree.collisions:
         return None
-    rows = [ui.item(path, path, subtitle=t("collision.also", names=", ".join(others)), icon="shield-alert",
-                    tone="error", actions=[ui.action(ids.REVEAL, t("action.reveal"), "folder-open")])
+    rows = [ui.item(path, path, subtitle=t("collision_also", names=", ".join(others)), icon="shield-alert",
+                    tone="error", actions=[ui.action(ids.REVEAL, t("action_reveal"), "folder-open")])
             for path, others in sorted(worktree.collisions.items())[:MAX_COLLISION_ROWS]]
     children: List[Any] = [ui.list(ids.COLLISIONS, rows)]
     if len(worktree.collisions) > MAX_COLLISION_ROWS:
         children.append(ui.text(t("more", count=len(worktree.collisions) - MAX_COLLISION_ROWS), "muted"))
-    children.append(ui.text(t("collision.hint"), "muted"))
-    section: Dict[str, Any] = ui.section(t("collision.title", count=len(worktree.collisions)), children)
+    children.append(ui.text(t("collision_hint"), "muted"))
+    section: Dict[str, Any] = ui.section(t("collision_title", count=len(worktree.collisions)), children)
     return section
 
 
@@ -78,49 +79,49 @@ def _state_text(worktree: WorktreeState, t: Translate) -> str:
     entry = worktree.entry
     if worktree.state == "missing":
         if entry.locked is not None:
-            return t("wt.missing.locked", reason=entry.locked or t("wt.no_reason"))
-        return t("wt.missing")
+            return t("wt_missing_locked", reason=entry.locked or t("wt_no_reason"))
+        return t("wt_missing")
     if worktree.state == "bare":
-        return t("wt.bare")
+        return t("wt_bare")
     if worktree.state == "not-read":
-        return t("wt.not_read")
+        return t("wt_not_read")
     if worktree.state == "foreign":
-        return t("wt.foreign")
-    return t(f"state.{worktree.state}", folder=display_path(entry.path))
+        return t("wt_foreign")
+    return t(key("state", worktree.state), folder=display_path(entry.path))
 
 
 def _summary(worktree: WorktreeState, base: Optional[str], t: Translate) -> str:
     entry = worktree.entry
     bits: List[str] = []
     if entry.is_main and not entry.bare:
-        bits.append(t("wt.main"))
+        bits.append(t("wt_main"))
     if entry.locked is not None:
-        bits.append(t("wt.locked", reason=entry.locked) if entry.locked else t("wt.locked.plain"))
+        bits.append(t("wt_locked", reason=entry.locked) if entry.locked else t("wt_locked_plain"))
     if worktree.state != "ok":
         bits.append(_state_text(worktree, t))
         return " · ".join(bits)
     branch = worktree.branch
     if worktree.operation is not None:
-        bits.append(t(f"op.{worktree.operation.kind}"))
+        bits.append(t(key("op", worktree.operation.kind)))
     if entry.detached or (branch is not None and branch.detached):
-        bits.append(t("branch.detached", sha=(entry.head or "")[:8]))
+        bits.append(t("branch_detached", sha=(entry.head or "")[:8]))
     if branch is not None and branch.ahead:
         bits.append(t("ahead", count=branch.ahead))
     if branch is not None and branch.behind:
         bits.append(t("behind", count=branch.behind))
     if base and worktree.base_ahead is not None and (worktree.base_ahead or worktree.base_behind) \
             and entry.branch != base.split("/")[-1]:
-        bits.append(t("wt.base", ahead=worktree.base_ahead, behind=worktree.base_behind or 0, base=base))
-    bits.append(t("overview.dirty", count=worktree.dirty) if worktree.dirty else t("overview.clean"))
+        bits.append(t("wt_base", ahead=worktree.base_ahead, behind=worktree.base_behind or 0, base=base))
+    bits.append(t("overview_dirty", count=worktree.dirty) if worktree.dirty else t("overview_clean"))
     if worktree.conflicted:
-        bits.append(t("overview.conflicts", count=worktree.conflicted))
+        bits.append(t("overview_conflicts", count=worktree.conflicted))
     if worktree.collisions:
-        bits.append(t("wt.collisions", count=len(worktree.collisions)))
+        bits.append(t("wt_collisions", count=len(worktree.collisions)))
     return " · ".join(bits)
 
 
 def _panes(worktree: WorktreeState, t: Translate) -> str:
-    return ", ".join(f"{pane_label(p, t)} ({t('status.' + p.status) if p.status in _STATUSES else p.status})"
+    return ", ".join(f"{pane_label(p, t)} ({t(key('status', p.status)) if p.status in _STATUSES else p.status})"
                      for p in worktree.panes)
 
 
@@ -139,29 +140,29 @@ def worktree_rows(team: TeamReport, t: Translate, can_hand_off: bool = True) -> 
             tone, icon = "error", "folder-git-2"
         else:
             tone, icon = ("warning" if worktree.dirty else "success"), "folder-git-2"
-        title = t("wt.detached_title", name=worktree.name) if entry.detached else worktree.name
+        title = t("wt_detached_title", name=worktree.name) if entry.detached else worktree.name
         review = can_hand_off and worktree.state == "ok" and team.worktrees.base is not None and (
             worktree.dirty or worktree.base_ahead)
         rows.append(ui.item(entry.path, title, subtitle=summary + (" · " + panes if panes else ""),
                             detail=display_path(entry.path), icon=icon, tone=tone,
-                            actions=[ui.action(ids.REVIEW, t("action.review"), "sparkles")] if review else None))
+                            actions=[ui.action(ids.REVIEW, t("action_review"), "sparkles")] if review else None))
     return rows
 
 
 def worktrees_view(team: Optional[TeamReport], loading: bool, t: Translate) -> List[Any]:
     if team is None:
-        return [ui.spinner(t("loading.worktrees"))]
+        return [ui.spinner(t("loading_worktrees"))]
     report = team.worktrees
     if report.state != "ok":
-        return [ui.text(t("wt.failed", error=report.detail[:500]), "error")]
+        return [ui.text(t("wt_failed", error=report.detail[:500]), "error")]
     parts: List[Any] = []
-    children: List[Any] = [ui.list(ids.WORKTREES, worktree_rows(team, t), empty=t("wt.empty"))]
+    children: List[Any] = [ui.list(ids.WORKTREES, worktree_rows(team, t), empty=t("wt_empty"))]
     if len(report.worktrees) > MAX_WORKTREE_ROWS:
         children.append(ui.text(t("more", count=len(report.worktrees) - MAX_WORKTREE_ROWS), "muted"))
-    children.append(ui.text(t("wt.hint"), "muted"))
+    children.append(ui.text(t("wt_hint"), "muted"))
     if team.panes_state != "ok":
-        children.append(ui.text(t("wt.no_panes"), "muted"))
-    parts.append(ui.section(t("wt.title", count=len(report.worktrees)), children))
+        children.append(ui.text(t("wt_no_panes"), "muted"))
+    parts.append(ui.section(t("wt_title", count=len(report.worktrees)), children))
     shared: Dict[str, List[str]] = {}
     for worktree in report.worktrees:
         for path in worktree.collisions:
@@ -169,12 +170,12 @@ def worktrees_view(team: Optional[TeamReport], loading: bool, t: Translate) -> L
             if worktree.name not in names:
                 names.append(worktree.name)
     if shared:
-        rows = [ui.item(path, path, subtitle=t("collision.in", names=", ".join(sorted(names))), icon="shield-alert",
+        rows = [ui.item(path, path, subtitle=t("collision_in", names=", ".join(sorted(names))), icon="shield-alert",
                         tone="error") for path, names in sorted(shared.items())[:MAX_COLLISION_ROWS]]
-        parts.append(ui.section(t("collision.title", count=len(shared)),
-                                [ui.list(ids.ALL_COLLISIONS, rows), ui.text(t("collision.hint"), "muted"),
-                                 ui.text(t("collision.select"), "muted")]))
+        parts.append(ui.section(t("collision_title", count=len(shared)),
+                                [ui.list(ids.ALL_COLLISIONS, rows), ui.text(t("collision_hint"), "muted"),
+                                 ui.text(t("collision_select"), "muted")]))
     parts.append(attribution_hint(team, t))
     if loading:
-        parts.append(ui.spinner(t("loading.worktrees")))
+        parts.append(ui.spinner(t("loading_worktrees")))
     return parts
