@@ -390,3 +390,42 @@ def test_a_check_printing_200000_lines_is_drawn_within_the_host_limits(make_repo
     tree = wait_step(host, "chatty", lambda item: item["tone"] == "success", timeout=120)
     assert "199999" in "\n".join(host.texts(tree))  # the end of the output, shown under the passed step
     assert host.violations == []
+
+
+def test_the_view_draws_a_snapshot_and_never_calls_the_engine(make_repo, data_dir, monkeypatch):
+    from release_checklist import ReleaseSession, git_repo
+    from release_checklist.release_view import release_of
+    from release_checklist.state import State
+    from release_checklist.text import TRANSLATOR
+    from release_checklist.view import badge_text, render
+
+    repo = make_repo(tags=("v1.0.0",))
+    write_checklist(repo, f"- [ ] Builds: `{PASS}`", "- [ ] Tag: `git tag {tag}` #terminal #irreversible")
+    session = ReleaseSession(str(repo), data_dir)
+    session.run_step("builds")
+    state = State(folder=str(repo), release=release_of(session))
+
+    def engine_called(*_args, **_kwargs):
+        raise AssertionError("the view called into the engine")
+
+    monkeypatch.setattr(git_repo, "run_git", engine_called)  # no git while drawing
+    for name in ("title_of", "command_of", "statuses", "status", "progress", "step"):
+        monkeypatch.setattr(ReleaseSession, name, engine_called)
+    session.reset()  # the live release moves on; the snapshot drawn is the one taken
+    tree = render(state, TRANSLATOR.for_language("en"))
+    texts = PluginHost.texts(tree)
+    assert "Tag v1.1.0" not in texts and "Tag" in texts and "git tag v1.1.0" in texts  # filled when taken
+    assert badge_text(state) == "1/2" and any(text.startswith("Passed") for text in texts)
+
+
+def test_a_row_click_draws_the_panel_once(make_repo, open_host):
+    repo = make_repo()
+    write_checklist(repo, f"- [ ] Builds: `{PASS}`", "- [ ] By hand")
+    host = open_host(repo)
+    host.wait_idle()
+    for gesture in (lambda: host.select("release.steps", "builds"),
+                    lambda: host.row_action("release.steps", "by-hand", "skip")):
+        before = len(host.panels)
+        gesture()
+        host.wait_idle()
+        assert len(host.panels) == before + 1

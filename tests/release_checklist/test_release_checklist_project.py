@@ -105,13 +105,14 @@ def test_choose_pane_never_picks_a_busy_one(tmp_path):
 
 def test_panel_stays_within_host_limits(make_repo, data_dir):
     from release_checklist import ReleaseSession
+    from release_checklist.release_view import release_of
     from release_checklist.state import State
     from release_checklist.text import TRANSLATOR
     from release_checklist.view import render
 
     repo = make_repo()
     repo.write("RELEASE_CHECKLIST.md", "\n".join(f"- [ ] Step {n}: `true` #timeout=5" for n in range(700)) + "\n")
-    view = State(folder=str(repo), session=ReleaseSession(str(repo), data_dir))
+    view = State(folder=str(repo), release=release_of(ReleaseSession(str(repo), data_dir)))
     for language in ("en", "ja", "ko", "zh"):
         view.language = language
         tree = render(view, TRANSLATOR.for_language(language))

@@ -75,6 +75,7 @@ class App:
     def __init__(self, host: Plugin) -> None:
         self.host = host
         self.state = State()
+        self._session: Optional[ReleaseSession] = None  # the live release; never handed to the view
         self.lock = threading.RLock()  # handlers run on several threads; the state changes under this lock
         self._chosen: Optional[ChosenVersions] = None  # repository -> version the user typed, on disk
         self.typed: Dict[str, str] = {}  # last text of the version and skip-reason inputs
@@ -98,20 +99,39 @@ class App:
 
     @property
     def session(self) -> Optional[ReleaseSession]:
+        """The live release (the engine); the panel draws its snapshot, state.release."""
         with self.lock:
-            return self.state.session
+            return self._session
+
+    def _take_snapshot(self) -> None:
+        """state.release from the live session, taken outside the controller's lock (the session has its own)."""
+        session = self.session
+        release = None
+        if session is not None:
+            from .release_view import release_of
+
+            release = release_of(session)
+        with self.lock:
+            if self._session is session:  # not replaced by a load meanwhile
+                self.state.release = release
 
     def draw(self) -> None:
+        self._take_snapshot()
         with self.lock:  # sent under the lock too, so a slower older draw never replaces a newer panel
             badge = badge_text(self.state)
             if self.panel_open:
-                self.host.set_panel(self._tree())
+                self.host.set_panel(self._render())
             if badge == self.badge:
                 return
             self.badge = badge
         self.host.set_badge(badge)
 
     def _tree(self) -> Dict[str, Any]:
+        """The panel now (what plugin.redraw asks for when the panel's turn comes)."""
+        self._take_snapshot()
+        return self._render()
+
+    def _render(self) -> Dict[str, Any]:
         with self.lock:
             self.state.language, self.state.now = self.host.language, time.time()
             return render(self.state, self.t)
@@ -123,7 +143,7 @@ class App:
     def open(self, context: Context) -> None:
         with self.lock:
             self.panel_open = True
-            same = context.cwd == self.state.folder and self.state.session is not None
+            same = context.cwd == self.state.folder and self._session is not None
         if same:
             self.draw()
         else:
@@ -144,14 +164,14 @@ class App:
         generation = self.host.latest("load")
         state = self.state
         with self.lock:
-            if state.session is not None and state.session.running_step is not None:
+            if self._session is not None and self._session.running_step is not None:
                 self.pending_folder = folder  # a running step keeps its repository until it ends
                 return
             self.pending_folder = None
             state.folder, state.not_repo, state.problems, state.read_error = folder, False, [], None
             state.confirm, state.skipping, state.confirm_reset, state.version_error = None, None, False, None
-            state.loading = folder is not None and (state.session is None
-                                                    or not folder.startswith(state.session.repo))
+            state.loading = folder is not None and (self._session is None
+                                                    or not folder.startswith(self._session.repo))
         self.draw()  # at once, before the engine is imported
         if folder is None:
             return
@@ -183,7 +203,7 @@ class App:
         if not generation.is_current:
             return
         with self.lock:
-            state.loading, state.session, state.read_error = False, session, error
+            state.loading, self._session, state.read_error = False, session, error
             state.problems, state.problems_file = problems, file
             state.not_repo = repo is None
             state.history = history
@@ -192,13 +212,13 @@ class App:
 
     def follow(self, folder: Optional[str]) -> None:
         with self.lock:
-            if folder and folder == self.state.folder and self.state.session is not None:
+            if folder and folder == self.state.folder and self._session is not None:
                 return
         self.load(folder)
 
     def reload(self, folder: Optional[str]) -> None:
         with self.lock:
-            session, shown = self.state.session, self.state.folder
+            session, shown = self._session, self.state.folder
         self.load(folder or shown, session.version if session else None)
 
     def _shown_folder(self) -> Optional[str]:
@@ -355,7 +375,7 @@ class App:
                 done.set()
                 self._changed.set()  # wakes the tick thread, which ends
                 with self.lock:
-                    session = self.state.session
+                    session = self._session
                 history = session.history() if session else []
                 with self.lock:
                     self.state.history = history
@@ -537,6 +557,7 @@ class App:
 
     # ----- one step's actions -----------------------------------------------------------------------
     def do_step(self, step_id: str, action: str, confirmed: bool = False) -> None:
+        """One row action (ids.ACT_*) on one step; the panel event that asked for it draws the result."""
         from .prompts import continue_prompt, fix_prompt
 
         session = self.session
@@ -567,7 +588,7 @@ class App:
                 self.state.skipping, self.state.skip_error = step_id, False
         elif action == ids.ACT_OUTPUT:
             self.select(step_id)
-        self.draw()
+        # Not drawn here: every caller is a panel event, and _click draws once after it.
 
     def _agent_is_busy(self, session: ReleaseSession, step: Step) -> bool:
         try:
@@ -628,7 +649,7 @@ class App:
 
     def skip(self, reason: str) -> None:
         with self.lock:
-            session, step_id = self.state.session, self.state.skipping
+            session, step_id = self._session, self.state.skipping
             if session is None or step_id is None:
                 return
             if not reason.strip():
@@ -693,7 +714,7 @@ class App:
 
     def reveal_checklist(self) -> None:
         with self.lock:
-            session, problems_file = self.state.session, self.state.problems_file
+            session, problems_file = self._session, self.state.problems_file
         path = (session.loaded.path if session and session.loaded.path and session.loaded.source != "default"
                 else problems_file)
         if path and os.path.isabs(path):

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Optional
 
 if TYPE_CHECKING:
     from .checklist_file import ChecklistProblem
-    from .release_session import ReleaseSession
+    from .release_view import Release
     from .run_store import ReleaseSummary
 
 Translate = Callable[..., str]
@@ -16,11 +16,11 @@ LIVE_LINES = 12  # lines of a running step's output shown under the spinner
 class State:
     """Everything the panel shows; changed under the controller's lock, read by render()."""
 
-    def __init__(self, folder: Optional[str] = None, session: Optional[ReleaseSession] = None) -> None:
+    def __init__(self, folder: Optional[str] = None, release: Optional[Release] = None) -> None:
         self.folder = folder
         self.loading = False
         self.not_repo = False
-        self.session = session
+        self.release = release  # the loaded release as last drawn (a snapshot: the view never sees the engine)
         self.problems: List[ChecklistProblem] = []
         self.problems_file = ""
         self.read_error: Optional[str] = None

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 
 def badge_text(state: State) -> str:
     """"3/8": complete steps of all steps (never more than 8 characters)."""
-    if state.session is None:
+    if state.release is None:
         return ""
-    complete, total = state.session.progress()
+    complete, total = state.release.progress()
     text = f"{complete}/{total}"
     return text if len(text) <= 8 else f"{complete}"[:8]
 
@@ -58,9 +58,8 @@ def render(state: State, t: Translate) -> Dict[str, Any]:
             ui.list(ids.PROBLEMS, items),
             ui.button(ids.REVEAL, t("reveal"), icon="file-text"),
         ])
-    session = state.session
-    if session is None:
+    if state.release is None:
         return ui.column([header, ui.spinner(t("loading"))])
     from .view_release import release_tree
 
-    return release_tree(state, session, t)
+    return release_tree(state, state.release, t)

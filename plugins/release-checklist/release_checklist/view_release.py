@@ -15,7 +15,7 @@ from .state import State, Translate
 from .steps import Step, StepKind, StepState
 
 if TYPE_CHECKING:
-    from .release_session import ReleaseSession
+    from .release_view import Release
     from .run_store import Damage, StepRecord
 
 TAIL_LINES = 30  # lines of a finished step's output
@@ -104,36 +104,36 @@ def step_actions(step: Step, record: StepRecord, running: bool, t: Translate) ->
     return actions[:3]
 
 
-def _step_item(session: ReleaseSession, step: Step, record: StepRecord, running: bool, t: Translate,
+def _step_item(release: Release, step: Step, record: StepRecord, running: bool, t: Translate,
                now: Optional[float]) -> Dict[str, Any]:
     icon, tone = STATE_LOOK.get(record.state, ("circle-dot", "neutral"))
     kind = t("kind-" + step.kind) + (" · " + t("irreversible") if step.irreversible else "")
-    command = session.command_of(step)
-    return ui.item(step.id, session.title_of(step), subtitle=f"{state_text(record, t, step, now)} · {kind}",
+    command = release.command_of(step)
+    return ui.item(step.id, release.title_of(step), subtitle=f"{state_text(record, t, step, now)} · {kind}",
                    detail=command[:300] if command else None, icon=icon, tone=tone,
                    actions=step_actions(step, record, running, t))
 
 
-def _output_block(state: State, session: ReleaseSession, t: Translate) -> Optional[Dict[str, Any]]:
-    running_id = session.running_step
+def _output_block(state: State, release: Release, t: Translate) -> Optional[Dict[str, Any]]:
+    running_id = release.running_step
     if running_id is not None:
-        step = session.step(running_id)
+        step = release.step(running_id)
         lines = list(state.live_lines)
         return ui.column([
-            ui.spinner(t("running-step", title=session.title_of(step))),
+            ui.spinner(t("running-step", title=release.title_of(step))),
             ui.text(_output_text(lines, t), "code"),
         ], gap="small")
     if state.selected is None:
         return None
     try:
-        step = session.step(state.selected)
+        step = release.step(state.selected)
     except KeyError:
         return None
-    record = session.status(step.id)
+    record = release.status(step.id)
     if record.state not in SHOWS_OUTPUT or step.kind != StepKind.CHECK:
         return None
     body = _output_text(record.tail[-TAIL_LINES:], t)
-    children: List[Any] = [ui.text(t("output-of", title=session.title_of(step)), "small"), ui.text(body, "code")]
+    children: List[Any] = [ui.text(t("output-of", title=release.title_of(step)), "small"), ui.text(body, "code")]
     if record.state != StepState.PASSED:
         children.append(ui.row([
             ui.button(ids.OUTPUT_RETRY, t("action-retry"), icon="rotate-cw", variant="primary"),
@@ -143,26 +143,26 @@ def _output_block(state: State, session: ReleaseSession, t: Translate) -> Option
     return ui.column(children, gap="small")
 
 
-def _confirmation(state: State, session: ReleaseSession, t: Translate) -> Optional[Dict[str, Any]]:
+def _confirmation(state: State, release: Release, t: Translate) -> Optional[Dict[str, Any]]:
     if state.confirm_reset:
         return ui.section(t("reset"), [
-            ui.text(t("reset-confirm", version=session.version)),
+            ui.text(t("reset-confirm", version=release.version)),
             ui.row([ui.button(ids.RESET_YES, t("yes-reset"), icon="trash-2", variant="danger"),
                     ui.button(ids.RESET_NO, t("cancel"), variant="ghost")], gap="small"),
         ])
     if state.confirm is not None:
-        step = session.step(state.confirm["step"])
+        step = release.step(state.confirm["step"])
         local = "-local" if state.confirm.get("local") else ""  # a local tag can be deleted: not "cannot be undone"
         return ui.section(t("confirm-title" + local), [
-            ui.text(t("confirm-" + state.confirm["action"] + local, title=session.title_of(step)), "error"),
-            ui.text(session.command_of(step) or "", "code"),
+            ui.text(t("confirm-" + state.confirm["action"] + local, title=release.title_of(step)), "error"),
+            ui.text(release.command_of(step) or "", "code"),
             bool(state.confirm.get("preview")) and ui.text(state.confirm.get("preview", ""), "small"),
             ui.row([ui.button(ids.CONFIRM_YES, t("confirm-yes"), icon="zap", variant="danger"),
                     ui.button(ids.CONFIRM_NO, t("cancel"), variant="ghost")], gap="small"),
         ])
     if state.skipping is not None:
-        step = session.step(state.skipping)
-        return ui.section(t("skip-title", title=session.title_of(step)), [
+        step = release.step(state.skipping)
+        return ui.section(t("skip-title", title=release.title_of(step)), [
             ui.input(ids.SKIP_REASON, placeholder=t("skip-reason")),
             state.skip_error and ui.text(t("skip-needs-reason"), "error"),
             ui.row([ui.button(ids.SKIP_CONFIRM, t("skip-confirm"), icon="minus", variant="primary"),
@@ -171,44 +171,44 @@ def _confirmation(state: State, session: ReleaseSession, t: Translate) -> Option
     return None
 
 
-def release_tree(state: State, session: ReleaseSession, t: Translate) -> Dict[str, Any]:
-    complete, total = session.progress()
-    running = session.running_step is not None
-    statuses = session.statuses()
-    source = version_line(session, t)
+def release_tree(state: State, release: Release, t: Translate) -> Dict[str, Any]:
+    complete, total = release.progress()
+    running = release.running_step is not None
+    statuses = release.records
+    source = version_line(release, t)
     failed = sum(record.state == StepState.FAILED for record in statuses.values())
     header = ui.row([
-        ui.text(t("title", version=session.version), "title"),
+        ui.text(t("title", version=release.version), "title"),
         ui.badge(f"{complete}/{total}", "success" if complete == total and total else "error" if failed else "info"),
         ui.button(ids.REFRESH, t("refresh"), icon="refresh-cw", variant="ghost", disabled=running),
     ], gap="small")
-    repo_name = os.path.basename(session.repo)
-    shown_path = session.loaded.path if session.loaded.source != "default" else None
-    checklist_line = (t("source-" + session.loaded.source, file=os.path.relpath(shown_path, session.repo))
+    repo_name = os.path.basename(release.repo)
+    shown_path = release.loaded.path if release.loaded.source != "default" else None
+    checklist_line = (t("source-" + release.loaded.source, file=os.path.relpath(shown_path, release.repo))
                       if shown_path else t("source-default"))
-    writable = session.loaded.source in ("default", "adopted", "blank")
+    writable = release.loaded.source in ("default", "adopted", "blank")
     controls = ui.row([
         ui.button(ids.RUN_ALL, t("run-all"), icon="play", variant="primary", disabled=running),
         running and ui.button(ids.STOP, t("stop"), icon="square", variant="danger"),
         ui.button(ids.RESET, t("reset"), icon="undo-2", variant="ghost", disabled=running),
     ], gap="small", wrap=True)
     # The host draws at most 2,000 elements; a step row costs up to four, so very long lists are cut.
-    steps = [_step_item(session, step, statuses[step.id], running, t, state.now)
-             for step in session.steps[:MAX_STEP_ROWS]]
-    hidden = len(session.steps) - len(steps)
-    has_terminal = any(step.kind == StepKind.TERMINAL for step in session.steps)
+    steps = [_step_item(release, step, statuses[step.id], running, t, state.now)
+             for step in release.steps[:MAX_STEP_ROWS]]
+    hidden = len(release.steps) - len(steps)
+    has_terminal = any(step.kind == StepKind.TERMINAL for step in release.steps)
     return ui.column([
         header,
         ui.text(f"{repo_name} · {source}", "small"),
-        ui.row([ui.input(ids.VERSION, placeholder=t("version"), value=session.version),
+        ui.row([ui.input(ids.VERSION, placeholder=t("version"), value=release.version),
                 ui.button(ids.VERSION_APPLY, t("version-apply"), variant="ghost", disabled=running)],
                gap="small"),
         state.version_error and ui.text(state.version_error, "error"),
         controls,
-        session.save_error is not None and ui.text(t("not-saved", problem=describe_os_error(
-            session.save_error, state.language, session.state_folder)), "error"),
-        _confirmation(state, session, t),
-        _output_block(state, session, t),
+        release.save_error is not None and ui.text(t("not-saved", problem=describe_os_error(
+            release.save_error, state.language, release.state_folder)), "error"),
+        _confirmation(state, release, t),
+        _output_block(state, release, t),
         ui.section(t("steps"), [
             ui.list(ids.STEPS, steps, empty=t("empty")),
             hidden > 0 and ui.text(t("steps-hidden", count=hidden), "muted"),
@@ -216,14 +216,14 @@ def release_tree(state: State, session: ReleaseSession, t: Translate) -> Dict[st
         ]),
         ui.row([
             ui.text(checklist_line, "muted"),
-            session.loaded.source == "file" and ui.button(ids.REVEAL, t("reveal"), icon="file-text",
+            release.loaded.source == "file" and ui.button(ids.REVEAL, t("reveal"), icon="file-text",
                                                           variant="ghost"),
             writable and ui.button(
-                ids.WRITE, t({"adopted": "adopt", "blank": "write-again"}.get(session.loaded.source, "write-default")),
+                ids.WRITE, t({"adopted": "adopt", "blank": "write-again"}.get(release.loaded.source, "write-default")),
                 icon="file-plus", variant="ghost"),
         ], gap="small", wrap=True),
-        *[ui.text(damage_text(damage, t), "muted") for damage in session.store.damage[-3:]],
-        _history(state, session, t),
+        *[ui.text(damage_text(damage, t), "muted") for damage in release.damage[-3:]],
+        _history(state, release, t),
     ])
 
 
@@ -234,10 +234,10 @@ def damage_text(damage: Damage, t: Translate) -> str:
     return t("state-damaged-left", file=damage.file)
 
 
-def version_line(session: ReleaseSession, t: Translate) -> str:
+def version_line(release: Release, t: Translate) -> str:
     """Where the version comes from, and which manifests were passed over and why."""
-    project, last = session.project, session.loaded.last_release
-    source = session.version_source
+    project, last = release.project, release.loaded.last_release
+    source = release.version_source
     if source == "project":
         text = t("version-from", file=(project.version_file or "?").replace(os.sep, "/"))
     elif source == "changelog":
@@ -257,11 +257,11 @@ def version_line(session: ReleaseSession, t: Translate) -> str:
     return text
 
 
-def _history(state: State, session: ReleaseSession, t: Translate) -> Dict[str, Any]:
+def _history(state: State, release: Release, t: Translate) -> Dict[str, Any]:
     now = state.now or time.time()
     items = []
     for summary in state.history:
-        if summary.version == session.version:
+        if summary.version == release.version:
             continue
         when = relative_time(now - summary.updated_at, state.language)
         subtitle = (t("history-complete", when=when) if summary.completed_at
