@@ -4,10 +4,8 @@ from __future__ import annotations
 import functools
 import os
 import re
-import sys
 import threading
 import time
-import traceback
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
 from agentty_plugin import AgenttyError, CommandCall, Context, Pane, Plugin, UIEvent
@@ -368,9 +366,8 @@ class App:
             try:
                 work()
             except Exception as error:
-                if not self._told(error):  # never a thread that dies with only a traceback on stderr
-                    traceback.print_exc(file=sys.stderr)
-                    self.host.notify(self.t("run-crashed", error=f"{error.__class__.__name__}: {error}"), "error")
+                if not self._told(error):  # never a thread that dies silently: the runtime's failure banner
+                    self.host.report_failure(error, self.t("run-where"))
             finally:
                 done.set()
                 self._changed.set()  # wakes the tick thread, which ends

@@ -157,10 +157,7 @@ EN: Dict[str, str] = {
     "read-failed": "The checklist could not be read. {error}",
     "not-saved": "Progress is not being saved. {problem}",
     "not-saved-stopped": "Stopped: progress could not be saved. {problem}",
-    "run-crashed": (
-        "The run stopped on an internal error ({error}). The results so far are kept; run it again, and report it if "
-        "it happens again."
-    ),
+    "run-where": "Running the checks",
     "state-damaged": "{file} could not be read and was kept as {kept}: results saved only in it are missing.",
     "state-damaged-left": "{file} could not be read (left in place): results saved only in it are missing.",
     "chosen-damaged": (
@@ -365,10 +362,7 @@ JA: Dict[str, str] = {
     "read-failed": "チェックリストを読めませんでした。{error}",
     "not-saved": "進捗が保存されていません。{problem}",
     "not-saved-stopped": "停止しました: 進捗を保存できませんでした。{problem}",
-    "run-crashed": (
-        "内部エラーで実行が止まりました（{error}）。ここまでの結果は残っています。もう一度実行し、再発する場合は報告し"
-        "てください。"
-    ),
+    "run-where": "チェックの実行",
     "state-damaged": (
         "{file} を読めなかったため {kept} として保管しました。そこにだけ保存されていた結果は失われています。"
     ),
@@ -572,10 +566,7 @@ KO: Dict[str, str] = {
     "read-failed": "체크리스트를 읽을 수 없습니다. {error}",
     "not-saved": "진행 상황이 저장되지 않고 있습니다. {problem}",
     "not-saved-stopped": "중지됨: 진행 상황을 저장할 수 없었습니다. {problem}",
-    "run-crashed": (
-        "내부 오류로 실행이 멈췄습니다({error}). 지금까지의 결과는 남아 있습니다. 다시 실행하고, 또 일어나면 알려 주세"
-        "요."
-    ),
+    "run-where": "검사 실행",
     "state-damaged": "{file}을(를) 읽을 수 없어 {kept}(으)로 보관했습니다. 그 파일에만 저장된 결과는 빠져 있습니다.",
     "state-damaged-left": "{file}을(를) 읽을 수 없습니다(그대로 두었습니다). 그 파일에만 저장된 결과는 빠져 있습니다.",
     "chosen-damaged": (
@@ -757,7 +748,7 @@ ZH: Dict[str, str] = {
     "read-failed": "无法读取检查清单。{error}",
     "not-saved": "进度未能保存。{problem}",
     "not-saved-stopped": "已停止：无法保存进度。{problem}",
-    "run-crashed": "运行因内部错误而停止（{error}）。已有结果都已保留；请再运行一次，若再次发生请报告。",
+    "run-where": "运行检查",
     "state-damaged": "无法读取 {file}，已保存为 {kept}：只保存在其中的结果已缺失。",
     "state-damaged-left": "无法读取 {file}（保留原处）：只保存在其中的结果已缺失。",
     "chosen-damaged": "无法读取你选定的版本记录（{file}），已保存为 {kept}。如果显示的版本不对，请重新输入。",
