@@ -194,7 +194,7 @@ def p95(values: List[float]) -> float:
 
 
 def start_up(repo: Path, runs: int = 5) -> Tuple[List[float], List[float]]:
-    """Panel open -> first panel (a spinner, before GitPython is imported) and -> first full status."""
+    """Panel open -> first panel (a spinner, before the readers are imported) and -> first full status."""
     first: List[float] = []
     full: List[float] = []
     world = World(workspaces=[WorkspaceSpec(id=1, name="large", cwd=str(repo),
@@ -323,7 +323,7 @@ def main() -> None:
         print(f"{name:<58}{statistics.median(values):>10.1f}{p95(values):>9.1f}{len(values):>8}")
     print()
     print(f"{'plugin process, panel opened -> (5 fresh processes)':<58}{'median ms':>10}{'max ms':>9}")
-    print(f"{'first panel (toolbar + spinner; GitPython not yet imported)':<58}"
+    print(f"{'first panel (toolbar + spinner; readers not yet imported)':<58}"
           f"{statistics.median(first_panel):>10.1f}{max(first_panel):>9.1f}")
     print(f"{'full panel of the 20k-file repository':<58}{statistics.median(full_panel):>10.1f}{max(full_panel):>9.1f}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

@@ -7,7 +7,34 @@ for _extra in (os.path.join(_HERE, "_vendor"), os.path.join(_HERE, "..", "..", "
     if os.path.isdir(_extra) and _extra not in sys.path:
         sys.path.insert(0, _extra)
 
-from agentty_plugin import Plugin  # noqa: E402
+try:
+    from agentty_plugin import Plugin
+except ImportError:  # the bundle lost _vendor/agentty_plugin: still answer Agentty, with one line saying why
+    import json
+
+    _WHY = {"en": "This plugin's bundle is incomplete (_vendor/agentty_plugin is missing): install it again.",
+            "ja": "このプラグインのバンドルは不完全です（_vendor/agentty_plugin がありません）。入れ直してください。",
+            "ko": "이 플러그인의 번들이 불완전합니다(_vendor/agentty_plugin 없음). 다시 설치하세요.",
+            "zh": "此插件的打包不完整（缺少 _vendor/agentty_plugin）：请重新安装。"}
+    _text = _WHY.get(os.environ.get("AGENTTY_LANGUAGE", "en")[:2], _WHY["en"])
+
+    def _send(message: dict) -> None:  # type: ignore[type-arg]
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
+
+    for _line in sys.stdin:
+        try:
+            _message = json.loads(_line)
+        except ValueError:
+            continue
+        if isinstance(_message, dict) and _message.get("id") is not None and "method" in _message:
+            _send({"jsonrpc": "2.0", "id": _message["id"], "result": None})
+        if isinstance(_message, dict) and _message.get("method") == "initialize":
+            _send({"jsonrpc": "2.0", "id": 1, "method": "ui/setPanel",
+                   "params": {"tree": {"type": "text", "text": _text, "style": "error"}}})
+        if isinstance(_message, dict) and _message.get("method") == "shutdown":
+            break
+    sys.exit(0)
 from release_checklist import ids  # noqa: E402
 from release_checklist.app import App  # noqa: E402
 

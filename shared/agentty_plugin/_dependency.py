@@ -59,12 +59,20 @@ TEXT = Translator({
 
 
 def pinned_packages(plugin_dir: str) -> List[str]:
-    """The plugin's direct requirements (`name==version` lines not marked `# via`), for the pip hint."""
-    try:
-        with open(os.path.join(plugin_dir, "requirements.txt"), encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
+    """The plugin's direct requirements (`name==version` lines not marked `# via`), for the pip hint.
+
+    A checkout has them in `requirements.txt`; a bundle carries the same file in `_vendor/`, so the
+    hint names the real package and version there too, not the name of the module that failed.
+    """
+    lines: List[str] = []
+    for candidate in (os.path.join(plugin_dir, "requirements.txt"),
+                      os.path.join(plugin_dir, "_vendor", "requirements.txt")):
+        try:
+            with open(candidate, encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+            break
+        except (OSError, UnicodeDecodeError):
+            continue
     direct = []
     for line in lines:
         requirement, _, comment = line.partition("#")

@@ -82,6 +82,7 @@ REPOSITORY_SCOPES = frozenset({"local", "worktree", "unknown"})
 ENVIRONMENT = {
     "GIT_OPTIONAL_LOCKS": "0",  # a read must never take the index lock (the user's `git add` would fail)
     "GIT_TERMINAL_PROMPT": "0",  # never wait for a password on a terminal nobody sees
+    "GIT_LITERAL_PATHSPECS": "1",  # a file named `*` (or `:(top)`) is a name, never a pattern that matches more
     "GCM_INTERACTIVE": "never",
     "SSH_ASKPASS_REQUIRE": "never",
     "GIT_PAGER": "cat",
@@ -404,10 +405,21 @@ class SafeGit:
         entries = parse_config_listing(listing.stdout, with_scope)
         if not with_scope:
             entries = _guess_scopes(entries, listing.stdout)
+        watched = _watched_files(paths, listing.stdout, with_scope) if paths is not None else []
+        # `git status` looks inside each submodule with a git of its own, which reads the submodule's
+        # config, not ours; `-c` settings reach it (git passes them on), so its programs are undone here too.
+        for config in _submodule_configs(paths.common_dir) if paths is not None else ():
+            sub = self._spawn([self.executable, "--no-pager", "config", "--file", config, "--includes", "--list",
+                               "--show-origin", "-z"], None, self.timeout, cancel)
+            if sub.state not in ("ok", "failed"):
+                return sub
+            entries.extend(parse_config_listing(sub.stdout, with_scope=False))
+            watched.append(config)
+            watched.extend(_watched_files(RepositoryPaths(os.path.dirname(config), os.path.dirname(config),
+                                                          os.path.dirname(config)), sub.stdout, False)[4:])
         pairs, unfixable = overrides_for(entries)
         entry = _CachedOverrides((), tuple(pairs), tuple(unfixable))
         if paths is not None:
-            watched = _watched_files(paths, listing.stdout, with_scope)
             entry = entry._replace(stamps=tuple((path, _stamp(path)) for path in watched))
             with self._lock:
                 if len(self._cache) > 128:
@@ -528,6 +540,22 @@ def _kill(process: subprocess.Popen) -> None:  # type: ignore[type-arg]
         process.wait(5.0)
     except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
         pass
+
+
+def _submodule_configs(common_dir: str, limit: int = 64) -> List[str]:
+    """Config files of the repository's submodules (`<common dir>/modules/**/config`), at most `limit`."""
+    modules = os.path.join(common_dir, "modules")
+    found: List[str] = []
+    if not os.path.isdir(modules):
+        return found
+    for folder, subfolders, files in os.walk(modules):
+        # A submodule's git dir holds objects/ and refs/: never worth walking into.
+        subfolders[:] = [d for d in subfolders if d not in ("objects", "refs", "logs", "hooks", "info", "lfs")]
+        if "config" in files and os.path.exists(os.path.join(folder, "HEAD")):
+            found.append(os.path.join(folder, "config"))
+            if len(found) >= limit:
+                break
+    return sorted(found)
 
 
 def _origins(listing: bytes, with_scope: bool) -> List[Tuple[str, str, str]]:

@@ -9,6 +9,8 @@ import time
 
 from .files import atomic_write_text
 
+__all__ = ["RESERVED_NAMES", "JsonFile", "atomic_write_text"]  # atomic_write_text: its home is files.py
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Optional

@@ -26,7 +26,7 @@ def test_bundle_holds_the_plugin_the_runtime_and_the_pinned_wheels(probe_bundle)
                    "_vendor/agentty_plugin/__init__.py", "_vendor/agentty_plugin/plugin.py",
                    "_vendor/agentty_plugin/ui.py", "_vendor/tinydep/__init__.py", "_vendor/tinybackport.py",
                    "_vendor/tinydep-1.0.0.dist-info/METADATA", "_vendor/tinydep-1.0.0.dist-info/LICENSE",
-                   "_vendor/VENDORED.txt"):
+                   "_vendor/VENDORED.txt", "_vendor/requirements.txt"):
         assert wanted in files, wanted
     assert probe_bundle.packages == ["tinydep==1.0.0", "tinybackport==1.0.0"]
     assert probe_bundle.warnings == ["no CHANGELOG.md"]  # the fixture has none; real plugins must

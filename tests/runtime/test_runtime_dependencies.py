@@ -65,31 +65,62 @@ def test_the_explanation_is_in_the_users_language(world, tmp_path):
 
 
 @pytest.fixture
-def git_status_without_git(tmp_path):
-    """git-status as a bundle that lost its GitPython: `_vendor/git` is there but cannot be imported."""
-    folder = tmp_path / "plugins" / "git-status"
-    shutil.copytree(os.path.join(REPO, "plugins", "git-status"), folder,
-                    ignore=shutil.ignore_patterns("_vendor", "__pycache__"))
-    broken = folder / "_vendor" / "git"
+def bundled_probe_with_a_broken_package(tmp_path):
+    """The probe as a bundle: its runtime and a package in `_vendor/`, the package broken, and the
+    pinned requirements where `make bundle` keeps them (`_vendor/requirements.txt`), none at the root."""
+    folder = tmp_path / "plugins" / "probe"
+    shutil.copytree(PROBE, folder, ignore=shutil.ignore_patterns("_vendor", "__pycache__"))
+    vendor = folder / "_vendor"
+    shutil.copytree(os.path.join(REPO, "shared", "agentty_plugin"), vendor / "agentty_plugin",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    broken = vendor / "probe_missing_package"
     broken.mkdir(parents=True)
-    (broken / "__init__.py").write_text('raise ImportError("gitdb is missing from this bundle")\n')
+    (broken / "__init__.py").write_text('raise ImportError("probe_helpers is missing from this bundle")\n')
+    (vendor / "requirements.txt").write_text("probe-missing-package==4.5.6\n"
+                                             "probe-helpers==1.0  # via probe-missing-package\n")
+    main = folder / "main.py"
+    main.write_text("import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "
+                    "'_vendor'))\n" + main.read_text())
     return str(folder)
 
 
-def test_git_status_with_a_broken_bundle_says_so_instead_of_loading_forever(git_status_without_git, tmp_path):
-    repo = tmp_path / "repo"
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    (repo / "file.txt").write_text("changed\n")
-    world = World(workspaces=[WorkspaceSpec(1, cwd=str(repo), panes=[PaneSpec(1, kind="shell", cwd=str(repo))])],
-                  focused_pane=1)
-    with PluginHost(git_status_without_git, world=world, data_dir=str(tmp_path / "data")) as host:
+def test_a_broken_bundle_names_the_pinned_package_it_carries(bundled_probe_with_a_broken_package, tmp_path):
+    pane = PaneSpec(1, kind="shell", cwd=str(tmp_path))
+    world = World(workspaces=[WorkspaceSpec(1, cwd=str(tmp_path), panes=[pane])], focused_pane=1)
+    with PluginHost(bundled_probe_with_a_broken_package, world=world, data_dir=str(tmp_path / "data")) as host:
         host.open_panel()
+        host.run_command("probe.needs")
         host.wait_for_text("cannot run: a Python package is missing", timeout=WAIT)
-        crawl(host)
+        crawl(host, action=lambda: host.run_command("probe.needs"))
         text = explanation(host)
-        assert "Importing “git” failed: ImportError: gitdb is missing from this bundle" in text
-        assert "make bundle PLUGIN=git-status" in text and "GitPython==" in text
+        assert "ImportError: probe_helpers is missing from this bundle" in text
+        # The real package and version from the bundle's pinned requirements, never the module's name.
+        assert "pip install --user 'probe-missing-package==4.5.6'" in text
+        assert "probe-helpers" not in text
         assert len([n for n in host.notifications if n[1] == "error"]) == 1
         assert host.badge == "!"
         assert len(host.stderr_lines) < STDERR_LINE_LIMIT, "\n".join(host.stderr_lines)
         assert host.violations == []
+
+
+@pytest.mark.parametrize("plugin_id", ["git-status", "notes-search", "session-summarizer", "release-checklist"])
+def test_a_bundle_without_its_runtime_still_answers_and_says_so(plugin_id, tmp_path):
+    """`_vendor/agentty_plugin` gone: main.py's standard-library fallback answers the host with one line."""
+    import json
+
+    folder = tmp_path / plugin_id
+    shutil.copytree(os.path.join(REPO, "plugins", plugin_id), folder,
+                    ignore=shutil.ignore_patterns("_vendor", "__pycache__"))
+    (folder / "_vendor").mkdir()  # a bundle whose runtime folder was lost; ../../shared is not there
+    requests = [{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"apiVersion": 1, "language": "ja"}},
+                {"jsonrpc": "2.0", "method": "panel/open", "params": {}},
+                {"jsonrpc": "2.0", "id": 8, "method": "shutdown"}]
+    done = subprocess.run([os.environ.get("PYTHON_FOR_PLUGINS", "python3"), "main.py"], cwd=folder,
+                          input="\n".join(json.dumps(r) for r in requests) + "\n", capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "AGENTTY_LANGUAGE": "ja", "PYTHONPATH": ""})
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert {"jsonrpc": "2.0", "id": 7, "result": None} in lines and {"jsonrpc": "2.0", "id": 8, "result": None} in lines
+    panels = [m for m in lines if m.get("method") == "ui/setPanel"]
+    assert len(panels) == 1 and "バンドルは不完全" in panels[0]["params"]["tree"]["text"]
+    assert "Traceback" not in done.stderr

@@ -10,7 +10,6 @@ from typing import List, Optional, Sequence
 from .history import Commit, is_commit_id, parse_log
 from .location import RepoLocation
 from .porcelain import BranchInfo, FileChange
-from .repo_config import neutralizing_config
 from .runner import GitFailed, GitRunner
 
 DIFF_LIMIT_BYTES = 32_000
@@ -50,8 +49,7 @@ def _cut_at_line(data: bytes) -> bytes:
 
 
 def _run_capped(location: RepoLocation, runner: GitRunner, args: List[str], limit: int) -> DiffText:
-    result = runner.run(location.root, args, extra_config=neutralizing_config(location.git_dir, location.common_dir),
-                        max_bytes=limit)
+    result = runner.run(location.root, args, max_bytes=limit)
     body = _cut_at_line(result.stdout) if result.truncated else result.stdout
     return DiffText(body.decode("utf-8", "replace"), "", result.truncated, len(body), result.total_bytes)
 

@@ -14,12 +14,12 @@ from .worktrees import WorktreeReader
 
 class Readers:
     """The controller builds one on first use, after the first panel is out: importing these modules
-    (dataclasses, and GitPython on the first git call) is most of what
+    (dataclasses and the git runner) is most of what
     made git-status's first panel 3x the minimal plugin's (bench_runtime "First panel" table)."""
 
     def __init__(self, plugin: Any, shown_location: Callable[[], Optional[RepoLocation]],
                  on_change: Callable[[str], None]) -> None:
-        self.runner = GitRunner()  # GitPython itself is imported on the first git call
+        self.runner = GitRunner()
         self.overview = OverviewReader(self.runner)
         self.worktrees = WorktreeReader(self.runner)
         self.sessions = SessionReader(plugin)

@@ -12,7 +12,7 @@ from .history import Commit, recent_commits, stash_count
 from .location import LocateProblem, RepoLocation, classify_failure, locate_cached
 from .operation import Operation, detect_operation
 from .porcelain import PorcelainError, StatusReport, parse_status
-from .repo_config import UnsafeRepositoryConfig, neutralizing_config
+from .repo_config import UnsafeRepositoryConfig
 from .runner import GitError, GitFailed, GitRunner
 
 # States a snapshot can be in; the panel has a message for each.
@@ -42,13 +42,8 @@ class RepoSnapshot:
         return self.ok and self.status.branch.unborn
 
 
-def safe_config_for(location: RepoLocation) -> list:  # type: ignore[type-arg]
-    """The per-repository `-c` overrides (filter drivers) added to the fixed safety options."""
-    return neutralizing_config(location.git_dir, location.common_dir)
-
-
 def read_status(location: RepoLocation, runner: GitRunner, args: Optional[List[str]] = None) -> StatusReport:
-    result = runner.run(location.root, args or STATUS_ARGS, extra_config=safe_config_for(location))
+    result = runner.run(location.root, args or STATUS_ARGS)
     return parse_status(result.stdout)
 
 

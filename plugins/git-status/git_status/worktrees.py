@@ -14,7 +14,7 @@ from .diffs import _origin_head, _verified
 from .location import RepoLocation
 from .operation import Operation, detect_operation
 from .porcelain import BranchInfo, PorcelainError, StatusReport
-from .repo_config import UnsafeRepositoryConfig, neutralizing_config
+from .repo_config import UnsafeRepositoryConfig
 from .runner import GitError, GitFailed, GitRunner
 from .snapshot import read_status
 
@@ -300,8 +300,7 @@ class WorktreeReader:
             # The merge-base diff (`base...HEAD`): what the branch itself changed, not what base gained
             # since. --raw gives each file's new blob, so two branches carrying the same commit agree.
             diff = self.runner.run(where.root, ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff",
-                                                "--no-textconv", f"{base_sha}...{head}", "--"],
-                                   extra_config=neutralizing_config(where.git_dir, where.common_dir))
+                                                "--no-textconv", f"{base_sha}...{head}", "--"])
             blobs = parse_raw_diff(diff.stdout)
         value = (ahead, behind, blobs)
         with self._lock:

@@ -290,6 +290,10 @@ def bundle_plugin(
             packages.append(f"{infos[pin.key].name}=={infos[pin.key].version}")
         with open(os.path.join(vendor, "VENDORED.txt"), "w", encoding="utf-8", newline="\n") as handle:
             handle.write(_vendored_listing(manifest.id, modules, packages))
+        if pins:
+            # The pinned requirements travel with the bundle: a package that goes missing later is then
+            # named with its real name and version in the plugin's fix-it hint (`_dependency.py`).
+            shutil.copy2(os.path.join(plugin_dir, REQUIREMENTS_FILE), os.path.join(vendor, REQUIREMENTS_FILE))
         problems = check_bundle(staging, vermin=vermin, python=python)
         if problems:
             raise BundleError(f"{manifest.id}: the bundle would not run everywhere Agentty does:\n  "
