@@ -59,7 +59,10 @@ def trap_config(program: Path) -> str:
 
 
 def make_trapped_repository(root: Path, route: str, env: Dict[str, str], markers: Path) -> Path:
-    """A repository under `root` whose config reaches every trap through `route`."""
+    """A repository under `root` whose config reaches every trap through `route`.
+
+    The trap program (`root/trap.sh`) writes into `markers`: give each repository its own `root`.
+    """
     repo = root / f"repo-{route}"
     repo.mkdir(parents=True)
     program = trap_program(root, markers)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 DEFAULT_TIMEOUT = 10.0
 # A folder is searched this many parents up for its repository; real paths are far shallower, and
@@ -192,19 +192,30 @@ def _common_dir_of(git_dir: str) -> str:
 def find_repository(folder: str, max_parents: int = MAX_PARENTS) -> Optional[RepositoryPaths]:
     """The repository holding `folder`, found by walking up (at most `max_parents` folders), or None.
 
-    Runs nothing: it reads `.git` folders and `gitdir:` files as git does, through symlinks (the
-    walk is on the folder's real path, as git's own is), and stops at GIT_CEILING_DIRECTORIES.
-    A folder inside a `.git` folder belongs to that repository's work tree.
+    Runs nothing: it reads `.git` folders and `gitdir:` files as git does, and stops at
+    GIT_CEILING_DIRECTORIES. The folder's path is walked as given first, so the root comes back in
+    the caller's spelling (a workspace under a symlinked home stays comparable with its files);
+    if that finds nothing, the real path is walked, as git's own discovery does. A folder inside a
+    `.git` folder belongs to that repository's work tree.
     """
     if not folder:
         return None
     try:
-        current = os.path.realpath(folder)
+        given = os.path.abspath(os.path.expanduser(folder))
+        real = os.path.realpath(given)
     except (OSError, ValueError):
         return None
-    if not os.path.isdir(current):
+    if not os.path.isdir(real):
         return None
     ceilings = {os.path.realpath(c) for c in os.environ.get("GIT_CEILING_DIRECTORIES", "").split(os.pathsep) if c}
+    found = _walk_up(given, max_parents, ceilings)
+    if found is None and real != given:
+        found = _walk_up(real, max_parents, ceilings)
+    return found
+
+
+def _walk_up(start: str, max_parents: int, ceilings: Set[str]) -> Optional[RepositoryPaths]:
+    current = start
     for _ in range(max_parents + 1):
         if os.path.basename(current) == ".git":
             git_dir = _git_dir_of(current)
@@ -214,7 +225,7 @@ def find_repository(folder: str, max_parents: int = MAX_PARENTS) -> Optional[Rep
         if git_dir is not None:
             return RepositoryPaths(current, git_dir, _common_dir_of(git_dir))
         parent = os.path.dirname(current)
-        if parent == current or parent in ceilings:
+        if parent == current or parent in ceilings or os.path.realpath(parent) in ceilings:
             return None
         current = parent
     return None

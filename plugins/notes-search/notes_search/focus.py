@@ -7,8 +7,6 @@ from typing import Iterable, List, NamedTuple, Optional, Tuple
 
 from .tokens import fold
 
-_MAX_PARENTS = 24  # folders looked at above the pane's folder for a .git
-
 
 class Focus(NamedTuple):
     names: Tuple[str, ...]  # the repository's and the folder's names, as written ("agentty-plugins")
@@ -37,15 +35,12 @@ def context_keys(values: Iterable[str]) -> List[str]:
 
 @lru_cache(maxsize=64)
 def _repository_root(folder: str) -> Optional[str]:
-    current = folder
-    for _ in range(_MAX_PARENTS):
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-    return None
+    # The runtime's one capped walk up to `.git` (folders, `gitdir:` files, symlinks), as every plugin
+    # finds it; imported here, since the git module brings subprocess with it and the first panel needs neither.
+    from agentty_plugin.git import find_repository
+
+    found = find_repository(folder)
+    return found.root if found is not None else None
 
 
 def focus_of(cwd: Optional[str]) -> Optional[Focus]:

@@ -178,7 +178,7 @@ class App:
         from .release_session import NotARepository, ReleaseSession
 
         session, problems, error, file = None, [], None, ""
-        repo = git_repo.repo_root(folder)
+        repo, where = git_repo.locate(folder)
         try:
             if repo is None:
                 raise NotARepository(folder)
@@ -203,7 +203,7 @@ class App:
         with self.lock:
             state.loading, self._session, state.read_error = False, session, error
             state.problems, state.problems_file = problems, file
-            state.not_repo = repo is None
+            state.not_repo, state.repo_problem = repo is None, where
             state.history = history
             state.live_lines.clear()
         self.draw()

@@ -22,6 +22,8 @@ import threading
 import time
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+import agentty_plugin
+
 from .output_tail import LineCallback, OutputTail
 
 DEFAULT_TIMEOUT_SECONDS = 600.0
@@ -32,6 +34,8 @@ ORPHAN_GRACE_SECONDS = 1.0
 IS_WINDOWS = os.name == "nt"
 BUILTIN_COMMAND = "release-check"
 _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The folder holding `agentty_plugin`: _vendor/ in a bundle, the checkout's shared/ in development.
+_RUNTIME_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(agentty_plugin.__file__)))
 
 # What a check may see of the plugin's environment. Everything else (tokens, AGENTTY_*, a virtualenv
 # the plugin happens to run in) stays out, so a check behaves as it would in a fresh terminal.
@@ -167,7 +171,8 @@ class RunningCommand:
         try:
             args = split_command(command) if isinstance(command, str) else list(command)
             if args and args[0] == BUILTIN_COMMAND:
-                self.env["PYTHONPATH"] = _PACKAGE_PARENT  # so `-m release_checklist.builtin_checks` imports
+                # So `-m release_checklist.builtin_checks` imports, with the runtime it runs git through.
+                self.env["PYTHONPATH"] = os.pathsep.join([_PACKAGE_PARENT, _RUNTIME_PARENT])
             argv = resolve_argv(args, cwd, self.env)
             self._process = self._spawn(argv)
         except CommandError as error:

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import subprocess
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
+
+from agentty_plugin.git import shared_git
 
 GIT_TIMEOUT_SECONDS = 20.0
 
@@ -13,52 +14,56 @@ GIT_TIMEOUT_SECONDS = 20.0
 class GitResult:
     code: int
     out: str
-    err: str
+    err: str  # git's first telling line when it failed (not its last, which is often a hint)
+    state: str = "ok"  # agentty_plugin.git's state: ok, failed, refused, not-repo, timeout, no-git, …
 
     @property
     def ok(self) -> bool:
         return self.code == 0
 
 
-def git_env(base: Optional[Dict[str, str]] = None) -> Dict[str, str]:
-    """The environment for git calls the plugin makes itself."""
-    env = dict(os.environ if base is None else base)
-    # Never wait for a password on a pipe nobody reads; never take index.lock just to look.
-    env["GIT_TERMINAL_PROMPT"] = "0"
-    env["GIT_OPTIONAL_LOCKS"] = "0"
-    env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")  # an ssh passphrase prompt would hang as well
-    # English, stable messages: we show git's own words but match none of them.
-    env["LC_ALL"] = "C"
-    env.pop("GIT_DIR", None)
-    env.pop("GIT_WORK_TREE", None)
-    return env
+# Calls that talk to a remote: they may use the user's own credential helper and ssh set-up (never
+# the repository's), so they run with the network on; every other call runs with it off.
+NETWORK_COMMANDS = frozenset({"fetch", "ls-remote"})
 
 
 def run_git(repo: str, *args: str, timeout: float = GIT_TIMEOUT_SECONDS) -> GitResult:
-    """Run `git -C repo args...`; a missing git, a timeout or a bad folder become a failed GitResult."""
-    try:
-        done = subprocess.run(
-            ["git", "-C", repo, *args], stdin=subprocess.DEVNULL, capture_output=True,
-            timeout=timeout, env=git_env(),
-        )
-    except FileNotFoundError:
-        return GitResult(127, "", "git was not found on PATH")
-    except subprocess.TimeoutExpired:
-        return GitResult(124, "", f"git {' '.join(args)} took longer than {timeout:g} s")
-    except OSError as error:
-        return GitResult(126, "", str(error))
-    return GitResult(done.returncode, done.stdout.decode("utf-8", "replace"),
-                     done.stderr.decode("utf-8", "replace").strip())
+    """Run `git -C repo args...` through the runtime's safe runner; every failure is a failed GitResult.
+
+    The repository is data, never code: no program its config names (an fsmonitor, a filter, a
+    pager, hooks, an ssh command) runs because the panel opened or a check looked (`agentty_plugin.git`).
+    """
+    result = shared_git().run(repo, list(args), timeout=timeout, network=bool(args) and args[0] in NETWORK_COMMANDS)
+    if result.state == "timeout":
+        err = f"git {' '.join(args[:2])} took longer than {timeout:g} s"
+    elif result.state in ("failed", "refused", "not-repo"):
+        err = result.first_error_line
+    else:
+        err = result.stderr.strip()
+    code = _CODES.get(result.state, result.status if result.status is not None else 1)
+    if result.state in ("failed", "refused", "not-repo") and result.status is not None:
+        code = result.status
+    return GitResult(code, result.text, err, result.state)
+
+
+# What a state that is not git's own exit status reads as (the shell's numbers for the same cases).
+_CODES = {"ok": 0, "timeout": 124, "cancelled": 130, "no-git": 127, "gone": 126, "unsafe-config": 126}
+
+
+def locate(path: str) -> Tuple[Optional[str], str]:
+    """(work-tree root, "ok") or (None, why): not-repo, refused (git will not read a repository owned
+    by another user: safe.directory), gone, no-git, unsafe-config or failed."""
+    if not path or not os.path.isdir(path):
+        return None, "gone"
+    result = run_git(path, "rev-parse", "--show-toplevel")
+    if not result.ok or not result.out.strip():
+        return None, result.state if result.state != "ok" else "not-repo"
+    return os.path.normpath(result.out.strip()), "ok"
 
 
 def repo_root(path: str) -> Optional[str]:
     """The top folder of the git work tree containing path, or None."""
-    if not path or not os.path.isdir(path):
-        return None
-    result = run_git(path, "rev-parse", "--show-toplevel")
-    if not result.ok or not result.out.strip():
-        return None
-    return os.path.normpath(result.out.strip())
+    return locate(path)[0]
 
 
 def current_branch(repo: str) -> Optional[str]:

@@ -21,6 +21,7 @@ class State:
         self.loading = False
         self.not_repo = False
         self.release = release  # the loaded release as last drawn (a snapshot: the view never sees the engine)
+        self.repo_problem = ""  # why there is no repository: not-repo, refused (safe.directory), no-git
         self.problems: List[ChecklistProblem] = []
         self.problems_file = ""
         self.read_error: Optional[str] = None

@@ -12,6 +12,10 @@ EN: Dict[str, str] = {
     "refresh": "Reload",
     "no-pane": "Focus a terminal or agent pane inside a git repository to see its release checklist.",
     "not-repo": "{folder} is not inside a git repository.",
+    "git-refused": "Git refused to read {folder}: the repository belongs to another user. If you trust it, "
+                   "run `git config --global --add safe.directory <its folder>`, then press Reload.",
+    "git-missing": "git is not installed (or cannot start), so {folder} cannot be read. Install git, "
+                   "then press Reload.",
     "loading": "Reading the checklist…",
     "version": "Version",
     "version-apply": "Use version",
@@ -212,6 +216,11 @@ JA: Dict[str, str] = {
     "no-pane": ("git リポジトリ内のターミナルかエージェントのペインにフォーカスすると、"
                 "リリースチェックリストが表示されます。"),
     "not-repo": "{folder} は git リポジトリの中ではありません。",
+    "git-refused": "Git が {folder} の読み込みを拒否しました: 別のユーザーが所有するリポジトリです。信頼できる場合は "
+                   "`git config --global --add safe.directory <そのフォルダー>` を実行してから"
+                   "「再読み込み」を押してください。",
+    "git-missing": "git がインストールされていない（または起動できない）ため {folder} を読めません。git を入れてから"
+                   "「再読み込み」を押してください。",
     "loading": "チェックリストを読み込み中…",
     "version": "バージョン",
     "version-apply": "このバージョンにする",
@@ -418,6 +427,10 @@ KO: Dict[str, str] = {
     "refresh": "다시 읽기",
     "no-pane": "git 저장소 안의 터미널이나 에이전트 창에 포커스를 두면 릴리스 체크리스트가 표시됩니다.",
     "not-repo": "{folder}은(는) git 저장소 안에 있지 않습니다.",
+    "git-refused": "Git이 {folder} 읽기를 거부했습니다: 다른 사용자가 소유한 저장소입니다. 신뢰한다면 "
+                   "`git config --global --add safe.directory <그 폴더>`를 실행한 뒤 다시 읽기를 누르세요.",
+    "git-missing": "git이 설치되어 있지 않거나 시작할 수 없어 {folder}을(를) 읽을 수 없습니다. git을 설치한 뒤 "
+                   "다시 읽기를 누르세요.",
     "loading": "체크리스트를 읽는 중…",
     "version": "버전",
     "version-apply": "이 버전 사용",
@@ -615,6 +628,9 @@ ZH: Dict[str, str] = {
     "refresh": "重新读取",
     "no-pane": "聚焦到 git 仓库中的终端或智能体窗格，即可看到它的发布检查清单。",
     "not-repo": "{folder} 不在 git 仓库中。",
+    "git-refused": "Git 拒绝读取 {folder}：该仓库属于另一个用户。如果你信任它，请运行 "
+                   "`git config --global --add safe.directory <该文件夹>`，然后点击“重新读取”。",
+    "git-missing": "未安装 git（或无法启动），因此无法读取 {folder}。请安装 git 后点击“重新读取”。",
     "loading": "正在读取检查清单…",
     "version": "版本",
     "version-apply": "使用此版本",

@@ -46,7 +46,10 @@ def render(state: State, t: Translate) -> Dict[str, Any]:
     if state.loading:
         return ui.column([header, ui.spinner(t("loading"))])
     if state.not_repo:
-        return ui.column([header, ui.text(t("not-repo", folder=display_path(state.folder)), "muted")])
+        # Git's own refusal is not "no repository": the user can fix it, and the words say how.
+        key = {"refused": "git-refused", "no-git": "git-missing"}.get(state.repo_problem, "not-repo")
+        return ui.column([header, ui.text(t(key, folder=display_path(state.folder)),
+                                          "muted" if key == "not-repo" else "error")])
     if state.read_error is not None:
         return ui.column([header, ui.text(t("read-failed", error=state.read_error), "error")])
     if state.problems:

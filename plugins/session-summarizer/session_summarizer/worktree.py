@@ -2,11 +2,12 @@
 
 import datetime
 import os
-import re
-import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Set
+
+from agentty_plugin.git import find_repository, shared_git
 
 GIT_TIMEOUT_SECONDS = 5.0
 RECENT_COMMITS_WINDOW = "3.days"
@@ -27,112 +28,46 @@ class FileCheck:
         return self.state in VERIFIED_STATES
 
 
-def _git_env() -> Dict[str, str]:
-    env = dict(os.environ)
-    # Never wait for a password prompt or an editor, never translate output we parse.
-    env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_PAGER": "cat",
-                "GIT_ASKPASS": "", "SSH_ASKPASS": ""})
-    return env
-
-
-def _git_command(*args: str) -> List[str]:
-    return [
-        "git",
-        # --no-optional-locks: a status refresh must never take index.lock from under the agent.
-        "--no-optional-locks",
-        # The repository is the user's, its config is not: an fsmonitor hook configured there would
-        # be executed by `git status`, so it is switched off for our reads.
-        "-c", "core.fsmonitor=false",
-        "-c", "core.quotepath=off",
-        "-c", "color.ui=never",
-        "-c", "core.hooksPath=/dev/null",
-        *args,
-    ]
-
-
-_FILTER_SECTION = re.compile(r'^\s*\[filter\s+"([^"\n=]+)"\s*\]', re.M)
-
-
-def _repository_filter_overrides(root: str) -> List[str]:
-    """`-c` options that switch off the filter drivers the repository's own config defines.
-
-    `git status` runs a file's clean filter to compare its content, and a repository can name any
-    program as that filter: a cloned, untrusted repository must not run code because we looked at it.
-    Filters from the user's own global config (git-lfs, say) stay as they are.
-    """
-    git_path = os.path.join(root, ".git")
-    try:
-        if os.path.isfile(git_path):  # a worktree or submodule: ".git" names the real folder
-            with open(git_path, encoding="utf-8", errors="replace") as handle:
-                pointer = handle.read(4096).strip()
-            git_path = os.path.normpath(os.path.join(root, pointer.split(":", 1)[1].strip()))
-            common = os.path.join(git_path, "commondir")
-            if os.path.isfile(common):
-                with open(common, encoding="utf-8", errors="replace") as handle:
-                    git_path = os.path.normpath(os.path.join(git_path, handle.read(4096).strip()))
-        with open(os.path.join(git_path, "config"), encoding="utf-8", errors="replace") as handle:
-            config = handle.read(1_000_000)
-    except (OSError, IndexError):
-        return []
-    overrides: List[str] = []
-    for name in sorted(set(_FILTER_SECTION.findall(config))):
-        for key in ("clean", "smudge", "process"):
-            overrides += ["-c", "filter." + name + "." + key + "="]
-        overrides += ["-c", "filter." + name + ".required=false"]
-    return overrides
-
-
 class PendingCommands:
-    """Read-only git commands started side by side; `outputs()` waits for them (None for each failure)."""
+    """Read-only git commands started side by side; `outputs()` waits for them (None for each failure).
+
+    Every command runs through the runtime's safe runner (`agentty_plugin.git`): the session's
+    repository is whatever the agent left there, and no program its config names may run because
+    the user pressed Summarize.
+    """
 
     def __init__(self, cwd: str, commands: List[List[str]], timeout: float = GIT_TIMEOUT_SECONDS) -> None:
         self.deadline = time.monotonic() + timeout
-        self.processes: List[Optional[subprocess.Popen[bytes]]] = []
-        overrides = _repository_filter_overrides(cwd)
-        for args in commands:
-            try:
-                self.processes.append(subprocess.Popen(
-                    _git_command(*overrides, *args), cwd=cwd, env=_git_env(), stdin=subprocess.DEVNULL,
-                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
-            except (OSError, ValueError):
-                self.processes.append(None)
+        self.results: List[Optional[str]] = [None] * len(commands)
+        git = shared_git()
+
+        def run_all() -> None:
+            # The repository's overrides are read once (a `git config` process), then both commands start.
+            if not git.repository_overrides(cwd).ok:
+                return
+            runners = [threading.Thread(target=run_one, args=(index, args), daemon=True)
+                       for index, args in enumerate(commands)]
+            for runner in runners:
+                runner.start()
+            for runner in runners:
+                runner.join()
+
+        def run_one(index: int, args: List[str]) -> None:
+            result = git.run(cwd, args, timeout=max(0.1, self.deadline - time.monotonic()))
+            self.results[index] = result.text if result.ok else None
+
+        self._thread = threading.Thread(target=run_all, name="summarizer-git", daemon=True)
+        self._thread.start()
 
     def outputs(self) -> List[Optional[str]]:
-        results: List[Optional[str]] = []
-        for process in self.processes:
-            if process is None:
-                results.append(None)
-                continue
-            try:
-                stdout, _ = process.communicate(timeout=max(0.1, self.deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.communicate()
-                results.append(None)
-                continue
-            results.append(stdout.decode("utf-8", "replace") if process.returncode == 0 else None)
-        return results
-
-
-def run_git_commands(cwd: str, commands: List[List[str]], timeout: float = GIT_TIMEOUT_SECONDS) -> List[Optional[str]]:
-    return PendingCommands(cwd, commands, timeout).outputs()
-
-
-def run_git(cwd: str, *args: str, timeout: float = GIT_TIMEOUT_SECONDS) -> Optional[str]:
-    """Run one read-only git command; None when git is missing, fails or takes too long."""
-    return run_git_commands(cwd, [list(args)], timeout)[0]
+        self._thread.join(max(0.1, self.deadline - time.monotonic()) + 1.0)
+        return list(self.results)
 
 
 def find_repository_root(folder: str) -> Optional[str]:
-    """The nearest folder at or above `folder` holding `.git` (a folder, or a file for worktrees)."""
-    current = os.path.abspath(folder)
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
+    """The work-tree root of the repository holding `folder` (the runtime's one capped walk)."""
+    found = find_repository(folder)
+    return found.root if found is not None else None
 
 
 @dataclass
