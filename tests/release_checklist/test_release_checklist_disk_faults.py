@@ -312,3 +312,17 @@ def test_a_journal_line_refused_by_a_full_disk_leaves_no_torn_line(make_repo, sm
     session.mark_done("one")  # once there is room, the whole record is saved
     assert RunStore(str(data)).load(session.repo, "1.1.0").steps["two"].state == StepState.DONE
 
+
+
+def test_the_acp_agent_words_a_data_folder_that_refuses_a_step(make_repo, locked_folder):
+    from release_agent.turn import _run_step_safely
+
+    repo = make_repo()
+    repo.write("RELEASE_CHECKLIST.md", f"- [ ] Builds: `{PASS}`\n")
+    repo.commit("checklist")
+    session = ReleaseSession(str(repo), str(locked_folder.path))
+    locked_folder.lock()
+    record = _run_step_safely(session, "builds", lambda _line: None)
+    assert record.state == StepState.UNKNOWN  # it never ran: couldn't check, not failed
+    assert record.message.startswith(f"Could not save to {locked_folder.path / 'releases'}") and "Errno" not in \
+        record.message

@@ -7,6 +7,7 @@ a fraction of a second, whatever it was waiting for (a command, a permission ans
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Set, Tuple, TypeVar
@@ -431,9 +432,20 @@ def _open_release(repo: str, data_dir: str, version: Optional[str]) -> Tuple[Rel
 
 
 def _run_step_safely(release: ReleaseSession, step_id: str, on_line: Callable[[str], None]) -> StepRecord:
-    """engine.run_step, with engine refusals (busy, not runnable) turned into a failed record."""
+    """engine.run_step, with engine refusals (busy, not runnable) turned into a failed record, and a data
+    folder that refuses the step's state into words (the check's own result when it did run)."""
+    from release_checklist.release_session import ProgressNotSaved
+
     try:
         return engine.run_step(release, step_id, on_line, confirmed=True)
+    except ProgressNotSaved as error:
+        from agentty_plugin.files import describe_os_error
+
+        note = describe_os_error(error.error, "en", error.folder)
+        record = release.status(step_id)
+        if record.state in (StepState.PENDING, StepState.RUNNING):  # refused before it started: it never ran
+            return StepRecord(state=StepState.UNKNOWN, message=note)
+        return dataclasses.replace(record, message=f"{record.message} ({note})" if record.message else note)
     except Exception as error:
         log.exception("step %s could not run", step_id)
         return StepRecord(state=StepState.FAILED, message=str(error) or type(error).__name__)
