@@ -690,8 +690,9 @@ class WhooshEngine(SearchEngine):
             shutil.rmtree(self.directory)
         os.makedirs(self.directory)
         created = index.create_in(self.directory, _schema())
-        with open(version_file, "w", encoding="utf-8") as handle:
-            handle.write(SCHEMA_VERSION)
+        from agentty_plugin.files import atomic_write_text
+
+        atomic_write_text(version_file, SCHEMA_VERSION)  # a full disk leaves no empty marker behind
         return created
 
     # -- writing ---------------------------------------------------------------------------------
