@@ -225,3 +225,21 @@ def test_after_a_first_index_in_bulk_the_app_fills_the_lexicon(tmp_path: Path, m
         assert app.library is not None and app.library.engine.completions("meeti", 32) == [("meeting", 12)]
     finally:
         app.shutdown()
+
+
+def test_the_panel_while_indexing_shows_progress_not_a_stale_count_and_never_no_match_beside_results():
+    from notes_search.library import ResultItem, SearchOutcome
+    from notes_search.notes import NoteRecord
+    from notes_search.query import parse_query
+
+    t = Translator(CATALOGS).for_language("en")
+    record = NoteRecord("/n/a.md", "/n", "a.md", "Alpha", (), (), 0, 1, "h", False)
+    one = SearchOutcome(parse_query("alpha"), [ResultItem(record, "")], "search")
+    none = SearchOutcome(parse_query("zzz"), [], "search")
+    indexing = State(phase="indexing", progress=(17_500, 20_000), count=0, engine_name="sqlite", outcome=one)
+    texts = json.dumps(render(indexing, t), ensure_ascii=False)
+    assert "Indexing 17500 / 20000" in texts and "0 notes" not in texts
+    assert "No notes match" not in texts and "1 result" in texts
+    ready = State(phase="ready", count=20_000, engine_name="sqlite", outcome=none, query="zzz")
+    texts = json.dumps(render(ready, t), ensure_ascii=False)
+    assert "20000 notes · sqlite" in texts and "No notes match «zzz»" in texts

@@ -53,11 +53,11 @@ def test_excerpts_show_the_words_not_the_markup(library):
     assert "A «bold» and coded and marked word." in snippet
 
 
-def test_headings_are_h1_to_h3_outside_code_fences():
+def test_headings_are_h1_to_h6_outside_code_fences():
     from notes_search.markdown import headings
 
     body = "# One\n\ntext\n## Two [[Target|shown]]\n```\n# not a heading\n```\n### Three ###\n#### Four\n#tag\n"
-    assert headings(body) == ((1, "One"), (2, "Two shown"), (3, "Three"))
+    assert headings(body) == ((1, "One"), (2, "Two shown"), (3, "Three"), (4, "Four"))
 
 
 def test_reader_text_of_callouts_lists_and_links():

@@ -1,6 +1,6 @@
 """Typo tolerance: when a query finds nothing, replace unknown words with the nearest indexed word."""
 
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from .engines.base import SearchEngine
 from .query import ParsedQuery, Term
@@ -66,12 +66,18 @@ def within(a: str, b: str, limit: int) -> int:
 
 
 def _candidates(
-    engine: SearchEngine, starts: Iterable[str], word: str, limit: int, headings_only: bool, prefix: bool
+    engine: SearchEngine,
+    starts: Iterable[str],
+    word: str,
+    limit: int,
+    headings_only: bool,
+    prefix: bool,
+    keep: Optional[Callable[[str], bool]] = None,
 ) -> Dict[str, int]:
     found: Dict[str, int] = {}
     for start in starts:
         for term, docs in engine.terms_starting_with(start, _CANDIDATES_PER_START, headings_only):
-            if term == word or not term.isalpha():
+            if term == word or not term.isalpha() or (keep is not None and not keep(term)):
                 continue
             if prefix:
                 # A word still being typed is compared with the starts of indexed words: "meetn" is one
@@ -85,63 +91,101 @@ def _candidates(
     return found
 
 
-def _best(word: str, candidates: Dict[str, int], limit: int) -> Optional[Tuple[int, int, str]]:
-    """The nearest candidate as (edits, -notes, word). One edit is looked for first, which needs no
-    table of distances; only when no word is one edit away are two edits computed."""
-    for allowed in range(1, limit + 1):
-        best: Optional[Tuple[int, int, str]] = None
-        for term, docs in candidates.items():
-            distance = within(word, term, allowed)
-            if distance > allowed:
-                continue
-            key = (distance, -docs, term)
-            if best is None or key < best:
-                best = key
-        if best is not None:
-            return best
-    return None
+# Corrections tried per typed word: the nearest indexed words, each checked against the whole query.
+CHOICES = 6
+# Notes counted per tried correction (enough to tell a word that goes with the others from one that does not).
+MATCH_CAP = 50
+
+
+def _dropped_second_letter(word: str, term: str) -> bool:
+    """A word whose second letter was left out or mistyped ("lgin" for login, "lxgin"): found among
+    all the words sharing the first letter, which are many, so only these are compared."""
+    return term[2:4] in (word[1:3], word[2:4])
+
+
+def nearest_words(engine: SearchEngine, word: str, prefix: bool = False) -> List[Tuple[int, int, str]]:
+    """The indexed words (with `prefix`, starts of words: the last word is still being typed) within
+    allowed_distance(word) edits, as (edits, -notes, word), nearest first, then in most notes.
+
+    Most typos are past the second letter, or swap the second and third ("bolck"): words starting
+    with the typed first two letters, or with the first and third, are all compared. Among the words
+    sharing only the first letter, those a dropped or wrong second letter explains are ("lgin" for
+    "login", even when "lin" is one edit away too); words starting with the second letter (a wrong
+    first one) only when no word is one edit away, as they are the most to compare. The words of
+    names, titles and headings are read first, then the body's."""
+    limit = allowed_distance(word)
+    if limit == 0 or not word.isalpha():
+        return []
+    found: Dict[str, Tuple[int, int]] = {}
+
+    def compare(starts: Set[str], keep: Optional[Callable[[str], bool]] = None) -> None:
+        for headings_only in (True, False):
+            for term, docs in _candidates(engine, starts, word, limit, headings_only, prefix, keep).items():
+                distance = within(word, term, limit)
+                known = found.get(term)
+                if distance <= limit and (known is None or (distance, -docs) < known):
+                    found[term] = (distance, -docs)
+
+    compare({word[:2], word[0] + word[2]})
+    compare({word[0]}, lambda term: _dropped_second_letter(word, term))
+    if not any(edits == 1 for edits, _notes in found.values()):
+        compare({word[1]})  # a wrong or extra first letter: the most words to compare, so last
+    ranked = sorted((edits, notes, term) for term, (edits, notes) in found.items())
+    return ranked[:CHOICES]
 
 
 def nearest_word(engine: SearchEngine, word: str, prefix: bool = False) -> Optional[str]:
-    """The closest indexed word (fewest edits, then most notes, then alphabetical), or None; with
-    `prefix`, the closest start of an indexed word (the last word of a query is still being typed).
+    """The closest indexed word (fewest edits, then most notes, then alphabetical), or None."""
+    found = nearest_words(engine, word, prefix)
+    return found[0][2] if found else None
 
-    Most typos are past the second letter, or swap the second and third ("bolck"): words starting
-    with the typed first two letters, or with the first and third, are looked at first. Only when
-    none is one edit away are all words sharing the first letter, or starting with the second,
-    compared (a wrong or missing second letter). The words of names, titles and headings come
-    first: their lists are short to read, and a known note's name is what most queries mean."""
-    limit = allowed_distance(word)
-    if limit == 0 or not word.isalpha():
-        return None
-    found: List[Tuple[int, int, str]] = []
-    for headings_only in (True, False):
-        for starts in ({word[:2], word[0] + word[2]}, {word[0], word[1]}):
-            candidates = _candidates(engine, starts, word, limit, headings_only, prefix)
-            best = _best(word, candidates, limit)
-            if best is not None:
-                if best[0] == 1:
-                    return best[2]
-                found.append(best)
-    return min(found)[2] if found else None
+
+def _choose(engine: SearchEngine, query: ParsedQuery, index: int, choices: List[Tuple[int, int, str]]) -> str:
+    """The correction of term `index` that makes the whole query match, preferring the one most of whose
+    notes hold the other words ("suite macth": "match", the word that goes with "suite", not "math",
+    one edit away too and in more notes); then fewer edits, then more notes."""
+    if len(choices) == 1:
+        return choices[0][2]
+    term = query.terms[index]
+    best: Optional[Tuple[bool, int, float, int, str]] = None
+    for edits, negative_docs, word in choices:
+        terms = list(query.terms)
+        terms[index] = Term(term.kind, (word,), corrected=True)
+        matches = engine.match_count(query.with_terms(tuple(terms)), MATCH_CAP)
+        docs = max(-negative_docs, matches, 1)
+        key = (matches == 0, edits, -matches / docs, negative_docs, word)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return best[-1]
 
 
 def correct_query(
     engine: SearchEngine, query: ParsedQuery
 ) -> Optional[Tuple[ParsedQuery, List[Tuple[str, str]]]]:
-    """A corrected query and the (typed, used) word pairs, or None when nothing could be corrected."""
+    """A corrected query and the (typed, used) word pairs, or None when nothing could be corrected.
+
+    Each word in no note is replaced by the nearest indexed word that makes the whole query match
+    (_choose); the words after it that are in no note either are left out while it is chosen."""
+    unmatched = [
+        number
+        for number, term in enumerate(query.terms)
+        if term.kind in ("word", "prefix") and not is_cjk(term.tokens[0]) and not engine.has_match(term)
+    ]
     changed: List[Tuple[str, str]] = []
-    terms: List[Term] = []
-    for term in query.terms:
-        single = term.kind in ("word", "prefix") and not is_cjk(term.tokens[0])
-        if single and not engine.has_match(term):
-            replacement = nearest_word(engine, term.tokens[0], prefix=term.kind == "prefix")
-            if replacement:
-                changed.append((term.tokens[0], replacement))
-                # The last word keeps its prefix meaning: "code bolck" searches "code block*", as typed right.
-                terms.append(Term(term.kind, (replacement,), corrected=True))
-                continue
-        terms.append(term)
+    terms = list(query.terms)
+    for position, number in enumerate(unmatched):
+        term = query.terms[number]
+        choices = nearest_words(engine, term.tokens[0], prefix=term.kind == "prefix")
+        if not choices:
+            continue
+        later = set(unmatched[position + 1 :])
+        context = query.with_terms(tuple(t for n, t in enumerate(terms) if n not in later))
+        index = [n for n in range(len(terms)) if n not in later].index(number)
+        replacement = _choose(engine, context, index, choices)
+        changed.append((term.tokens[0], replacement))
+        # The last word keeps its prefix meaning: "code bolck" searches "code block*", as typed right.
+        terms[number] = Term(term.kind, (replacement,), corrected=True)
     if not changed:
         return None
     return query.with_terms(tuple(terms)), changed

@@ -3,7 +3,7 @@
 import re
 from typing import List, Tuple
 
-MAX_HEADINGS = 40  # H1-H3 headings kept per note (a long reference note can have hundreds)
+MAX_HEADINGS = 40  # H1-H6 headings kept per note (a long reference note can have hundreds)
 MAX_LINKS = 200
 
 # [[Target]], [[Target|shown words]], [[Target#Heading]], and the embed form ![[...]].
@@ -19,7 +19,7 @@ _HEADING_MARK = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
 # Emphasis, strike-through, highlight and code marks: the words between them stay.
 _EMPHASIS = re.compile(r"\*\*|__|~~|==|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|`+")
 _HAS_EMPHASIS = re.compile(r"[*_~=`]")  # most prose has none: the slower pattern is skipped
-_HEADING_LINE = re.compile(r"^(#{1,3})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_HEADING_LINE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 
 
@@ -83,7 +83,7 @@ def link_targets(body: str) -> List[str]:
 
 
 def headings(body: str) -> Tuple[Tuple[int, str], ...]:
-    """(level, text) of the body's H1-H3 headings outside code fences, as the reader sees them."""
+    """(level, text) of the body's H1-H6 headings outside code fences, as the reader sees them."""
     found: List[Tuple[int, str]] = []
     if "#" not in body:
         return ()

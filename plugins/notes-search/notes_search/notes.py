@@ -36,7 +36,7 @@ class NoteRecord:
     size: int
     content_hash: str
     locked: bool
-    headings: Tuple[Tuple[int, str], ...] = ()  # (level, text) of H1-H3 headings, for ranking
+    headings: Tuple[Tuple[int, str], ...] = ()  # (level, text) of H1-H6 headings, for ranking
     context: Tuple[str, ...] = ()  # front matter cwd/project: where the note's work happened
 
     @property

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import List, Tuple
 
-from .tokens import fold, is_cjk, query_tokens
+from .tokens import as_typed, fold, is_cjk, query_tokens
 
 MIN_PREFIX_LENGTH = 2
 MAX_QUERY_LENGTH = 500
@@ -29,6 +29,9 @@ class Term:
     tokens: Tuple[str, ...]
     prefix_last: bool = False
     corrected: bool = False  # a typo correction: ranked as typed, at FUZZY weight (ranking.py)
+    # The tokens with the accents as typed (tokens.as_typed), when they split like `tokens`: a note
+    # holding the word as typed ranks above one holding its folded form (ranking.py).
+    typed: Tuple[str, ...] = field(default=(), compare=False)
 
     def describe(self) -> str:
         inner = " ".join(self.tokens) + ("*" if self.kind == "prefix" or self.prefix_last else "")
@@ -71,7 +74,22 @@ def _strip_quotes(value: str) -> str:
     return value
 
 
+def _with_typed(terms: List[Term], raw: str) -> List[Term]:
+    """The terms with the accents as typed, when the typed text has any."""
+    if raw.isascii() or len(terms) != 1:
+        return terms
+    typed = tuple(query_tokens(as_typed(raw)))
+    term = terms[0]
+    if len(typed) != len(term.tokens) or typed == term.tokens:
+        return terms
+    return [replace(term, typed=typed)]
+
+
 def _word_term(raw: str, is_last: bool) -> List[Term]:
+    return _with_typed(_plain_word_term(raw, is_last), raw)
+
+
+def _plain_word_term(raw: str, is_last: bool) -> List[Term]:
     parts = query_tokens(fold(raw))
     if not parts:
         return []
@@ -126,16 +144,20 @@ def parse_query(text: str) -> ParsedQuery:
                     folders.append(folder)
         elif piece.group("hashtag"):
             tag = fold(piece.group("hashtag").lstrip("#")).rstrip(".,;:!?")
-            if tag:
+            if tag and not any(character.isalpha() for character in tag):
+                # Obsidian's tags hold a letter: "#1" (a heading "Crack #1", an issue "#4711") is text.
+                terms.extend(_word_term(tag, is_last))
+            elif tag:
                 tags.append(TagFilter(tag, prefix=is_last))
         elif piece.group("phrase"):
             raw = piece.group("phrase")
             unterminated = not (len(raw) >= 2 and raw.endswith('"'))
             parts = query_tokens(fold(_strip_quotes(raw)))
             if len(parts) == 1 and not is_cjk(parts[0]):
-                terms.append(Term("word", (parts[0],)))
+                terms.extend(_with_typed([Term("word", (parts[0],))], _strip_quotes(raw)))
             elif parts:
-                terms.append(Term("phrase", tuple(parts), prefix_last=is_last and unterminated))
+                phrase = Term("phrase", tuple(parts), prefix_last=is_last and unterminated)
+                terms.extend(_with_typed([phrase], _strip_quotes(raw)))
         else:
             terms.extend(_word_term(piece.group("word"), is_last))
     if len(terms) > MAX_TERMS:

@@ -14,7 +14,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .notes import NoteRecord
 from .query import ParsedQuery, Term
-from .tokens import fold, light_stem, query_tokens
+from .tokens import as_typed, fold, is_cjk, light_stem, query_tokens
 
 # Per matched field, for one query term. A second field matching the same term adds OTHER_FIELDS of
 # its weight (a title and a folder both saying "sync" is a better sign than the title alone).
@@ -27,7 +27,13 @@ WEIGHTS: Dict[str, float] = {
     "h2": 4.0,
     "h3": 3.0,
     "tags": 2.5,
+    "h4": 2.0,
+    "h5": 2.0,
+    "h6": 2.0,
 }
+_HEADING_LEVELS = ("h1", "h2", "h3", "h4", "h5", "h6")
+# Fields where the typed word order counts (PHRASE): a folder or a tag is not read as a sentence.
+_ORDERED_FIELDS = frozenset(("name", "aliases", "title", *_HEADING_LEVELS))
 OTHER_FIELDS = 0.2
 EXACT = 1.0  # the typed word is a word of the field
 STEM = 0.85  # another form of it ("plans" for "plan")
@@ -37,13 +43,23 @@ FUZZY = 0.5  # a corrected word counts half, in every field alike
 # query word, since every word of it matching one value is stronger than the words scattered over
 # a title and other headings; a still-typed last word: half.
 WHOLE_FIELD = 1.0
+# Per query term, once per note, when all the query's words stand in its typed order, side by side,
+# in a name, alias, title or heading of any level (the last word may still be typed). The same for
+# every such field, so their weights still order them; it is larger than a name's weight, so a
+# heading saying the whole query ("### Data Descriptor") beats one query word in a name ("Data
+# classes"), and "Standard Normal Distribution" beats "Normal Distribution Standard Deviation".
+PHRASE = 8.0
+# A word that matches with its accents as typed ("spravovať" in a Slovak note, not the Czech
+# "spravovat"): its field's weight once more times this. Folding widens what matches; the accents
+# typed decide between notes matching alike, never between fields.
+AS_TYPED = 0.3
 BODY = 2.0  # the engine's BM25, scaled to 0..1 over the candidates
 _CACHE_SIZE = 2000  # notes whose field tokens are kept (~1 KB each)
 
 Tokens = Tuple[str, ...]
-# Field name -> (its values as token lists, every token of them, their light stems): the sets answer
-# most terms at once.
-Fields = Dict[str, Tuple[Tuple[Tokens, ...], FrozenSet[str], FrozenSet[str]]]
+# Field name -> (its values as token lists, every token of them, their light stems, every token with
+# its accents as written): the sets answer most terms at once.
+Fields = Dict[str, Tuple[Tuple[Tokens, ...], FrozenSet[str], FrozenSet[str], FrozenSet[str]]]
 
 
 def _tokens(text: str) -> Tokens:
@@ -53,20 +69,24 @@ def _tokens(text: str) -> Tokens:
 
 def note_fields(record: NoteRecord) -> Fields:
     """The ranked fields of a note as folded token lists, one per value (each alias, each heading)."""
-    fields: Dict[str, List[Tokens]] = {"h1": [], "h2": [], "h3": []}
+    fields: Dict[str, List[str]] = {level: [] for level in _HEADING_LEVELS}
     for level, text in record.headings:
-        if 1 <= level <= 3:
-            fields["h" + str(level)].append(_tokens(text))
-    fields["name"] = [_tokens(record.name)]
-    fields["aliases"] = [_tokens(alias) for alias in record.aliases]
-    fields["title"] = [_tokens(record.title)]
-    fields["folder"] = [_tokens(part) for part in record.folder.split("/") if part]
-    fields["tags"] = [_tokens(tag.replace("/", " ")) for tag in record.tags]
+        if 1 <= level <= 6:
+            fields["h" + str(level)].append(text)
+    fields["name"] = [record.name]
+    fields["aliases"] = list(record.aliases)
+    fields["title"] = [record.title]
+    fields["folder"] = [part for part in record.folder.split("/") if part]
+    fields["tags"] = [tag.replace("/", " ") for tag in record.tags]
     out: Fields = {}
-    for name, values in fields.items():
+    for name, texts in fields.items():
+        values = tuple(_tokens(text) for text in texts)
         words = frozenset(token for value in values for token in value)
         if words:
-            out[name] = (tuple(values), words, frozenset(light_stem(word) for word in words))
+            typed = words
+            if not all(text.isascii() for text in texts):
+                typed = frozenset(token for text in texts for token in query_tokens(as_typed(text)))
+            out[name] = (values, words, frozenset(light_stem(word) for word in words), typed)
     return out
 
 
@@ -147,7 +167,27 @@ def _whole_field(query_tokens: Tokens, last_is_prefix: bool, value: Tokens) -> f
     return 0.0
 
 
-def _field_match(term: Term, values: Tuple[Tokens, ...], words: FrozenSet[str], stems: FrozenSet[str]) -> float:
+def _as_typed(term: Term, typed_words: FrozenSet[str]) -> bool:
+    """True when the field holds the term's words with their accents as typed."""
+    typed = term.typed or term.tokens
+    if term.kind == "prefix" or term.prefix_last:
+        last = typed[-1]
+        return all(word in typed_words for word in typed[:-1]) and (
+            last in typed_words or any(word.startswith(last) for word in typed_words)
+        )
+    return all(word in typed_words for word in typed)
+
+
+def _field_match(
+    term: Term, values: Tuple[Tokens, ...], words: FrozenSet[str], stems: FrozenSet[str], typed: FrozenSet[str]
+) -> float:
+    quality = _plain_field_match(term, values, words, stems)
+    if quality > 0 and _as_typed(term, typed):
+        quality *= 1.0 + AS_TYPED
+    return quality
+
+
+def _plain_field_match(term: Term, values: Tuple[Tokens, ...], words: FrozenSet[str], stems: FrozenSet[str]) -> float:
     if term.kind != "phrase":
         # One word: the field's sets of words and stems answer it without looking at each value.
         token = term.tokens[0]
@@ -166,13 +206,34 @@ def _field_match(term: Term, values: Tuple[Tokens, ...], words: FrozenSet[str], 
     return max(term_match(term, value) for value in values)
 
 
+def _without_single_cjk(tokens: Tokens) -> Tokens:
+    # The index adds a CJK run's last character alone ("会議" -> 会議, 議): words side by side in a
+    # name are side by side without these.
+    return tuple(token for token in tokens if not (len(token) == 1 and is_cjk(token)))
+
+
+def in_typed_order(query_tokens: Tokens, last_is_prefix: bool, value: Tokens) -> bool:
+    """True when the query's tokens stand side by side, in the typed order, in this field value."""
+    wanted, value = _without_single_cjk(query_tokens), _without_single_cjk(value)
+    size = len(wanted)
+    if size < 2 or len(value) < size:
+        return False
+    for start in range(len(value) - size + 1):
+        if value[start : start + size - 1] != wanted[:-1]:
+            continue
+        last = value[start + size - 1]
+        if last == wanted[-1] or (last_is_prefix and last.startswith(wanted[-1])):
+            return True
+    return False
+
+
 def field_score(query: ParsedQuery, fields: Fields) -> float:
     """The note's score from its name, aliases, title, folder, headings and tags (no body)."""
     total = 0.0
     for term in query.terms:
         best = summed = 0.0
-        for name, (values, words, stems) in fields.items():
-            quality = _field_match(term, values, words, stems)
+        for name, (values, words, stems, typed) in fields.items():
+            quality = _field_match(term, values, words, stems, typed)
             if quality > 0:
                 weighted = WEIGHTS[name] * quality
                 summed += weighted
@@ -184,11 +245,18 @@ def field_score(query: ParsedQuery, fields: Fields) -> float:
         last_is_prefix = last.kind == "prefix" or last.prefix_last
         whole = [
             WEIGHTS[name] * max(_whole_field(query_tokens, last_is_prefix, v) for v in values)
-            for name, (values, words, _stems) in fields.items()
+            for name, (values, words, _stems, _typed) in fields.items()
             if query_tokens[0] in words
         ]
         fuzzy = FUZZY if any(term.corrected for term in query.terms) else 1.0
         total += fuzzy * len(query_tokens) * max(whole, default=0.0)
+        if len(query.terms) > 1 and any(
+            name in _ORDERED_FIELDS
+            and query_tokens[0] in words
+            and any(in_typed_order(query_tokens, last_is_prefix, value) for value in values)
+            for name, (values, words, _stems, _typed) in fields.items()
+        ):
+            total += fuzzy * PHRASE * len(query.terms)
     return total
 
 

@@ -10,8 +10,14 @@ from array import array
 from functools import lru_cache
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
+from .marks import MARK_RANGES
+
 # Letters and digits of any script; "_" and punctuation separate tokens (as in FTS5's unicode61).
 _WORD = re.compile(r"[^\W_]+")
+# ...with the combining marks inside words (the index's FTS5 tokenizer keeps them too: categories
+# 'L* N* Co M*'). Text without marks, nearly all of it, takes _WORD: one class is faster in C.
+_MARK = re.compile("[" + MARK_RANGES + "]")
+_MARKED_WORD = re.compile("(?:[^\\W_]|[" + MARK_RANGES + "])+")
 
 # Scripts written without spaces between words (or, for Hangul, with particles glued to words):
 # kana, CJK ideographs (with extensions) and Hangul. Runs of these are cut into overlapping bigrams.
@@ -27,7 +33,7 @@ _CJK_RANGES = (
 _CJK_RUN = re.compile("[" + _CJK_RANGES + "]+")
 _HAS_CJK = _CJK_RUN
 # Either a CJK run (group 1) or a run of other letters/digits (group 2): "abc会議def" -> "abc", "会議", "def".
-_WORD_OR_CJK_RUN = re.compile("([" + _CJK_RANGES + "]+)|([^\\W_" + _CJK_RANGES + "]+)")
+_WORD_OR_CJK_RUN = re.compile("([" + _CJK_RANGES + "]+)|((?:[^\\W_" + _CJK_RANGES + "]|[" + MARK_RANGES + "])+)")
 
 # Latin letters that may carry diacritics. Only these lose their marks: stripping marks from kana
 # (が -> か) or decomposing Hangul syllables would change the words.
@@ -40,12 +46,32 @@ def _strip_marks(char: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)) or char
 
 
+# Marks a writer may leave out: Hebrew points and cantillation, Arabic harakat and Quranic marks.
+# Like Latin accents they are folded away (an Indic vowel sign is part of the word and stays).
+_OPTIONAL_MARKS = re.compile(
+    "[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"  # Hebrew
+    "\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]"  # Arabic
+)
+
+
 def fold(text: str) -> str:
-    """Fold text for matching: NFKC (full/half width), case folding, Latin diacritics removed."""
+    """Fold text for matching: NFKC (full/half width), case folding, Latin diacritics and optional
+    Hebrew and Arabic marks removed."""
     if text.isascii():
         return text.lower()
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return _LATIN_WITH_MARKS.sub(lambda m: _strip_marks(m.group()), folded)
+    folded = _LATIN_WITH_MARKS.sub(lambda m: _strip_marks(m.group()), folded)
+    return _OPTIONAL_MARKS.sub("", folded) if _OPTIONAL_MARKS.search(folded) else folded
+
+
+def as_typed(text: str) -> str:
+    """Text as typed for comparing accents: NFKC and case folding only (fold() without removing marks)."""
+    return text.lower() if text.isascii() else unicodedata.normalize("NFKC", text).casefold()
+
+
+def words(text: str) -> List[str]:
+    """The words of folded text without CJK runs (letters and digits with the marks inside them)."""
+    return _WORD.findall(text) if text.isascii() or _MARK.search(text) is None else _MARKED_WORD.findall(text)
 
 
 # ASCII stretches, and otherwise one character with the combining marks that follow it.
@@ -148,7 +174,7 @@ def query_bigrams(run: str) -> List[str]:
 def tokens(folded: str, for_query: bool = False) -> List[str]:
     """Tokens of already folded text: words of letters/digits, CJK runs cut into bigrams."""
     if folded.isascii() or _HAS_CJK.search(folded) is None:
-        return _WORD.findall(folded)  # the common case, done entirely in C
+        return words(folded)  # the common case, done entirely in C
     split = query_bigrams if for_query else cjk_bigrams
     out: List[str] = []
     for run, word in _WORD_OR_CJK_RUN.findall(folded):  # only the CJK runs need more work
@@ -164,7 +190,7 @@ def query_tokens(folded: str) -> List[str]:
     CJK run followed by more text keeps the index's trailing single character ("への" + "obsidian"
     is への, の, obsidian in the index), so a phrase across scripts still matches."""
     if folded.isascii() or _HAS_CJK.search(folded) is None:
-        return _WORD.findall(folded)
+        return words(folded)
     runs = _WORD_OR_CJK_RUN.findall(folded)
     out: List[str] = []
     for number, (run, word) in enumerate(runs):
@@ -197,7 +223,8 @@ def unsplit_for_fts5(folded: str) -> Optional[str]:
 
 def word_spans(folded: str) -> Iterator[Tuple[int, int]]:
     """Start/end of each letter/digit run in folded text (CJK runs are not split here)."""
-    for match in _WORD.finditer(folded):
+    words = _WORD if folded.isascii() or _MARK.search(folded) is None else _MARKED_WORD
+    for match in words.finditer(folded):
         yield match.start(), match.end()
 
 

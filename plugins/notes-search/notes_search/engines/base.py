@@ -166,6 +166,10 @@ class SearchEngine:
         """True when some note matches this one term (typo correction leaves such terms alone)."""
         return bool(self.search(ParsedQuery((term,)), 1))
 
+    def match_count(self, query: ParsedQuery, cap: int) -> int:
+        """How many notes match every term of the query, counted up to `cap`."""
+        return len(self.search(query, cap))
+
     def matches_nothing(self, query: ParsedQuery) -> bool:
         """True when a word of the query is known, without searching, to be in no note (a typo: the
         library corrects it before searching at all). False when that cannot be told cheaply."""

@@ -14,13 +14,13 @@ their words behind, which only costs an OR of a word with no notes. While it is 
 None and fall back to asking FTS5.
 """
 
-import re
 import sqlite3
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-# The characters FTS5's unicode61 keeps in a token, for the already folded, space-separated or
-# unsplit text the engine indexes (tokens.unsplit_for_fts5 lets no other separator through).
-_WORD = re.compile(r"[^\W_]+")
+from ..tokens import words
+
+# Words as FTS5's tokenizer keeps them, for the already folded, space-separated or unsplit text the
+# engine indexes (tokens.unsplit_for_fts5 lets no other separator through): tokens.words.
 STATE_KEY = "lexicon"
 
 
@@ -54,7 +54,7 @@ def add_words(db: sqlite3.Connection, texts_per_note: Iterable[Sequence[str]]) -
     """Count each note's words once (inside the caller's write transaction)."""
     counts: Dict[str, int] = {}
     for texts in texts_per_note:
-        for word in set(_WORD.findall(" ".join(texts))):
+        for word in set(words(" ".join(texts))):
             counts[word] = counts.get(word, 0) + 1
     if counts:
         # Not an upsert: ON CONFLICT needs SQLite 3.24, older than some Pythons this runs on.

@@ -41,8 +41,8 @@ from .base import (
 )
 
 # 9: name, folder, headings and links columns, headings in the record; 10: note_context; 11: notes_head_vocab;
-# 12: note_names; 13: lexicon
-SCHEMA_VERSION = 13
+# 12: note_names; 13: lexicon; 14: combining marks inside words (tokens.py), H4-H6 headings
+SCHEMA_VERSION = 14
 # No *_stems columns: other forms of a word are looked up in the index's vocabulary at query time
 # (inflections()), which halves the text FTS5 indexes and so the time of a first index.
 _COLUMNS = RAW_FIELDS
@@ -315,6 +315,20 @@ class _Rows:
 
 
 INDEX_FILE = "notes.sqlite3"
+# Combining marks are parts of words (the vowel signs of Indic scripts), as in tokens.py; the
+# categories option is missing from old SQLite builds, which split at marks (such words then match as
+# phrases of their pieces, query and notes alike).
+_TOKENIZER = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
+_OLD_TOKENIZER = "unicode61 remove_diacritics 0"
+
+
+def _tokenizer(db: sqlite3.Connection) -> str:
+    try:
+        db.execute(f"CREATE VIRTUAL TABLE temp.tokenizer_probe USING fts5(body, tokenize=\"{_TOKENIZER}\")")
+    except sqlite3.OperationalError:
+        return _OLD_TOKENIZER
+    db.execute("DROP TABLE temp.tokenizer_probe")
+    return _TOKENIZER
 
 
 def discard(directory: str, keep: bool) -> None:
@@ -485,24 +499,13 @@ class SqliteEngine(SearchEngine):
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version == SCHEMA_VERSION - 1:
-                self._add_lexicon(db)  # an update keeps the index: settle() fills the new table
-            elif version != SCHEMA_VERSION:
+            if version != SCHEMA_VERSION:
                 self._create(db, force=False)
             db.execute("SELECT count(*) FROM notes").fetchone()
         except sqlite3.DatabaseError:
             db.close()
             raise
         return db
-
-    def _add_lexicon(self, db: sqlite3.Connection) -> None:
-        db.execute("BEGIN IMMEDIATE")
-        for name in lexicon.DROPPED_TABLES:
-            db.execute(f"DROP TABLE IF EXISTS {name}")
-        lexicon.create(db, "notes_fts")
-        lexicon.mark_stale(db)
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        db.execute("COMMIT")
 
     def _create(self, db: sqlite3.Connection, force: bool = True) -> None:
         """Make the tables anew (force: even when they are there, for a rebuild)."""
@@ -525,6 +528,7 @@ class SqliteEngine(SearchEngine):
         ):
             db.execute(f"DROP TABLE IF EXISTS {name}")
         db.execute("DROP TABLE IF EXISTS notes")
+        tokenizer = _tokenizer(db)
         db.execute(
             "CREATE TABLE notes (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime_ns INTEGER NOT NULL,"
             " size INTEGER NOT NULL, content_hash TEXT NOT NULL, tag_keys TEXT NOT NULL,"
@@ -541,13 +545,13 @@ class SqliteEngine(SearchEngine):
         # splits exactly as text.tokens() would (letters and digits; CJK is pre-split into bigrams).
         # Prefix indexes: see BODY_PREFIX_INDEXES.
         db.execute(
-            "CREATE VIRTUAL TABLE notes_fts USING fts5({}, tokenize='unicode61 remove_diacritics 0',"
-            " prefix='{}')".format(", ".join(_COLUMNS), " ".join(map(str, BODY_PREFIX_INDEXES)))
+            "CREATE VIRTUAL TABLE notes_fts USING fts5({}, tokenize=\"{}\","
+            " prefix='{}')".format(", ".join(_COLUMNS), tokenizer, " ".join(map(str, BODY_PREFIX_INDEXES)))
         )
         db.execute("CREATE VIRTUAL TABLE notes_vocab USING fts5vocab(notes_fts, 'col')")
         db.execute(
-            "CREATE VIRTUAL TABLE notes_head USING fts5({}, tokenize='unicode61 remove_diacritics 0',"
-            " prefix='{}')".format(", ".join(HEADING_FIELDS), " ".join(map(str, HEADING_PREFIX_INDEXES)))
+            "CREATE VIRTUAL TABLE notes_head USING fts5({}, tokenize=\"{}\","
+            " prefix='{}')".format(", ".join(HEADING_FIELDS), tokenizer, " ".join(map(str, HEADING_PREFIX_INDEXES)))
         )
         # The words of names, titles and headings: their lists are short, so typo correction reads
         # them first (the body vocabulary counts every note a common word is in: 18 ms for "m*").
@@ -946,6 +950,16 @@ class SqliteEngine(SearchEngine):
                 "SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT 1", (expression,)
             ).fetchone()
         return row is not None
+
+    def match_count(self, query: ParsedQuery, cap: int) -> int:
+        if query.is_empty:
+            return 0
+        expression = match_expression(query, self.inflections, words=self._body_words)
+        with self._read_lock:
+            row = self._reader.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? LIMIT ?)", (expression, cap)
+            ).fetchone()
+        return int(row[0])
 
     def terms_starting_with(self, prefix: str, limit: int, headings_only: bool = False) -> List[Tuple[str, int]]:
         upper = lexicon.after_prefix(prefix)

@@ -60,7 +60,7 @@ from .base import (
 )
 
 # 6: name, folder, headings and links fields, headings in the record; 7: context_keys; 8: name_keys
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"  # 9: combining marks inside words (tokens.py), H4-H6 headings
 # A query matching more notes than this is ranked among its most recently indexed BROAD_CAP matches
 # only: reading a posting list costs ~2 µs per note in whoosh, so a two-letter prefix or a word in
 # nearly every note would otherwise read and score all 10,000 notes on each keystroke.
@@ -70,6 +70,7 @@ _PHRASE_PREFIX_WORDS = 8  # the same for the last word of a phrase still being t
 # Narrower queries look their other terms up at these notes instead of reading their posting lists.
 _PROBE_LIMIT = 400
 _K1, _B = 1.2, 0.75  # FTS5's bm25() constants
+WRITE_LOCK_SECONDS = 5.0
 _WORD_FIELDS = ("name", "title", "headings", "body")  # where other forms of a word and typo fixes are looked up
 _CACHED_POSTINGS = 300_000  # postings kept between keystrokes (a few tens of MB at most)
 
@@ -720,7 +721,9 @@ class WhooshEngine(SearchEngine):
             if self.unwritable is not None:
                 raise self.unwritable
             try:
-                writer = self._index.writer(limitmb=128)
+                # Waits for the lock as SQLite does (5 s): a second instance's batches then take turns
+                # with the first one's instead of failing and being parsed again on every retry.
+                writer = self._index.writer(limitmb=128, timeout=WRITE_LOCK_SECONDS)
             except LockError as error:
                 raise IndexBusy(str(error) or "whoosh write lock is held") from error
             try:
