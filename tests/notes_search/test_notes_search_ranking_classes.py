@@ -36,6 +36,8 @@ NOTES = {
     "mac/macOS login items.md": "# macOS login items\n\nWhat starts when you log in.\n",
     "es/Ajustes de pantalla.md": "# Ajustes de pantalla\n\nBrillo y resolución.\n",
     "k8s/Kubernetes secret management.md": "# Kubernetes secret management\n\nSealed secrets.\n",
+    "math/Bound Variable.md": "# Bound Variable\n\nA variable bound by a quantifier.\n",
+    "tools/Masscan.md": "# Masscan\n\nA fast port scanner.\n",
     # A whole-query phrase in a heading of any level, against one query word in a newer note's name.
     "py/Attribute access.md": "# Attribute access\n\nintro\n\n### Data Descriptor\n\nDefines __get__ and __set__.\n",
     "py/Operators.md": "# Operators\n\n#### Binary methods\n\n__add__ and friends.\n",
@@ -66,6 +68,8 @@ DECOYS = {
     "es/Pantallas.md": "# Pantallas\n\npantallas\n",
     "misc/Screen recording.md": "# Screen recording\n\nscreen screen screencast\n",
     "misc/Screen sharing.md": "# Screen sharing\n\nscreen\n",
+    "misc/Typos.md": "# Typos\n\nSomeone wrote varaible here once.\n",  # the typo is a word of some note
+    "history/Events.md": "# Events\n\nThe massacre of 1572, a massacre remembered.\n",
     "py/Data classes.md": "# Data classes\n\nA descriptor is mentioned here.\n",
     "py/Binary search.md": "# Binary search\n\nThe methods of halving.\n",
     "exam/Example vault.md": "# Example vault\n\nNo questions asked.\n",
@@ -133,6 +137,8 @@ def test_hash_and_digits_is_text_and_a_tag_with_a_letter_still_filters(library):
         ("suite macth", "sec/Burp Suite Match and Replace.md", "match"),
         ("macos lgin", "mac/macOS login items.md", "login"),  # a dropped letter, not a shorter word
         ("kubernetes scret", "k8s/Kubernetes secret management.md", "secret"),  # a dropped second letter
+        ("bound varaible", "math/Bound Variable.md", "variable"),  # each word is in a note, not both
+        ("massacn", "tools/Masscan.md", "masscan"),  # a note's name before the start of a body word
         ("ajustes pantlla", "es/Ajustes de pantalla.md", "pantalla"),
     ],
 )

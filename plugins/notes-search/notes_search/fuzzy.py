@@ -116,22 +116,26 @@ def nearest_words(engine: SearchEngine, word: str, prefix: bool = False) -> List
     limit = allowed_distance(word)
     if limit == 0 or not word.isalpha():
         return []
-    found: Dict[str, Tuple[int, int]] = {}
+    # term -> (edits, 0 for a word of a name, title or heading else 1, letters more or fewer, -notes)
+    found: Dict[str, Tuple[int, int, int, int]] = {}
 
     def compare(starts: Set[str], keep: Optional[Callable[[str], bool]] = None) -> None:
         for headings_only in (True, False):
             for term, docs in _candidates(engine, starts, word, limit, headings_only, prefix, keep).items():
                 distance = within(word, term, limit)
+                key = (distance, 0 if headings_only else 1, abs(len(term) - len(word)), -docs)
                 known = found.get(term)
-                if distance <= limit and (known is None or (distance, -docs) < known):
-                    found[term] = (distance, -docs)
+                if distance <= limit and (known is None or key < known):
+                    found[term] = key
 
     compare({word[:2], word[0] + word[2]})
     compare({word[0]}, lambda term: _dropped_second_letter(word, term))
-    if not any(edits == 1 for edits, _notes in found.values()):
+    if not any(key[0] == 1 for key in found.values()):
         compare({word[1]})  # a wrong or extra first letter: the most words to compare, so last
-    ranked = sorted((edits, notes, term) for term, (edits, notes) in found.items())
-    return ranked[:CHOICES]
+    # A note's name beats body words ("massacn": «masscan», a note, not «massac», the start of a body
+    # word), then a word as long as the typed one (a swap or a wrong letter are the commonest typos).
+    ranked = sorted((key, term) for term, key in found.items())
+    return [(key[0], key[3], term) for key, term in ranked[:CHOICES]]
 
 
 def nearest_word(engine: SearchEngine, word: str, prefix: bool = False) -> Optional[str]:
@@ -147,13 +151,15 @@ def _choose(engine: SearchEngine, query: ParsedQuery, index: int, choices: List[
     if len(choices) == 1:
         return choices[0][2]
     term = query.terms[index]
+    others = len(query.terms) > 1
     best: Optional[Tuple[bool, int, float, int, str]] = None
-    for edits, negative_docs, word in choices:
+    for order, (edits, negative_docs, word) in enumerate(choices):
         terms = list(query.terms)
         terms[index] = Term(term.kind, (word,), corrected=True)
         matches = engine.match_count(query.with_terms(tuple(terms)), MATCH_CAP)
         docs = max(-negative_docs, matches, 1)
-        key = (matches == 0, edits, -matches / docs, negative_docs, word)
+        # Alone, a word has no others to go with: nearest_words' order (names first) decides.
+        key = (matches == 0, edits, -matches / docs if others else 0.0, order, word)
         if best is None or key < best:
             best = key
     assert best is not None
@@ -167,11 +173,16 @@ def correct_query(
 
     Each word in no note is replaced by the nearest indexed word that makes the whole query match
     (_choose); the words after it that are in no note either are left out while it is chosen."""
-    unmatched = [
+    correctable = [
         number
         for number, term in enumerate(query.terms)
-        if term.kind in ("word", "prefix") and not is_cjk(term.tokens[0]) and not engine.has_match(term)
+        if term.kind in ("word", "prefix") and not is_cjk(term.tokens[0]) and allowed_distance(term.tokens[0])
     ]
+    unmatched = [number for number in correctable if not engine.has_match(query.terms[number])]
+    if not unmatched and len(query.terms) > 1:
+        # Every word is in some note, but no note holds them all: one of them is a typo that happens to
+        # be in a note too ("bound varaible"). The last such word is corrected, as it was typed last.
+        return _correct_one(engine, query, correctable)
     changed: List[Tuple[str, str]] = []
     terms = list(query.terms)
     for position, number in enumerate(unmatched):
@@ -189,3 +200,21 @@ def correct_query(
     if not changed:
         return None
     return query.with_terms(tuple(terms)), changed
+
+
+def _correct_one(
+    engine: SearchEngine, query: ParsedQuery, correctable: List[int]
+) -> Optional[Tuple[ParsedQuery, List[Tuple[str, str]]]]:
+    """The one correction (of the last correctable word first) that makes the whole query match."""
+    for number in reversed(correctable):
+        term = query.terms[number]
+        choices = [choice for choice in nearest_words(engine, term.tokens[0], term.kind == "prefix")]
+        if not choices:
+            continue
+        replacement = _choose(engine, query, number, choices)
+        terms = list(query.terms)
+        terms[number] = Term(term.kind, (replacement,), corrected=True)
+        corrected = query.with_terms(tuple(terms))
+        if engine.match_count(corrected, 1):
+            return corrected, [(term.tokens[0], replacement)]
+    return None
