@@ -261,9 +261,10 @@ def test_a_full_disk_during_the_first_index_says_so_and_refresh_finishes_once_th
         with _host(data, root, engine) as host:
             _open(host)
             folder = str(data / "index" / engine)
-            tree = host.wait_for_panel(lambda t: f"The disk holding {folder} is full" in _text(host, t), WAIT)
+            said = f"Could not save to {folder}: the disk is full"
+            tree = host.wait_for_panel(lambda t: said in _text(host, t), WAIT)
             text = _text(host, tree)
-            assert "Free some space on it, then press Refresh." in text
+            assert "Free some space there" in text
             assert "cannot rollback" not in text and '"spinner"' not in json.dumps(tree)
             assert not _aside(data)  # a full disk never moves the index aside
             subprocess.run(["mount", "-o", "remount,size=256m", str(disk)], check=True)  # the user makes room
@@ -271,7 +272,7 @@ def test_a_full_disk_during_the_first_index_says_so_and_refresh_finishes_once_th
             _ready(host, 2501, engine)
             host.type("search.query", "zeppelin ")
             tree = host.wait_for_panel(lambda t: _titles(host, t) == ["Zeppelin logbook"], WAIT)
-            assert "is full" not in _text(host, tree)  # the message went with the problem
+            assert "disk is full" not in _text(host, tree)  # the message went with the problem
             _no_raw_errors(host)
         assert not _aside(data)
         if engine == "sqlite":
@@ -293,7 +294,7 @@ def test_a_read_only_data_folder_with_a_good_index_is_searched_and_never_moved_a
     write_note(root, "later.md", "# Written later\n\nzeppelin again\n")
     with _read_only(data), _host(data, root, engine, write_settings=False) as host:
         _open(host)
-        tree = host.wait_for_panel(lambda t: "is on a read-only disk" in _text(host, t), WAIT)
+        tree = host.wait_for_panel(lambda t: "the folder is read-only" in _text(host, t), WAIT)
         assert "Searching the index as it is" in _text(host, tree) or "could not be updated" in _text(host, tree)
         host.type("search.query", "zeppelin ")
         tree = host.wait_for_panel(lambda t: _titles(host, t) == ["Zeppelin logbook"], WAIT)
@@ -314,7 +315,7 @@ def test_an_index_folder_that_is_a_file_is_a_clear_state_and_refresh_recovers(tm
     (data / "index").write_text("not a folder")
     with _host(data, root, "sqlite") as host:
         _open(host)
-        tree = host.wait_for_panel(lambda t: "is a file, not a folder" in _text(host, t), WAIT)
+        tree = host.wait_for_panel(lambda t: "a file is in the way where a folder should be" in _text(host, t), WAIT)
         assert str(data / "index") in _text(host, tree)
         assert "Opening the notes index" not in _text(host, tree)
         (data / "index").unlink()  # what the message asks for
@@ -338,11 +339,11 @@ def test_a_data_folder_that_is_a_file_is_a_clear_state(tmp_path, monkeypatch):
     monkeypatch.setattr(host_module.os, "makedirs", makedirs)
     with _host(data, root, "sqlite", write_settings=False) as host:
         _open(host)
-        tree = host.wait_for_panel(lambda t: "is a file, not a folder" in _text(host, t), WAIT)
+        tree = host.wait_for_panel(lambda t: "a file is in the way where a folder should be" in _text(host, t), WAIT)
         assert "Opening the notes index" not in _text(host, tree)
         host.click("toolbar.refresh")
         host.wait_idle(0.5, WAIT)
-        assert "is a file, not a folder" in _text(host, host.panel)
+        assert "a file is in the way where a folder should be" in _text(host, host.panel)
         _no_raw_errors(host)
     assert data.read_text() == "not a folder"
 

@@ -1,6 +1,7 @@
 """The controller: owns the panel state and its lock, indexes in the background, searches as the user
 types, runs the note buttons and links, and alone calls the host (main.py only wires handlers here)."""
 
+import errno
 import os
 import threading
 import time
@@ -36,6 +37,14 @@ PARTIAL_SEARCH_SECONDS = 1.0  # while indexing, re-run the query this often so r
 # The worker opens the index once the first panel is out, or this long after activation if the panel
 # is not opened: its imports would otherwise compete with that panel for the interpreter.
 STARTUP_OPEN_SECONDS = 1.0
+# IndexUnwritable's reasons as the error numbers agentty_plugin.files puts into words.
+_REASON_ERRNO = {
+    "disk_full": errno.ENOSPC,
+    "read_only": errno.EROFS,
+    "permission": errno.EACCES,
+    "not_folder": errno.ENOTDIR,
+    "io": errno.EIO,
+}
 # Another instance holds the index's write lock (Agentty starts a plugin again while the old process
 # exits): try again this soon instead of at the next routine rescan.
 BUSY_RETRY_SECONDS = 3.0
@@ -156,7 +165,11 @@ class NotesApp:
 
     def storage_problem(self, problem: "IndexUnwritable") -> str:
         """A folder that cannot be written, in the user's words: what, where, and what to do."""
-        return self.t("storage_" + problem.reason, path=problem.folder)
+        from agentty_plugin.files import describe_os_error
+
+        number = _REASON_ERRNO.get(problem.reason, errno.EIO)
+        error = OSError(number, os.strerror(number), problem.folder)
+        return describe_os_error(error, self.plugin.language, path=problem.folder)
 
     def _open_library(self) -> bool:
         from .engines import EngineUnavailable, IndexBusy, IndexCorrupt, IndexUnwritable
@@ -488,18 +501,20 @@ class NotesApp:
 
     def _save_settings(self, settings: Settings) -> None:
         """Use the settings now; keep them for the next start if the data folder takes the write."""
-        from .engines import IndexUnwritable, os_reason
+        from agentty_plugin.files import describe_os_error
+
+        from .engines import IndexUnwritable
 
         self.settings = settings
         if self.settings_file is None:
-            problem = IndexUnwritable("not_folder", self.data_dir)
+            problem = self.storage_problem(IndexUnwritable("not_folder", self.data_dir))
         else:
             try:
                 self.settings_file.save(settings.to_dict())
                 return
             except OSError as error:  # never a raw "[Errno 28] …" naming the temp file
-                problem = IndexUnwritable(os_reason(error), self.data_dir, str(error))
-        self.say("error", self.t("settings_unsaved", problem=self.storage_problem(problem)), notify="error")
+                problem = describe_os_error(error, self.plugin.language, path=self.data_dir)
+        self.say("error", self.t("settings_unsaved", problem=problem), notify="error")
 
     def folder_typed(self, value: Any) -> None:
         """Remember the folder field's text: the Add button's click event does not carry it."""

@@ -14,11 +14,6 @@ EN: Dict[str, str] = {
     "index_recovered": "The damaged index was moved aside and rebuilt: {count} notes.",
     "index_recovered_one": "The damaged index was moved aside and rebuilt: {count} note.",
     "settings_unsaved": "The setting is used but could not be saved for the next start. {problem}",
-    "storage_disk_full": "The disk holding {path} is full. Free some space on it, then press Refresh.",
-    "storage_read_only": "{path} is on a read-only disk. Make it writable, then press Refresh.",
-    "storage_permission": "{path} may not be written by you. Give your user write access to it, then press Refresh.",
-    "storage_not_folder": "{path} is a file, not a folder. Move or rename that file, then press Refresh.",
-    "storage_io": "{path} could not be written (a disk error). Check the disk, then press Refresh.",
     "index_busy": (
         "Another program is updating the index (another Agentty window?). "
         "Searching still works; changed notes are picked up later."
@@ -103,26 +98,6 @@ JA: Dict[str, str] = {
     "index_recovered": "壊れた索引を移して作り直しました: {count} 件のノート。",
     "index_recovered_one": "壊れた索引を移して作り直しました: {count} 件のノート。",
     "settings_unsaved": "設定は使われますが、次回の起動用に保存できませんでした。{problem}",
-    "storage_disk_full": (
-        "{path} のあるディスクがいっぱいです。"
-        "空きを作ってから「更新」を押してください。"
-    ),
-    "storage_read_only": (
-        "{path} は読み取り専用のディスクにあります。"
-        "書き込めるようにしてから「更新」を押してください。"
-    ),
-    "storage_permission": (
-        "{path} に書き込む権限がありません。"
-        "書き込み権限を付けてから「更新」を押してください。"
-    ),
-    "storage_not_folder": (
-        "{path} はフォルダではなくファイルです。"
-        "そのファイルを移すか名前を変えてから「更新」を押してください。"
-    ),
-    "storage_io": (
-        "{path} に書き込めませんでした(ディスクのエラー)。"
-        "ディスクを確認してから「更新」を押してください。"
-    ),
     "index_busy": (
         "別のプログラム(別の Agentty ウィンドウ?)が索引を更新中です。"
         "検索はそのまま使えます。変更されたノートは後で反映されます。"
@@ -209,26 +184,6 @@ KO: Dict[str, str] = {
     "index_recovered": "손상된 색인을 옮기고 다시 만들었습니다: 노트 {count}개.",
     "index_recovered_one": "손상된 색인을 옮기고 다시 만들었습니다: 노트 {count}개.",
     "settings_unsaved": "설정은 적용되었지만 다음 실행을 위해 저장하지 못했습니다. {problem}",
-    "storage_disk_full": (
-        "{path}이(가) 있는 디스크가 가득 찼습니다. "
-        "공간을 비운 뒤 '새로 고침'을 누르세요."
-    ),
-    "storage_read_only": (
-        "{path}은(는) 읽기 전용 디스크에 있습니다. "
-        "쓸 수 있게 한 뒤 '새로 고침'을 누르세요."
-    ),
-    "storage_permission": (
-        "{path}에 쓸 권한이 없습니다. "
-        "쓰기 권한을 준 뒤 '새로 고침'을 누르세요."
-    ),
-    "storage_not_folder": (
-        "{path}은(는) 폴더가 아니라 파일입니다. "
-        "그 파일을 옮기거나 이름을 바꾼 뒤 '새로 고침'을 누르세요."
-    ),
-    "storage_io": (
-        "{path}에 쓰지 못했습니다(디스크 오류). "
-        "디스크를 확인한 뒤 '새로 고침'을 누르세요."
-    ),
     "index_busy": (
         "다른 프로그램(다른 Agentty 창?)이 색인을 갱신하고 있습니다. "
         "검색은 계속 됩니다. 바뀐 노트는 나중에 반영됩니다."
@@ -315,26 +270,6 @@ ZH: Dict[str, str] = {
     "index_recovered": "损坏的索引已移到一旁并重建:{count} 条笔记。",
     "index_recovered_one": "损坏的索引已移到一旁并重建:{count} 条笔记。",
     "settings_unsaved": "设置已生效,但无法保存到下次启动。{problem}",
-    "storage_disk_full": (
-        "{path} 所在的磁盘已满。"
-        "请腾出空间,然后按“刷新”。"
-    ),
-    "storage_read_only": (
-        "{path} 位于只读磁盘上。"
-        "请让它可写,然后按“刷新”。"
-    ),
-    "storage_permission": (
-        "你没有写入 {path} 的权限。"
-        "请为你的用户授予写权限,然后按“刷新”。"
-    ),
-    "storage_not_folder": (
-        "{path} 是文件而不是文件夹。"
-        "请移走或重命名该文件,然后按“刷新”。"
-    ),
-    "storage_io": (
-        "无法写入 {path}(磁盘错误)。"
-        "请检查磁盘,然后按“刷新”。"
-    ),
     "index_busy": "另一个程序(另一个 Agentty 窗口?)正在更新索引。搜索照常可用,修改过的笔记稍后再更新。",
     "settings_unreadable": "无法读取 settings.json,已改用默认设置;原文件保留在旁边。",
     "insert_not_running": "当前窗格中的智能体没有在运行。请先启动它,再插入笔记。",
