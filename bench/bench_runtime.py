@@ -10,7 +10,7 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Optional
+from typing import List, Optional
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
@@ -59,7 +59,12 @@ def time_bare() -> float:
     return time.perf_counter() - started
 
 
-def time_plugin(folder: pathlib.Path, context: Optional[dict] = None, data_dir: Optional[str] = None):
+def time_plugin(folder: pathlib.Path, context: Optional[dict] = None, data_dir: Optional[str] = None,
+                command: Optional[List[str]] = None, env: Optional[dict] = None):
+    """(initialize answered, first ui/setPanel, peak RSS kB) for one start of the plugin in `folder`.
+
+    `command` is how it is started (default: this interpreter with the checkout's runtime on PYTHONPATH);
+    the first panel's tree is checked to be the plugin's own, not the missing-package explanation."""
     plugin_id = folder.name
     context = context or {}
     init = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "initialize",
@@ -67,11 +72,11 @@ def time_plugin(folder: pathlib.Path, context: Optional[dict] = None, data_dir: 
                                                               "dataDir": data_dir or ""},
                                   "language": "en", "context": context}})
     panel = json.dumps({"jsonrpc": "2.0", "method": "panel/open", "params": {"context": context}})
-    env = environment()
+    env = dict(env) if env is not None else environment()
     if data_dir:
         env["AGENTTY_PLUGIN_DATA"] = data_dir
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "main.py"], cwd=folder, env=env,
+    process = subprocess.Popen(command or [sys.executable, "main.py"], cwd=folder, env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert process.stdin and process.stdout
     process.stdin.write((init + "\n" + panel + "\n").encode())
@@ -84,6 +89,8 @@ def time_plugin(folder: pathlib.Path, context: Optional[dict] = None, data_dir: 
             answered = now
         if message.get("method") == "ui/setPanel":
             first_panel = now
+            if "package is missing" in json.dumps(message, ensure_ascii=False):
+                raise RuntimeError(f"{folder.name}: the first panel says a package is missing")
         elif "method" in message and message.get("id") is not None:
             # A call the first panel may wait for: answered at once, as a local host would.
             reply = {"jsonrpc": "2.0", "id": message["id"], "result": host_answer(message["method"], context)}
@@ -142,6 +149,64 @@ def plugin_startups(minimal: pathlib.Path) -> None:
         ratio = statistics.median(ours) / statistics.median(base)
         print(f"{folder.name:<22}{statistics.median(ours) * 1000:>10.1f}{statistics.median(base) * 1000:>12.1f}"
               f"{ratio:>11.2f}")
+
+
+NODE_BASELINE = ROOT / "bench" / "node_baseline"  # main.mjs: the Node template's shape, written here
+# The interpreter Agentty would find for a user: a real python3, not a pyenv shim (a shell script that
+# adds tens of milliseconds of its own) and not this venv (whose site-packages hold the plugins' packages).
+SYSTEM_PYTHON = os.environ.get("BENCH_PYTHON") or next(
+    (p for p in ("/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3") if os.path.exists(p)),
+    sys.executable)
+
+
+def scaffold_plugin() -> pathlib.Path:
+    """The plugin `agentty-plugin new` writes today, with its vendored runtime (made afresh each run)."""
+    import shutil
+
+    from agentty_plugin.scaffold import new_plugin
+
+    parent = ROOT / "bench" / ".data" / "scaffold-startup"
+    shutil.rmtree(parent, ignore_errors=True)
+    return pathlib.Path(new_plugin("word-count", str(parent)))
+
+
+def startup_vs_node() -> None:
+    """Every plugin's and the scaffold's first panel against a Node plugin in the template's shape, runs
+    interleaved (one of each in turn, so load hits all alike), each as Agentty starts it: `python3 main.py`
+    with nothing on PYTHONPATH (the runtime from ../../shared or _vendor/), `node main.mjs`."""
+    import shutil as _shutil
+
+    node = _shutil.which("node")
+    if node is None:
+        print("Start-up vs Node: not run, there is no `node` on PATH (the baseline is bench/node_baseline/main.mjs)")
+        return
+    repo = small_repository()
+    context = plugin_context(repo)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    targets = [("node baseline", NODE_BASELINE, [node, "main.mjs"])]
+    targets += [(f.name, f, [SYSTEM_PYTHON, "main.py"])
+                for f in sorted(p.parent for p in (ROOT / "plugins").glob("*/agentty-plugin.json"))]
+    targets.append(("scaffold (new)", scaffold_plugin(), [SYSTEM_PYTHON, "main.py"]))
+    data = {name: ROOT / "bench" / ".data" / "startup-data" / folder.name for name, folder, _c in targets}
+    for name, folder, command in targets:  # compiles and caches bytecode, as a first start does
+        data[name].mkdir(parents=True, exist_ok=True)
+        time_plugin(folder, context, str(data[name]), command, env)
+    times: dict = {name: [] for name, _f, _c in targets}
+    for _ in range(RUNS):
+        for name, folder, command in targets:
+            times[name].append(time_plugin(folder, context, str(data[name]), command, env)[1])
+    node_median = statistics.median(times["node baseline"])
+    print(f"\nFirst panel vs the Node template's shape (spawn → ui/setPanel), {RUNS} interleaved runs each, medians; "
+          f"{SYSTEM_PYTHON} ({subprocess.run([SYSTEM_PYTHON, '-V'], capture_output=True, text=True).stdout.strip()}),"
+          f" node {subprocess.run([node, '--version'], capture_output=True, text=True).stdout.strip()}; "
+          f"target ≤ 1.00× Node")
+    print(f"{'plugin':<22}{'median ms':>10}{'p95 ms':>9}{'× Node':>9}")
+    for name, values in times.items():
+        ordered = sorted(values)
+        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+        median = statistics.median(values)
+        flag = "" if median <= node_median else "  over target"
+        print(f"{name:<22}{median * 1000:>10.1f}{p95 * 1000:>9.1f}{median / node_median:>9.2f}{flag}")
 
 
 def host_answer(method: str, context: dict):
@@ -220,6 +285,7 @@ def main() -> None:
     if rss:
         print(f"peak RSS of the minimal plugin: median {statistics.median(rss) / 1024:.1f} MiB")
     plugin_startups(folder)
+    startup_vs_node()
     rates = [reader_throughput() for _ in range(3)]
     print(f"reader: {statistics.median(rates):,.0f} messages/s (median of 3 runs of 100,000 ui/event lines)")
     sent_rate, panels_per_second, worst, violations = burst()
