@@ -42,6 +42,7 @@ def test_unguarded_posix_only_calls_are_reported(tmp_path, source, found):
     "import signal\nKILL = getattr(signal, 'SIGKILL', signal.SIGTERM)\n",
     "import signal, os\nsig = signal.SIGKILL if os.name != 'nt' else signal.SIGTERM\n",
     "import os\nos.killpg(1, 9)  # posix-only: this module is imported only on macOS and Linux\n",
+    "import posixpath\nprint(posixpath.normpath('a/../b'))\n",  # pure Python: it imports on Windows too
     # A helper reached only from guarded places is itself guarded.
     ("import os, signal\nIS_WINDOWS = os.name == 'nt'\nclass Runner:\n    def _group(self, n):\n"
      "        os.killpg(1, n)\n    def stop(self):\n        if IS_WINDOWS:\n            return\n"

@@ -68,7 +68,7 @@ def test_the_plugin_code_stays_small(made):
     for name in files:
         with open(os.path.join(made, name), encoding="utf-8") as handle:
             lines += sum(1 for line in handle if line.strip())
-    assert 40 <= lines <= 150, lines
+    assert 40 <= lines <= 175, lines  # 20 of them: main.py answering Agentty when the runtime is missing
 
 
 def test_the_runtime_is_vendored_without_caches(made):

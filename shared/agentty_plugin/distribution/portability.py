@@ -23,8 +23,9 @@ from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 OLDEST = (3, 9)
 
+# posixpath is not among them: it is pure Python and imports on Windows too (forward-slash paths anywhere).
 POSIX_MODULES = {"fcntl", "pwd", "grp", "termios", "tty", "pty", "resource", "posix", "syslog", "crypt", "spwd",
-                 "nis", "readline", "posixpath"}
+                 "nis", "readline"}
 POSIX_ATTRIBUTES = {
     "os": {"fork", "forkpty", "setsid", "setpgrp", "setpgid", "getpgid", "killpg", "getuid", "geteuid", "getgid",
            "getegid", "setuid", "setgid", "chown", "lchown", "fchown", "mkfifo", "mknod", "nice", "getloadavg",
