@@ -11,8 +11,8 @@ The walk starts in an empty folder and goes through the blocks in order, with th
 `agentty-plugin` and a stock `python3` (this interpreter with -S -E: no pytest, no installed runtime)
 first on PATH. Each command block's result is then a test of its own, and a "# N passed" comment in
 it must be what the tests print. The one step that needs PyPI (`pip install` of the dependency
-example) installs from local wheels only: AGENTTY_GUIDE_WHEELS or bench/.data/wheels; without the wheel
-there, that step and the ones after it in that plugin are skipped, never passed.
+example) installs from local wheels only: tests/scaffold/wheels/ (or AGENTTY_GUIDE_WHEELS); without the
+wheel there, that step and the ones after it in that plugin are skipped, never passed.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from agentty_plugin.checks import inspect_plugin
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GUIDE = os.path.join(REPO, "docs", "writing-a-plugin.md")
-WHEELS = os.environ.get("AGENTTY_GUIDE_WHEELS") or os.path.join(REPO, "bench", ".data", "wheels")
+WHEELS = os.environ.get("AGENTTY_GUIDE_WHEELS") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "wheels")
 MARKER = re.compile(r"^<!--\s*sample:\s*(file|sh|run|fragment)\b\s*(\S*)\s*-->$")
 FENCE = re.compile(r"^```(\w*)")
 CLAIMED = re.compile(r"#\s*(\d+) passed")
