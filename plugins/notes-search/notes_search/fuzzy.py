@@ -95,6 +95,8 @@ def _candidates(
 CHOICES = 6
 # Notes counted per tried correction (enough to tell a word that goes with the others from one that does not).
 MATCH_CAP = 50
+# Words tried, last first, when every word is in some note but no note holds them all.
+_CORRECT_ONE_WORDS = 2
 
 
 def _dropped_second_letter(word: str, term: str) -> bool:
@@ -103,7 +105,9 @@ def _dropped_second_letter(word: str, term: str) -> bool:
     return term[2:4] in (word[1:3], word[2:4])
 
 
-def nearest_words(engine: SearchEngine, word: str, prefix: bool = False) -> List[Tuple[int, int, str]]:
+def nearest_words(
+    engine: SearchEngine, word: str, prefix: bool = False, most_edits: int = 2
+) -> List[Tuple[int, int, str]]:
     """The indexed words (with `prefix`, starts of words: the last word is still being typed) within
     allowed_distance(word) edits, as (edits, -notes, word), nearest first, then in most notes.
 
@@ -113,25 +117,35 @@ def nearest_words(engine: SearchEngine, word: str, prefix: bool = False) -> List
     "login", even when "lin" is one edit away too); words starting with the second letter (a wrong
     first one) only when no word is one edit away, as they are the most to compare. The words of
     names, titles and headings are read first, then the body's."""
-    limit = allowed_distance(word)
+    limit = min(allowed_distance(word), most_edits)
     if limit == 0 or not word.isalpha():
         return []
+    # term -> (0 for a word of a name, title or heading else 1, its notes)
+    seen: Dict[str, Tuple[int, int]] = {}
     # term -> (edits, 0 for a word of a name, title or heading else 1, letters more or fewer, -notes)
     found: Dict[str, Tuple[int, int, int, int]] = {}
 
     def compare(starts: Set[str], keep: Optional[Callable[[str], bool]] = None) -> None:
         for headings_only in (True, False):
             for term, docs in _candidates(engine, starts, word, limit, headings_only, prefix, keep).items():
-                distance = within(word, term, limit)
-                key = (distance, 0 if headings_only else 1, abs(len(term) - len(word)), -docs)
-                known = found.get(term)
-                if distance <= limit and (known is None or key < known):
-                    found[term] = key
+                known = seen.get(term)
+                if known is None or (0 if headings_only else 1, -docs) < (known[0], -known[1]):
+                    seen[term] = (0 if headings_only else 1, docs)
+
+    def measure(allowed: int) -> None:
+        # One edit is recognised without a table of distances (within); two are computed only when no
+        # word is one edit away: for a long word that is thousands of tables (40-250 ms).
+        for term, (body, docs) in seen.items():
+            distance = within(word, term, allowed)
+            if distance <= allowed:
+                found[term] = (distance, body, abs(len(term) - len(word)), -docs)
 
     compare({word[:2], word[0] + word[2]})
     compare({word[0]}, lambda term: _dropped_second_letter(word, term))
-    if not any(key[0] == 1 for key in found.values()):
+    measure(1)
+    if not found:
         compare({word[1]})  # a wrong or extra first letter: the most words to compare, so last
+        measure(limit)
     # A note's name beats body words ("massacn": «masscan», a note, not «massac», the start of a body
     # word), then a word as long as the typed one (a swap or a wrong letter are the commonest typos).
     ranked = sorted((key, term) for term, key in found.items())
@@ -173,13 +187,19 @@ def correct_query(
 
     Each word in no note is replaced by the nearest indexed word that makes the whole query match
     (_choose); the words after it that are in no note either are left out while it is chosen."""
-    correctable = [
+    single = [
         number
         for number, term in enumerate(query.terms)
-        if term.kind in ("word", "prefix") and not is_cjk(term.tokens[0]) and allowed_distance(term.tokens[0])
+        if term.kind in ("word", "prefix") and not is_cjk(term.tokens[0])
     ]
-    unmatched = [number for number in correctable if not engine.has_match(query.terms[number])]
-    if not unmatched and len(query.terms) > 1:
+    correctable = [number for number in single if allowed_distance(query.terms[number].tokens[0])]
+    missing = [number for number in single if not engine.has_match(query.terms[number])]
+    unmatched = [number for number in missing if number in correctable]
+    last = query.terms[-1] if query.terms else None
+    still_typed = last is not None and len(last.tokens[-1]) < 2  # "huruf b": the query is not typed yet
+    if not missing and len(query.terms) > 1 and not still_typed and all(
+        term.kind != "phrase" or engine.has_match(term) for term in query.terms
+    ):
         # Every word is in some note, but no note holds them all: one of them is a typo that happens to
         # be in a note too ("bound varaible"). The last such word is corrected, as it was typed last.
         return _correct_one(engine, query, correctable)
@@ -206,9 +226,10 @@ def _correct_one(
     engine: SearchEngine, query: ParsedQuery, correctable: List[int]
 ) -> Optional[Tuple[ParsedQuery, List[Tuple[str, str]]]]:
     """The one correction (of the last correctable word first) that makes the whole query match."""
-    for number in reversed(correctable):
+    for number in list(reversed(correctable))[:_CORRECT_ONE_WORDS]:
         term = query.terms[number]
-        choices = [choice for choice in nearest_words(engine, term.tokens[0], term.kind == "prefix")]
+        # One edit only: the word is in some note as typed, so a farther word is a guess (and costly).
+        choices = nearest_words(engine, term.tokens[0], term.kind == "prefix", most_edits=1)
         if not choices:
             continue
         replacement = _choose(engine, query, number, choices)
