@@ -42,10 +42,10 @@ except ImportError:  # the bundle lost _vendor/agentty_plugin: still answer Agen
             break
     sys.exit(0)
 from notes_search import ids  # noqa: E402
-from notes_search.app import NotesApp  # noqa: E402
+from notes_search.app import App  # noqa: E402
 
 plugin = Plugin()
-app = NotesApp(plugin)  # the state, the index worker and every handler: notes_search/app.py
+app = App(plugin)  # the state, the index worker and every handler: notes_search/app.py
 
 plugin.on_activate(app.activated)
 plugin.on_panel_open(app.panel_opened)

@@ -1,4 +1,4 @@
-"""NotesApp with a recording stand-in for the runtime: stale searches, settings and panel limits."""
+"""App with a recording stand-in for the runtime: stale searches, settings and panel limits."""
 
 import json
 import threading
@@ -6,15 +6,15 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
-from agentty_plugin import Generation, Translator, ui
-from notes_search.app import NotesApp
-from notes_search.text import CATALOGS
+from agentty_plugin import Generation, ui
+from notes_search.app import App
+from notes_search.text import TEXT
 from notes_search.view import State, render
 from notes_search_helpers import write_note
 
 
 class RecordingPlugin:
-    """Only what NotesApp calls; panels are validated like the host does."""
+    """Only what App calls; panels are validated like the host does."""
 
     def __init__(self) -> None:
         self.language = "en"
@@ -37,14 +37,14 @@ class RecordingPlugin:
         pass
 
 
-def _titles(app: NotesApp) -> List[str]:
+def _titles(app: App) -> List[str]:
     assert app.state.outcome is not None
     return [item.record.title for item in app.state.outcome.items]
 
 
-def _activated(plugin: RecordingPlugin, tmp_path: Path, root: Path, **settings: Any) -> NotesApp:
-    """A NotesApp started on `root` with a data folder of its own (its worker begins indexing)."""
-    app = NotesApp(plugin)  # type: ignore[arg-type]
+def _activated(plugin: RecordingPlugin, tmp_path: Path, root: Path, **settings: Any) -> App:
+    """A App started on `root` with a data folder of its own (its worker begins indexing)."""
+    app = App(plugin)  # type: ignore[arg-type]
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "settings.json").write_text(json.dumps({"roots": [str(root)], **settings}))
     app.activate(str(tmp_path / "data"))
@@ -58,7 +58,7 @@ def _wait_until(condition: Callable[[], bool], seconds: float = 30, poll: float 
         time.sleep(poll)
 
 
-def _ready(app: NotesApp) -> bool:
+def _ready(app: App) -> bool:
     return app.library is not None and app.state.phase == "ready"
 
 
@@ -105,14 +105,13 @@ def test_the_fullest_panel_stays_within_host_limits():
         phase="indexing",
         progress=(5, 10),
         outcome=outcome,
-        roots=[f"/r{i}" for i in range(16)],
+        roots=tuple(f"/r{i}" for i in range(16)),
         engine_name="sqlite",
         message=("error", "x"),
         skipped=3,
     )
     for language in ("en", "ja", "ko", "zh"):
-        state.language = language
-        tree = render(state, Translator(CATALOGS).for_language(language))
+        tree = render(state._replace(language=language), TEXT.for_language(language))
         ui.validate(tree)
         assert ui.count_elements(tree) < 400
 
@@ -147,8 +146,8 @@ def test_while_the_first_index_builds_the_panel_shows_progress_and_search_works(
     shown = json_.dumps(plugin.panels[-1], ensure_ascii=False)
     assert '"spinner"' in shown and "Indexing " in shown and " / 60" in shown
     index_may_go_on.set()
-    _wait_until(lambda: app.state.phase == "ready" and app.state.count == 60, poll=0.05)
-    assert app.state.phase == "ready" and app.state.count == 60
+    _wait_until(lambda: app.state.phase == "ready" and app.state.note_count == 60, poll=0.05)
+    assert app.state.phase == "ready" and app.state.note_count == 60
     app.search("number59 ")
     assert _titles(app) == ["Note 59"]
     assert '"spinner"' not in json_.dumps(plugin.panels[-1])
@@ -218,7 +217,7 @@ def test_after_a_first_index_in_bulk_the_app_fills_the_lexicon(tmp_path: Path, m
 
         def filled() -> bool:
             library = app.library
-            return library is not None and app.state.count == 12 and lexicon.is_complete(library.engine._reader)
+            return library is not None and app.state.note_count == 12 and lexicon.is_complete(library.engine._reader)
 
         _wait_until(filled)
         assert filled()
@@ -232,14 +231,14 @@ def test_the_panel_while_indexing_shows_progress_not_a_stale_count_and_never_no_
     from notes_search.notes import NoteRecord
     from notes_search.query import parse_query
 
-    t = Translator(CATALOGS).for_language("en")
+    t = TEXT.for_language("en")
     record = NoteRecord("/n/a.md", "/n", "a.md", "Alpha", (), (), 0, 1, "h", False)
     one = SearchOutcome(parse_query("alpha"), [ResultItem(record, "")], "search")
     none = SearchOutcome(parse_query("zzz"), [], "search")
-    indexing = State(phase="indexing", progress=(17_500, 20_000), count=0, engine_name="sqlite", outcome=one)
+    indexing = State(phase="indexing", progress=(17_500, 20_000), note_count=0, engine_name="sqlite", outcome=one)
     texts = json.dumps(render(indexing, t), ensure_ascii=False)
     assert "Indexing 17500 / 20000" in texts and "0 notes" not in texts
     assert "No notes match" not in texts and "1 result" in texts
-    ready = State(phase="ready", count=20_000, engine_name="sqlite", outcome=none, query="zzz")
+    ready = State(phase="ready", note_count=20_000, engine_name="sqlite", outcome=none, query="zzz")
     texts = json.dumps(render(ready, t), ensure_ascii=False)
     assert "20000 notes · sqlite" in texts and "No notes match «zzz»" in texts

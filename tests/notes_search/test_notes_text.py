@@ -121,13 +121,13 @@ def test_front_matter_and_meta_never_raise(text):
 def test_every_language_has_every_message_with_the_same_placeholders():
     import string
 
-    from notes_search.text import CATALOGS
+    from notes_search.text import TEXT
 
     def fields(template):
         return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
-    english = CATALOGS["en"]
-    for language, catalog in CATALOGS.items():
+    english = TEXT.catalogs["en"]
+    for language, catalog in TEXT.catalogs.items():
         assert set(catalog) == set(english), language
         for key, template in english.items():
             assert fields(catalog[key]) == fields(template), (language, key)

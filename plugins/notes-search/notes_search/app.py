@@ -14,7 +14,7 @@ from . import ids
 from .delivery import insert_refusal, session_agent, session_folder
 from .settings import ENGINE_CHOICES, MAX_ROOTS, Settings
 from .sources import expand
-from .text import CATALOGS, TRANSLATOR
+from .text import TEXT
 from .view import State, render
 
 if TYPE_CHECKING:
@@ -50,8 +50,9 @@ _REASON_ERRNO = {
 BUSY_RETRY_SECONDS = 3.0
 
 
-class NotesApp:
-    """One per plugin process: main.py registers its methods as the handlers of ids.py's elements and commands."""
+class App:
+    """The controller, one per plugin process: main.py registers its methods as the handlers of ids.py's
+    elements and commands. The panel state is an immutable State; update() is the only way it changes."""
 
     def __init__(self, plugin: Plugin) -> None:
         self.plugin = plugin
@@ -78,24 +79,29 @@ class NotesApp:
     # -- helpers -----------------------------------------------------------------------------------
 
     def t(self, key: str, **values: Any) -> str:
-        # English (the only catalog language with plural forms) says "1 result", "2 results":
-        # a key with a count of exactly one uses its "<key>_one" form when the catalog has one.
-        if values.get("count") == 1 and key + "_one" in CATALOGS["en"]:
-            key += "_one"
-        return str(TRANSLATOR.get(self.plugin.language, key, **values))
+        return TEXT.get(self.plugin.language, key, **values)
 
-    def draw(self) -> None:
+    def update(self, **changes: Any) -> None:
+        """The only way the state changes: the next snapshot under the lock, then a redraw of it. A change
+        that leaves every field as it was draws nothing (a routine rescan runs while the user types)."""
         with self.lock:
-            self.state.language, self.state.now = self.plugin.language, time.time()
-            tree = render(self.state, self.t)
-        self.plugin.set_panel(tree)
+            state = self.state
+            if all(getattr(state, name) == value for name, value in changes.items()):
+                return
+            self.state = state._replace(**changes)
+            self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the current snapshot, with the language and the clock of this moment."""
+        with self.lock:
+            language = self.plugin.language
+            shown = self.state._replace(language=language, now=time.time())
+            self.plugin.set_panel(render(shown, TEXT.for_language(language)))
         self._drawn.set()
 
     def say(self, style: str, text: str, notify: Optional[str] = None) -> None:
         """Show feedback in the panel (and as a toast for results of actions)."""
-        with self.lock:
-            self.state.message = (style, text)
-        self.draw()
+        self.update(message=(style, text))
         if notify:
             self.plugin.notify(text, notify)
 
@@ -118,13 +124,15 @@ class NotesApp:
         else:
             self.settings_file = JsonFile(os.path.join(data_dir, "settings.json"))
             self.settings = Settings.from_dict(self.settings_file.load({}))
-        with self.lock:
-            if self.settings_file is not None and self.settings_file.last_problem:
-                # The unreadable file was kept aside, not overwritten; say so instead of failing.
-                self.plugin.log(self.settings_file.last_problem)
-                self.state.message = ("error", self.t("settings_unreadable"))
-            self.state.roots = self.settings.effective_roots()
-            self.state.engine_preference = self.settings.engine
+        changes: Dict[str, Any] = {
+            "roots": tuple(self.settings.effective_roots()),
+            "engine_preference": self.settings.engine,
+        }
+        if self.settings_file is not None and self.settings_file.last_problem:
+            # The unreadable file was kept aside, not overwritten; say so instead of failing.
+            self.plugin.log(self.settings_file.last_problem)
+            changes["message"] = ("error", self.t("settings_unreadable"))
+        self.update(**changes)
         self._worker = threading.Thread(target=self._work, name="notes-index", daemon=True)
         self._worker.start()
 
@@ -142,7 +150,7 @@ class NotesApp:
 
     def panel_opened(self, context: Optional[Context] = None) -> None:
         self._panel_open = True
-        self.draw()
+        self.redraw()
         if self.watcher is None and time.monotonic() - self._last_refresh > 5:
             self.queue("refresh")
 
@@ -151,7 +159,7 @@ class NotesApp:
         if self._panel_open and not self.state.query.strip() and self.library is not None:
             self.search(current=True)
         else:
-            self.draw()  # the language may have changed
+            self.redraw()  # the language may have changed
 
     def panel_closed(self, context: Optional[Context] = None) -> None:
         self._panel_open = False
@@ -189,10 +197,7 @@ class NotesApp:
             error = self.t("index_failed", error=str(problem)[:200])
         else:
             self.library = library
-            with self.lock:
-                self.state.engine_name = library.engine_name
-                self.state.count = library.count()
-                self.state.phase = "indexing"
+            self.update(engine_name=library.engine_name, note_count=library.count(), phase="indexing")
             if library.fell_back:
                 self.say("muted", self.t("engine_fallback", engine=library.engine_name))
             self._say_if_read_only()
@@ -201,9 +206,7 @@ class NotesApp:
                 self._recovering = True
                 self.say("error", self.t("index_damaged"))
             return True
-        with self.lock:
-            self.state.phase, self.state.error = "failed", error
-        self.draw()
+        self.update(phase="failed", error=error)
         return False
 
     def _say_if_read_only(self) -> None:
@@ -225,13 +228,9 @@ class NotesApp:
         library = self.library
         if library is None:
             return
-        with self.lock:
-            self.state.count = 0
-            self.state.outcome = None
-            self.state.message = ("error", self.t("index_damaged"))
+        self.update(note_count=0, outcome=None, message=("error", self.t("index_damaged")))
         library.reset(damaged=True)
-        with self.lock:
-            self.state.engine_name = library.engine_name
+        self.update(engine_name=library.engine_name)
         self._checked = True  # the new index is sound
         self._refresh(rebuild=False, announce=False, recovering=True)
 
@@ -273,8 +272,7 @@ class NotesApp:
             self.plugin.log("notes-search: updating saved notes failed:", repr(problem))
             return
         if report.added + report.changed + report.deleted:
-            with self.lock:
-                self.state.count = library.count()
+            self.update(note_count=library.count())
             self.search(current=True)
 
     def _routine_refresh_due(self) -> bool:
@@ -319,13 +317,11 @@ class NotesApp:
                 self._say_write_problem("error", self.t("index_unwritable", problem=self.storage_problem(problem)))
             except IndexCorrupt as problem:  # damaged again while being rebuilt: say so, stop there
                 self.plugin.log("notes-search: rebuilding the damaged index failed:", repr(problem))
-                with self.lock:
-                    self.state.phase = "ready" if self.library is not None else "failed"
+                self.update(phase="ready" if self.library is not None else "failed")
                 self.say("error", self.t("index_failed", error=str(problem)[:200]))
             except Exception as problem:  # keep the worker alive: the next job may well succeed
                 self.plugin.log("notes-search: indexing failed:", repr(problem))
-                with self.lock:
-                    self.state.phase = "ready" if self.library is not None else "failed"
+                self.update(phase="ready" if self.library is not None else "failed")
                 self.say("error", self.t("index_failed", error=str(problem)[:200]))
 
     def _say_write_problem(self, style: str, text: str) -> None:
@@ -336,9 +332,7 @@ class NotesApp:
         """After a refresh stopped short: the count of what the index holds, and the panel out of "indexing"."""
         library = self.library
         count = library.count() if library is not None else 0
-        with self.lock:
-            self.state.count = count
-            self.state.phase = "ready" if library is not None else "failed"
+        self.update(note_count=count, phase="ready" if library is not None else "failed")
 
     def _run_jobs(self, jobs: Dict[str, bool]) -> None:
         if "recover" in jobs and self.library is not None:
@@ -359,9 +353,7 @@ class NotesApp:
             self._start_watching()  # the folders changed
         if "engine" in jobs:
             self.library.switch_engine(self.settings.engine)
-            with self.lock:
-                self.state.engine_name = self.library.engine_name
-                self.state.count = self.library.count()
+            self.update(engine_name=self.library.engine_name, note_count=self.library.count())
             self._say_if_read_only()
             self.search(current=True)  # results and name of the new engine at once
         self._refresh(rebuild="rebuild" in jobs, announce=any(jobs.values()))
@@ -375,68 +367,56 @@ class NotesApp:
         if library is None:
             return
         if rebuild:
-            with self.lock:
-                self.state.count = 0
-                self.state.phase = "indexing"
-            self.draw()
+            self.update(note_count=0, phase="indexing")
             library.reset(damaged=False)  # a new, empty index: what was written before cannot fail it
-            with self.lock:
-                self.state.engine_name = library.engine_name
+            self.update(engine_name=library.engine_name)
         last_search = [time.monotonic()]
         # A routine rescan that finds nothing new draws nothing (it runs while the user types).
         quiet = not rebuild and not announce and self.state.phase == "ready"
 
         def progress(done: int, total: int) -> None:
             now = time.monotonic()
-            with self.lock:
-                if total or self.state.phase != "ready":
-                    self.state.phase = "indexing"
-                self.state.progress = (done, total)
-                indexing = self.state.phase == "indexing"
-            if not indexing:
-                return
+            if not total and self.state.phase == "ready":
+                return  # a routine rescan that found nothing to write: nothing to draw
             if now - last_search[0] > PARTIAL_SEARCH_SECONDS:
                 last_search[0] = now
                 self.search(current=True, redraw=False)
-            self.draw()  # once per written batch; the runtime sends at most one panel per 52 ms
+            # Once per written batch; the runtime sends at most one panel per 52 ms.
+            self.update(phase="indexing", progress=(done, total))
 
-        with self.lock:
-            self.state.progress = (0, 0)
-            if not quiet:
-                self.state.phase = "indexing"
         if not quiet:
-            self.draw()
-        library.set_roots(self.state.roots)
+            self.update(progress=(0, 0), phase="indexing")
+        library.set_roots(list(self.state.roots))
         report = library.refresh(progress=progress, should_stop=self._stopping.is_set)
         self._last_refresh = time.monotonic()
         if report is None or self._stopping.is_set():
             return
         with self.lock:
-            before = (self.state.phase, self.state.count, self.state.missing_roots, self.state.skipped)
-            # The count first: a reader that sees "ready" must see the finished count too.
-            self.state.count = library.count()
-            self.state.phase = "ready"
-            self.state.missing_roots = list(report.missing_roots)
-            self.state.skipped = report.skipped
-            after = (self.state.phase, self.state.count, self.state.missing_roots, self.state.skipped)
+            before = (self.state.phase, self.state.note_count, self.state.missing_roots, self.state.skipped)
+            # One snapshot: a reader that sees "ready" sees the finished count too.
+            self.update(
+                note_count=library.count(),
+                phase="ready",
+                missing_roots=tuple(report.missing_roots),
+                skipped=report.skipped,
+            )
+            after = (self.state.phase, self.state.note_count, self.state.missing_roots, self.state.skipped)
         changed = report.added + report.changed + report.renamed + report.deleted
         if changed or before != after or not quiet:
             self.search(current=True)
         if recovering or self._recovering:
             self._recovering = False
-            self.say("success", self.t("index_recovered", count=self.state.count), notify="success")
+            self.say("success", self.t("index_recovered", count=self.state.note_count), notify="success")
         elif announce:
             self._announce(report, rebuild)
         elif self.state.message is not None and self.state.message == self._write_problem:
-            with self.lock:  # a refresh that worked ends what a failed one said (a full disk, a lock)
-                self.state.message = None
-            self.draw()
+            self.update(message=None)  # a refresh that worked ends what a failed one said (a full disk, a lock)
         if not self._stopping.is_set():
             library.settle()  # after the panel above: searches meanwhile ask FTS5 (engines/lexicon.py)
 
     def _announce(self, report: "RefreshReport", rebuild: bool) -> None:
         if rebuild:
-            text = self.t("rebuilt", count=self.state.count, seconds=round(report.seconds, 1))
+            text = self.t("rebuilt", count=self.state.note_count, seconds=round(report.seconds, 1))
         else:
             changed = report.changed + report.renamed
             text = self.t("updated", added=report.added, changed=changed, deleted=report.deleted)
@@ -462,13 +442,13 @@ class NotesApp:
             if generation is not None:
                 self._searches += 1
             started_after = self._searches
-            self.state.query = text
             if set_field:
-                self.state.field_value = text
-                self.state.preview = None
+                self.update(query=text, field_value=text, preview=None)
+            else:
+                self.update(query=text)  # the results drawn meanwhile name the query they answer
         library = self.library
         if library is None:
-            self.draw()  # the worker searches again once the index is open
+            self.redraw()  # the worker searches again once the index is open
             return
         stale = time.monotonic() - self._last_refresh > SEARCH_RESCAN_SECONDS
         if stale and self.watcher is None and not library.is_refreshing:
@@ -482,20 +462,16 @@ class NotesApp:
             outcome = library.search(text, focus=context.cwd if context is not None else None)
         except IndexCorrupt:
             # Damage met by a query: the worker moves the index aside and rebuilds it (said on the panel).
-            with self.lock:
-                self.state.message = ("error", self.t("index_damaged"))
+            self.update(message=("error", self.t("index_damaged")))
             self.queue("recover")
-            if redraw:
-                self.draw()
             return
         with self.lock:  # checked where the outcome is stored: a newer search cannot slip in between
             if generation is not None and not generation.is_current:
                 return
             if generation is None and (self._searches != started_after or self.state.query != text):
                 return  # a user's search started meanwhile: its panel has the newer results
-            self.state.outcome = outcome
-        if redraw:
-            self.draw()
+            # A background re-run (redraw False) draws too: the runtime sends the newest panel per turn.
+            self.update(outcome=outcome)
 
     # -- settings -------------------------------------------------------------------------------------
 
@@ -519,14 +495,12 @@ class NotesApp:
     def folder_typed(self, value: Any) -> None:
         """Remember the folder field's text: the Add button's click event does not carry it."""
         if isinstance(value, str):
-            with self.lock:
-                self.state.folder_draft = value
+            self.update(folder_draft=value)
 
     def add_folder(self, value: Any) -> None:
         raw = value if isinstance(value, str) else ""
         path = expand(raw) if raw.strip() and "\x00" not in raw else ""
-        with self.lock:
-            self.state.folder_draft = raw
+        self.update(folder_draft=raw)
         if not path or not os.path.isdir(path):
             self.say("error", self.t("folder_not_found", path=raw.strip() or "—"))
             return
@@ -538,8 +512,7 @@ class NotesApp:
             self.say("error", self.t("folder_limit", count=MAX_ROOTS))
             return
         self._set_roots([*roots, path])
-        with self.lock:
-            self.state.folder_draft = ""
+        self.update(folder_draft="")
         self.say("success", self.t("folder_added", path=path))
 
     def remove_folder(self, path: Optional[str]) -> None:
@@ -549,8 +522,7 @@ class NotesApp:
         self.say("muted", self.t("folder_removed", path=path))
 
     def _set_roots(self, roots: Any) -> None:
-        with self.lock:
-            self.state.roots = list(roots)
+        self.update(roots=tuple(roots))
         self._save_settings(Settings(tuple(roots), self.settings.engine, self.settings.max_note_kb))
         self.queue("refresh")
         self.queue("watch")
@@ -558,8 +530,7 @@ class NotesApp:
     def set_engine(self, value: Any) -> None:
         if value not in ENGINE_CHOICES or value == self.settings.engine:
             return
-        with self.lock:
-            self.state.engine_preference = value
+        self.update(engine_preference=value)
         self._save_settings(Settings(self.settings.roots, value, self.settings.max_note_kb))
         self.queue("engine")
 
@@ -596,10 +567,7 @@ class NotesApp:
             modified: Optional[float] = os.path.getmtime(note.path)
         except OSError:
             modified = None  # the preview then shows no "modified" line
-        with self.lock:
-            self.state.preview, self.state.preview_mtime = note, modified
-            self.state.message = None
-        self.draw()
+        self.update(preview=note, preview_mtime=modified, message=None)
 
     def insert(self, path: str, context: Context) -> None:
         """Type the note into the focused agent, unsent, only if that agent is idle."""
@@ -651,10 +619,7 @@ class NotesApp:
         self._show_preview(note)
 
     def close_preview(self) -> None:
-        with self.lock:
-            self.state.preview = None
-            self.state.message = None
-        self.draw()
+        self.update(preview=None, message=None)
 
     def reveal(self, path: str) -> None:
         from .safety import NoteAccessError, resolve_note_path

@@ -1,10 +1,10 @@
 """Every string the panel shows, in English, Japanese, Korean and Chinese."""
 
-from typing import Dict
+from typing import Any, Dict
 
 from agentty_plugin import Translator
 
-# A key ending in "_one" is the form used when its {count} is exactly 1 (NotesApp.t picks it).
+# A key ending in "_one" is the form used when its {count} is exactly 1 (TEXT picks it).
 
 EN: Dict[str, str] = {
     "index_unopened": "No index could be made: {problem}",
@@ -343,5 +343,16 @@ ZH: Dict[str, str] = {
     "rebuilt_one": "索引已重建:{count} 条笔记,用时 {seconds} 秒。",
 }
 
-CATALOGS: Dict[str, Dict[str, str]] = {"en": EN, "ja": JA, "ko": KO, "zh": ZH}
-TRANSLATOR = Translator(CATALOGS)
+
+
+class _Catalog(Translator):
+    """The catalogs with English plurals: a key with a count of exactly one uses its "<key>_one" form
+    when English has one ("1 result", "2 results"); the other languages need none."""
+
+    def get(self, language: str, key: str, **values: Any) -> str:
+        if values.get("count") == 1 and key + "_one" in self.catalogs["en"]:
+            key += "_one"
+        return super().get(language, key, **values)
+
+
+TEXT = _Catalog({"en": EN, "ja": JA, "ko": KO, "zh": ZH})

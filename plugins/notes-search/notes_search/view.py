@@ -1,7 +1,7 @@
 """Builds the panel from the panel state: render(state, t) -> UI tree (pure: no host, no I/O, no controller)."""
 
 import os
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from agentty_plugin import ui
 from agentty_plugin.i18n import relative_time
@@ -18,51 +18,30 @@ PREVIEW_CHARS = 4000
 Translate = Callable[..., str]
 
 
-class State:
-    """Everything the panel shows. The controller (app.py) owns one and changes it under its lock."""
+class State(NamedTuple):
+    """Everything the panel shows: an immutable snapshot. The controller (app.py) replaces it whole
+    (App.update), so a render never sees half a change. A NamedTuple: it costs nothing at start-up."""
 
-    def __init__(
-        self,
-        phase: str = "opening",
-        field_value: str = "",
-        query: str = "",
-        outcome: "Optional[SearchOutcome]" = None,
-        preview: "Optional[OpenedNote]" = None,
-        preview_mtime: Optional[float] = None,
-        progress: Tuple[int, int] = (0, 0),
-        message: Optional[Tuple[str, str]] = None,
-        roots: Optional[List[str]] = None,
-        missing_roots: Optional[List[str]] = None,
-        skipped: int = 0,
-        count: int = 0,
-        engine_name: str = "",
-        engine_preference: str = "auto",
-        folder_draft: str = "",
-        error: str = "",
-        language: str = "en",
-        now: float = 0.0,
-    ) -> None:
-        # A plain class, not a dataclass: `dataclasses` costs the first panel about 10 ms to import.
-        self.phase = phase  # opening | indexing | ready | failed
-        # What we put in the search field. Agentty keeps the user's typing unless a tree carries a different
-        # value, so this changes only on purpose (a command or link query), never to echo typing.
-        self.field_value = field_value
-        self.query = query
-        self.outcome = outcome
-        self.preview = preview
-        self.preview_mtime = preview_mtime  # the previewed note's modification time, read when it opened
-        self.progress = progress
-        self.message = message  # (style, text): error | success | muted
-        self.roots: List[str] = list(roots or [])
-        self.missing_roots: List[str] = list(missing_roots or [])
-        self.skipped = skipped
-        self.count = count
-        self.engine_name = engine_name
-        self.engine_preference = engine_preference
-        self.folder_draft = folder_draft  # the folder field's text, for the Add button (never sent back to the field)
-        self.error = error
-        self.language = language  # for relative times ("3 minutes ago"); the catalog comes as `t`
-        self.now = now  # the time notes' ages are counted from (the controller sets it on each draw)
+    phase: str = "opening"  # opening | indexing | ready | failed
+    # What we put in the search field. Agentty keeps the user's typing unless a tree carries a different
+    # value, so this changes only on purpose (a command or link query), never to echo typing.
+    field_value: str = ""
+    query: str = ""  # the newest query (the controller's; the results show their own, outcome.query)
+    outcome: "Optional[SearchOutcome]" = None
+    preview: "Optional[OpenedNote]" = None
+    preview_mtime: Optional[float] = None  # the previewed note's modification time, read when it opened
+    progress: Tuple[int, int] = (0, 0)
+    message: Optional[Tuple[str, str]] = None  # (style, text): error | success | muted
+    roots: Tuple[str, ...] = ()
+    missing_roots: Tuple[str, ...] = ()
+    skipped: int = 0
+    note_count: int = 0  # (not `count`: a NamedTuple has a count() method)
+    engine_name: str = ""
+    engine_preference: str = "auto"
+    folder_draft: str = ""  # the folder field's text, for the Add button (never sent back to the field)
+    error: str = ""
+    language: str = "en"  # for relative times ("3 minutes ago"); the catalog comes as `t`
+    now: float = 0.0  # the time notes' ages are counted from (the controller sets it on each draw)
 
 
 def _subtitle(record_folder: str, root: str, mtime: float, state: State) -> str:
@@ -82,7 +61,7 @@ def _results(state: State, t: Translate) -> List[Any]:
         empty = t("no_notes") if state.roots else t("no_roots")
     else:
         header.append(ui.text(t("results", count=len(outcome.items), ms=round(outcome.elapsed_ms)), "small"))
-        empty = t("no_results", query=state.query.strip())
+        empty = t("no_results", query=outcome.query.text.strip())  # the query these results answer
     items = []
     for result in outcome.items:
         record = result.record
@@ -185,7 +164,7 @@ def render(state: State, t: Translate) -> Dict[str, Any]:
     elif state.engine_name and not (state.phase == "indexing" and state.progress[1]):
         # While notes are written the progress line counts them: the count beside it would be the
         # count before the refresh ("0 notes" beside "Indexing 17,500 / 20,000").
-        status.append(ui.text(t("count", count=state.count, engine=state.engine_name), "small"))
+        status.append(ui.text(t("count", count=state.note_count, engine=state.engine_name), "small"))
     if state.skipped:
         status.append(ui.text(t("skipped", count=state.skipped), "muted"))
     if state.message is not None:
