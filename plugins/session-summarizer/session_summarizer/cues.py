@@ -16,7 +16,8 @@ _REASON_LATIN = re.compile(
     r"|simplicity|reproducibility|performance|compatibility|safety|consistency)|otherwise|given that"
     r"|потому что|так как|чтобы|из-за|porque|para que|ya que|debido a|pois|para (?:evitar|manter)|weil|damit"
     r"|parce que|afin de|pour (?:éviter|garder))\b")
-_REASON_WIDE = re.compile(r"ため|ので|から、|からです|理由は|为了|因为|由于|以便|以免|所以|때문|위해|므로|이라서|어서")
+_REASON_WIDE = re.compile(
+    r"ため|ので|ように、|よう、|から、|からです|理由は|为了|因为|由于|以便|以免|所以|때문|위해|므로|이라서|어서")
 _CONTRAST_LATIN = re.compile(
     r"\b(?:instead of|rather than|over (?:the )?\w+ because|not \w+ but|in favou?r of|as opposed to"
     r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que)\b")
@@ -36,7 +37,7 @@ _DEFERRAL_LATIN = re.compile(
     r"|out of scope|not (?:yet|now|in this)|postpone|defer(?:red)?|skip(?:ped)? for now|left as|leave (?:it|that|this)"
     r"|todo|tbd|next time|follow-up|позже|потом|пока что|más tarde|por ahora|depois|por enquanto|später|plus tard)\b")
 _DEFERRAL_WIDE = re.compile(
-    r"後で|後ほど|今後|将来|一旦|いったん|保留|見送|暫定|次回|暂时|以后|之后再|后续|稍后|先不|留待|나중에|추후|일단|보류|다음에")
+    r"後で|後ほど|今後|将来|予定|一旦|いったん|保留|見送|暫定|次回|暂时|以后|之后再|后续|稍后|先不|留待|나중에|추후|일단|보류|다음에")
 _HEDGE_LATIN = re.compile(
     r"\b(?:might|may|could|possibly|perhaps|probably|likely|maybe|potential(?:ly)?|possible|suspect|if the"
     r"|whether|check (?:if|whether)|может|возможно|quizás|tal vez|posible|talvez|possível|vielleicht|peut-être)\b")
@@ -64,8 +65,10 @@ _QUESTION_TO_USER = re.compile(
 # (Long English turns are most of a long session; most of them carry no cue at all.)
 _GATES = {
     "reason": ("because", "since", "so that", "in order", "to avoid", "to keep", "to make", "to ensure", "to prevent",
-               "to support", "to allow", "to reduce", "to match", "to simplify", "due to", "as it", "which ",
-               "for ", "otherwise", "given that", "porque", "para ", "ya que", "debido", "pois", "weil", "damit",
+               "to support", "to allow", "to reduce", "to match", "to simplify", "due to", "as it", "which keeps",
+               "which makes", "which avoids", "which means", "for speed", "for simplicity", "for reproducib",
+               "for performance", "for compatib", "for safety", "for consisten", "otherwise", "given that",
+               "porque", "para ", "ya que", "debido", "pois", "weil", "damit",
                "parce", "afin", "pour "),
     "contrast": ("instead", "rather than", "over ", "not ", "favo", "opposed", "en lugar", "en vez", "em vez",
                  "invés", "statt", "au lieu", "plutôt"),

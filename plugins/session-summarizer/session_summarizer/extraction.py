@@ -318,6 +318,7 @@ _NEXT_HEADING = re.compile(
 _QUESTION_END = re.compile(r"[?？]\s*[)\"'」』）]*\s*$")
 _ACK = re.compile(
     r"(?i)^(?:y(?:es|ep|eah)?|ok(?:ay)?|sure|go(?: ahead)?|continue|thanks?(?: you)?|lgtm|do it|please do|proceed"
+    r"|a(?:ll)?|n(?:o)?|s(?:kip(?: all)?)?|d(?:on'?t ask again)?"  # aider's y/n/all/skip prompt answers
     r"|はい|お願いします|続けて|ok です|네|좋아요|계속|好的|继续|可以)[\s.!。！]*$"
 )
 
@@ -367,6 +368,7 @@ _ERROR_START = re.compile(
     r"^[\s>⎿└│●✗✘×•*\-]*(?:(?:[\w.]+\.)?[A-Z][A-Za-z]*(?:Error|Exception)\b|Error\b|ERROR\b|FAIL(?:ED)?\b"
     r"|fatal:|panic(?:ked)?\b|npm ERR!|(?i:error)(?:\[E?\d+\])?:|Traceback|Segmentation fault|Uncaught\b"
     r"|Unhandled\b|\S+: command not found|exit (?:code|status) [1-9]|Could not resolve)"
+    r"|\berror [A-Z]{2,}\d+:"  # tsc, MSBuild, C#: "a.ts(3,1): error TS2304: …"
     r"|^\S+:\d+:\d+:? (?:[A-Z]+\d+|error|warning: unused)\b"
     r"|\bE(?:CONN(?:REFUSED|RESET|ABORTED)|NETUNREACH|HOSTUNREACH|NOENT|ACCES|PERM|ADDRINUSE|TIMEDOUT|PIPE"
     r"|NOTFOUND|AI_AGAIN)\b"

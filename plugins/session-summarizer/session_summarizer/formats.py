@@ -65,12 +65,21 @@ _SHELL_FENCE = re.compile(r"```(?:bash|sh|shell|zsh|console|powershell|ps1|cmd|t
 _SHELL = frozenset(("bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "cmd", "terminal", "fish"))
 
 
+_TYPE_KIND = {"shell": RUN, "write": EDIT, "read": READ, "search": SEARCH, "mcp": EXTERNAL}
+_INLINE_LINE = re.compile(r"^[ \t]*`([^`\n]{2,400})`[ \t]*$", re.M)
+_BODY_PATH = re.compile(r"(?:The file|File created successfully at:?|File written:?|Wrote to|Updated)\s+`?([^\s`]+)`?")
+
+
 def _specstory_block(attributes: str, summary: str, body: str, parts: Any) -> str:
     """One `<details>` block as a call; the text that stays in the turn (nothing, or a question's words)."""
     named = _TOOL_NAME.search(attributes + " " + summary)
     name = next((group for group in named.groups() if group), "") if named else ""
+    typed = re.search(r'data-tool-type="(\w+)"', attributes)
     summary_text = re.sub(r"<[^>]+>|\*\*", "", summary).strip()
-    kind = kind_of_tool(name) if name else ""
+    kind = _TYPE_KIND.get(typed.group(1), "") if typed else ""
+    kind = kind or (kind_of_tool(name) if name else "")
+    if name.lower() in ("todowrite", "todo_write", "task", "taskcreate", "exitplanmode", "askuserquestion"):
+        return "\n"  # plans and sub-agents: not acts on the project
     if not kind:
         lowered = summary_text.lower()
         if lowered.startswith(("searched", "grep", "listed", "found")):
@@ -87,22 +96,36 @@ def _specstory_block(attributes: str, summary: str, body: str, parts: Any) -> st
         text = command.group(1) if command else ""
         rest = fences
         if not text and fences and fences[0][0] in _SHELL:
-            text, rest = fences[0][1].strip().split("\n", 1)[0], fences[1:]
+            text, rest = fences[0][1].strip(), fences[1:]
+        elif text and fences and fences[0][0] in _SHELL:
+            rest = fences[1:]
+        if not text:  # Claude Code through SpecStory: the command as a line of inline code
+            inline = _INLINE_LINE.search(body.split("```", 1)[0])
+            text = inline.group(1) if inline else ""
         if text:
-            parts.call(RUN, text.strip())
+            parts.call(RUN, " ".join(line.strip() for line in text.strip().split("\n")[:1]))
             for _, code in rest:
                 for line in code.split("\n"):
                     if line.strip():
                         parts.out(line.strip())
             parts.close_call()
             return "\n"
-    path = _SUMMARY_PATH.search(summary_text)
+    path_found = _SUMMARY_PATH.search(summary_text)
+    path = path_found.group(1).strip() if path_found else ""
+    if not path and kind in (EDIT, READ):
+        inline = _INLINE_LINE.search(body.split("```", 1)[0])
+        in_body = _BODY_PATH.search(body[:600])
+        path = (inline.group(1) if inline else "") or (in_body.group(1).rstrip(".:,") if in_body else "")
     if kind in (EDIT, READ) and path:
-        parts.call(kind, path.group(1).strip())
+        parts.call(kind, path.strip())
     elif kind == SEARCH:
         parts.call(SEARCH, summary_text[:120])
     elif kind == EXTERNAL and name:
         parts.call(EXTERNAL, external_name(name))
+        for _, code in fences:  # its result, where an error shows
+            for line in code.split("\n")[:40]:
+                if line.strip():
+                    parts.out(line.strip())
     parts.close_call()
     return "\n"
 
@@ -252,8 +275,8 @@ def tagged_calls(text: str, parts: Any) -> str:
                                                             parts), text)
     if "</" in text and _CLINE.search(text):
         text = _CLINE.sub(lambda found: _cline_tool(found, parts), text)
-    if ("Ran " in text or "[](" in text or "Made changes" in text or "Using \"" in text or "Searched" in text
-            or "Completed with input" in text or "Run terminal" in text):
+    if ("Ran terminal" in text or "Ran `" in text or "[](" in text or "Made changes" in text or "Using \"" in text
+            or "\nSearched" in text or "Completed with input" in text or "Run terminal" in text):
         text = _COPILOT.sub(lambda found: _copilot_line(found, parts), text)
     if ("│" in text or "┃" in text) and "╭" in text:
         text = _gemini_boxes(text, parts)

@@ -76,10 +76,15 @@ _FAILED_RUN = re.compile(
 _TELLING = re.compile(
     r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b(?!:?\s*$)|\bE[A-Z]{3,}[A-Z_]*\b|\berror\[?E?\d+\]?|fatal:"
     r"|panicked at|not (?:found|defined|a git repository|a function)|cannot |can't |could not |unable to"
-    r"|no such |undefined|unexpected|invalid|denied|refused|requires?|expected|mismatch|is not"
+    r"|no such |undefined|unexpected|invalid|denied|refused|requires?|expected|mismatch|is not|supported|missing"
+    r"|failed to|error"
     r"|エラー|错误|오류|에러|例外|异常")
 _GENERIC = re.compile(r"(?i)^(?:error:\s*)?(?:FAIL(?:ED)?\b|npm ERR! (?:code|errno|A complete log)|error: (?:\d+ "
                       r"|could not compile|process didn't exit successfully|Recipe|script)|exit (?:code|status))")
+
+
+_JSON_ERROR = re.compile(r"\\?\"(?:error|message)\\?\"\s*:\s*\\?\"([^\"\\]{6,200})")
+_EXIT = re.compile(r"(?i)^(?:error: )?exit (?:code|status):? ?[1-9]")
 
 
 def first_error(call: Call) -> str:
@@ -92,6 +97,14 @@ def first_error(call: Call) -> str:
     for line in call.output:
         stripped = line.strip()
         if len(stripped) < 6 or stripped.startswith("Traceback"):
+            continue
+        in_json = _JSON_ERROR.search(stripped)
+        if in_json:  # a tool's JSON result: {"error": "MCP error -32603: …"}
+            return in_json.group(1)
+        if generic and _EXIT.match(generic) and (_TELLING.search(stripped) or ex.is_error_line(stripped)):
+            return stripped  # "Exit code 2" first, then what went wrong
+        if not generic and _EXIT.match(stripped):
+            generic = stripped
             continue
         if _REFUSED.search(stripped):
             return stripped
@@ -107,10 +120,14 @@ def first_error(call: Call) -> str:
     return ""
 
 
+_PREFIX = re.compile(r"^(?:\s*(?:cd|pushd|Set-Location)\s+[^&;|]+(?:&&|;)\s*|\s*[A-Z_][A-Z0-9_]*=\S*\s+)+")
+
+
 def call_key(call: Call) -> str:
-    """Calls with the same key are the same step tried again (`npm run build` after a fix)."""
-    words = call.text.split()
+    """Calls with the same key are the same step tried again (`npm run build` after a fix); a leading
+    `cd folder &&` or `VAR=1` says where or how, not which step."""
     if call.kind == RUN:
+        words = _PREFIX.sub("", call.text).split()
         return " ".join(words[:3]).lower()
     return call.kind + ":" + call.text.lower()
 
@@ -143,10 +160,15 @@ def call_errors(parts: Sequence[Optional[TurnParts]]) -> List[ErrorHit]:
             continue
         key = call_key(call)
         last_seen[key] = index
-        line = first_error(call) if call.output else ""
+        if call.kind in (RUN, EXTERNAL):
+            line = first_error(call) if call.output else ""
+        else:  # an edit's or a read's output is the file; only a refusal in its first line is an error
+            head = Call(call.kind, call.text)
+            head.output = call.output[:1]
+            line = first_error(head) if call.output and ex.is_error_line(call.output[0]) else ""
         if line:
             failures.append((index, line))
-        elif call.output or call.kind != RUN:
+        else:  # printed no error (or nothing: a quiet success)
             last_ok[key] = index
     hits: List[ErrorHit] = []
     for index, line in failures:
@@ -158,7 +180,7 @@ def call_errors(parts: Sequence[Optional[TurnParts]]) -> List[ErrorHit]:
             status = OPEN
         else:
             status = ""
-        hits.append(ErrorHit(line, call.text, status, key))
+        hits.append(ErrorHit(line, _PREFIX.sub("", call.text) or call.text, status, key))
     return hits
 
 
@@ -173,10 +195,13 @@ _NEGATED_CHOICE = re.compile(r"(?i)\b(?:should i|do you want|would you|shall we|
 
 
 def is_decision(sentence: str) -> bool:
-    """A choice with its reason or the alternative it was chosen over, in any of the cue languages."""
+    """A choice with its reason, or anything chosen over an alternative ("X instead of Y"), in any of the
+    cue languages. A guess or an offer is not a decision."""
     if ex.is_question(sentence) or len(sentence) < 16 or _NEGATED_CHOICE.search(sentence):
         return False
-    return (cues.has_reason(sentence) or cues.has_contrast(sentence)) and cues.has_choice(sentence)
+    if cues.has_contrast(sentence):
+        return not cues.is_hedged(sentence)
+    return cues.has_reason(sentence) and cues.has_choice(sentence) and not cues.is_hedged(sentence)
 
 
 # ------------------------------------------------------------------------------------------ results
@@ -266,6 +291,34 @@ def open_kind(sentence: str) -> str:
 # ------------------------------------------------------------------------------------------ files
 
 _CD = re.compile(r"^\s*(?:cd|Set-Location|pushd)\s+(?:-\w+\s+)?(['\"]?)([^'\"&;|]+?)\1\s*(?:$|&&|;|\|)")
+
+
+def project_root(parts: Sequence[Optional[TurnParts]]) -> str:
+    """The folder to show paths from when the host does not say where the session worked: the parent of
+    the folder that every absolute path the tools touched (and every folder they `cd`ed into) shares, so
+    a path keeps its project folder's name (`specstory-cli/pkg/a.go`) and is never shown as if it sat at
+    a root it does not."""
+    import posixpath
+
+    absolute: List[str] = []
+    for turn_parts in parts:
+        if turn_parts is None:
+            continue
+        for call in turn_parts.calls:
+            if call.kind == RUN:
+                moved = _CD.match(call.text)
+                target = moved.group(2).strip().replace("\\", "/").rstrip("/") if moved else ""
+                if target.startswith("/"):
+                    absolute.append(target + "/")
+            elif call.kind in (EDIT, READ) and call.text.startswith("/"):
+                absolute.append(call.text)
+    if not absolute:
+        return ""
+    common = posixpath.commonpath(absolute) if len(absolute) > 1 else posixpath.dirname(absolute[0].rstrip("/"))
+    if absolute[0].endswith("/") and len(set(absolute)) == 1:
+        common = absolute[0].rstrip("/")
+    parent = posixpath.dirname(common)
+    return parent if parent.count("/") >= 2 else ""
 
 
 def working_folders(parts: Sequence[Optional[TurnParts]], cwd: str) -> Dict[int, str]:

@@ -307,7 +307,7 @@ def read_turn(text: str) -> TurnParts:
         output_mark = _OUTPUT_MARK.match(line)
         if output_mark:
             body = line[output_mark.end():].strip()
-            if mode == "todo" or _TODO_LINE.match(body + " "):
+            if mode == "todo" or (tool not in _RUN_TOOLS and _TODO_LINE.match(body + " ")):
                 mode = "todo"
                 continue
             if tool == "ran-empty":

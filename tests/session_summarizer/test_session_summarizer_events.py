@@ -1,0 +1,281 @@
+"""Each agent's transcript read into typed calls, and each section rule, on held-out-style cases.
+
+The cases are written here in the shapes the agents print (SpecStory for Cursor and Claude Code,
+Cline, Copilot's chat copy, Gemini CLI, Codex, Claude Code, aider), with other projects and words
+than the corpus sessions, so a rule that only matches one transcript's wording fails here.
+"""
+
+from session_summarizer.local_summary import count_words, summarize
+from session_summarizer.sections import call_errors, is_decision, pick_commands
+from session_summarizer.session import parse_session
+from session_summarizer.transcript import read_turn
+from session_summarizer.worktree import check_files
+
+
+def _summary(turns, cwd=""):
+    raw = {"agent": "claude", "cwd": cwd, "turns": [{"role": role, "text": text} for role, text in turns]}
+    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, ""))
+
+
+def _calls(text):
+    return [(call.kind, call.text) for call in read_turn(text).calls]
+
+
+# ------------------------------------------------------------------------------------------ formats
+
+SPECSTORY_CLAUDE = """<tool-use data-tool-type="shell" data-tool-name="Bash"><details>
+<summary>Tool use: **Bash**</summary>
+Check the release config
+
+`mkdocs build --strict`
+
+```text
+Exit code 1
+INFO    -  Cleaning site directory
+ERROR   -  Config value 'nav': page 'guide.md' does not exist
+```
+</details></tool-use>
+
+<tool-use data-tool-type="write" data-tool-name="Edit"><details>
+<summary>Tool use: **Edit**</summary>
+
+```text
+The file /home/ana/wiki/mkdocs.yml has been updated. Here's the result of running `cat -n`:
+     3→nav:
+```
+</details></tool-use>"""
+
+SPECSTORY_CURSOR = """<tool-use data-tool-type="shell" data-tool-name="run_terminal_cmd">
+<details><summary>Tool use: **run_terminal_cmd** • Run command: cd /srv/shop && git push origin main</summary>
+
+```bash
+cd /srv/shop && git push origin main
+```
+
+```
+To github.com:ana/shop.git
+ ! [rejected]        main -> main (non-fast-forward)
+error: failed to push some refs to 'github.com:ana/shop.git'
+```
+</details>
+</tool-use>
+
+<tool-use data-tool-type="mcp" data-tool-name="mcp_github_push_files">
+<details>
+          <summary>Tool use: **mcp_github_push_files**</summary>
+
+```json
+  "result": "{\\"error\\":\\"MCP error -32603: Not Found: branch does not exist\\"}"
+```
+</details>
+</tool-use>"""
+
+CLINE = """I'll install the dependency first.
+
+<execute_command>
+<command>pnpm add zod</command>
+<requires_approval>false</requires_approval>
+</execute_command>
+
+<write_to_file>
+<path>src/schema.ts</path>
+<content>export {}</content>
+</write_to_file>
+
+<use_mcp_tool>
+<server_name>github</server_name>
+<tool_name>create_pull_request</tool_name>
+<arguments>{}</arguments>
+</use_mcp_tool>"""
+
+COPILOT = """GitHub Copilot: I'll add the dependency and run the script.
+
+Ran terminal command: uv add httpx
+
+Read [](file:///c%3A/Users/kim/proj/fetcher.py#1-1), lines 1 to 40
+
+Created [](file:///c%3A/Users/kim/proj/tests/test_fetcher.py)
+
+Made changes.
+
+Ran terminal command: uv run pytest -q"""
+
+GEMINI = """╭──────────────────────────────────────────────────────────────╮
+│ ✔  ReadFile src/server.ts                                    │
+╰──────────────────────────────────────────────────────────────╯
+╭──────────────────────────────────────────────────────────────╮
+│ ✔  Shell npm run build (Build the server)                    │
+│                                                              │
+│    > server@1.0.0 build                                      │
+│    src/server.ts(12,5): error TS2339: Property 'port' does    │
+╰──────────────────────────────────────────────────────────────╯
+✦ The build fails on a missing property; I'll add it to the config type."""
+
+CODEX_MCP = """• Called github.push_files({"owner":"ana","repo":"shop","branch":"main"})
+  └ Error: Resource not accessible by integration
+
+• Ran git status --short
+  └  M src/app.py"""
+
+CLAUDE_MCP = """⏺ github - create_issue (MCP)(owner: "ana", repo: "shop", title: "Flaky test")
+  ⎿  {"number": 12}
+
+⏺ Bash(git commit -m "Fix the flaky clock test")
+  ⎿  [main 1a2b3c4] Fix the flaky clock test"""
+
+
+def test_specstory_claude_code_bash_and_edit_blocks():
+    parts = read_turn(SPECSTORY_CLAUDE)
+    assert _calls(SPECSTORY_CLAUDE) == [("run", "mkdocs build --strict"), ("edit", "/home/ana/wiki/mkdocs.yml")]
+    hits = call_errors([parts])
+    # "Exit code 1" only says that it failed; the line after it says what.
+    assert [hit.line for hit in hits] == ["ERROR   -  Config value 'nav': page 'guide.md' does not exist"]
+
+
+def test_specstory_cursor_run_and_mcp_blocks():
+    parts = read_turn(SPECSTORY_CURSOR)
+    assert _calls(SPECSTORY_CURSOR) == [("run", "cd /srv/shop && git push origin main"),
+                                        ("external", "push_files (github)")]
+    lines = [hit.line for hit in call_errors([parts])]
+    assert lines[0] == "! [rejected]        main -> main (non-fast-forward)"
+    assert lines[1] == "MCP error -32603: Not Found: branch does not exist"
+
+
+def test_cline_tools_and_its_results_in_the_users_role():
+    assert _calls(CLINE) == [("run", "pnpm add zod"), ("edit", "src/schema.ts"),
+                             ("external", "create_pull_request (github)")]
+    summary = _summary([("user", "Validate the signup form with zod."), ("assistant", CLINE),
+                        ("user", "[execute_command for 'pnpm add zod'] Result:\nCommand executed.\nOutput:\n"
+                                 "ERR_PNPM_NO_MATCHING_VERSION No matching version found for zod@99"),
+                        ("assistant", "The install failed; I pinned zod to 3.23 instead.")])
+    assert summary.later_asks.items == []  # a tool result is not an ask
+    assert "pnpm add zod" in summary.commands.items and "create_pull_request (github)" in summary.commands.items
+
+
+def test_copilot_chat_copy_lines():
+    parts = read_turn(COPILOT)
+    assert _calls(COPILOT) == [("run", "uv add httpx"), ("read", "c:/Users/kim/proj/fetcher.py"),
+                               ("edit", "c:/Users/kim/proj/tests/test_fetcher.py"), ("run", "uv run pytest -q")]
+    assert parts.made_changes == 1
+    assert "Ran terminal command" not in parts.prose and "Made changes" not in parts.prose
+
+
+def test_gemini_cli_boxes():
+    parts = read_turn(GEMINI)
+    assert _calls(GEMINI) == [("read", "src/server.ts"), ("run", "npm run build")]
+    assert [hit.line for hit in call_errors([parts])] == ["src/server.ts(12,5): error TS2339: Property 'port' does"]
+    assert parts.prose.strip().startswith("The build fails on a missing property")
+
+
+def test_codex_and_claude_code_mcp_calls():
+    assert _calls(CODEX_MCP) == [("external", "push_files (github)"), ("run", "git status --short")]
+    assert [hit.line for hit in call_errors([read_turn(CODEX_MCP)])] == [
+        "Error: Resource not accessible by integration"]
+    assert _calls(CLAUDE_MCP) == [("external", "create_issue (github)"),
+                                  ("run", 'git commit -m "Fix the flaky clock test"')]
+
+
+def test_aider_run_output_belongs_to_the_run():
+    text = ("> ## Running: ./lint.sh app.py\n>\n> flake8......Failed\n> - exit code: 1\n>\n"
+            "> app.py:3:1: F401 'os' imported but unused\n")
+    hits = call_errors([read_turn(text)])
+    assert [hit.line for hit in hits] == ["app.py:3:1: F401 'os' imported but unused"]
+
+
+# ------------------------------------------------------------------------------------------ sections
+
+def test_an_error_is_fixed_when_the_same_step_later_passes_and_open_when_it_is_the_last_try():
+    fail = ("⏺ Bash(cd web && npm run build)\n  ⎿  Error: Type error: Property 'title' does not exist on "
+            "type 'Post'.")
+    passed = "⏺ Bash(npm run build)\n  ⎿  ✓ Compiled successfully"
+    push = ("⏺ Bash(git push)\n  ⎿  fatal: could not read Username for 'https://github.com': "
+            "terminal prompts disabled")
+    summary = _summary([("user", "Fix the build of the blog."), ("assistant", fail),
+                        ("assistant", "⏺ Update(web/types.ts)\n  ⎿  Updated web/types.ts with 1 addition"),
+                        ("assistant", passed), ("assistant", push)])
+    errors = summary.errors.items
+    assert any("Property 'title' does not exist" in item and item.endswith("fixed later") for item in errors)
+    assert any("could not read Username" in item and item.endswith("still open at the end") for item in errors)
+    assert any("could not read Username" in item for item in summary.next_steps.items)
+
+
+def test_a_list_of_possible_causes_is_not_an_error():
+    summary = _summary([("user", "Why does the upload hang?"),
+                        ("assistant", "Possible causes:\n- The proxy might drop the connection (a TimeoutError "
+                                      "would show up then).\n- The file could be larger than the limit.\n\n"
+                                      "Could you share the server log?")])
+    assert summary.errors.items == []
+    assert summary.questions.items == ["Could you share the server log?"]
+
+
+def test_commands_offered_to_the_user_are_not_listed_and_ids_never_are():
+    offered = ("⏺ Bash(pytest -q)\n  ⎿  12 passed\n\nTo try the endpoint yourself:\n\n```bash\n"
+               "curl -X POST localhost:8000/items -d '{\"name\": \"a\"}'\n```\n\nThen run "
+               "`git rebase --continue` once the conflict is resolved.")
+    summary = _summary([("user", "Add the items endpoint."), ("assistant", offered)])
+    assert summary.commands.items == ["pytest -q"]
+    kept, _ = pick_commands(["call_lfNPq81Zx0aBcDeF", "npm test call_9xYzAbCdEfGh12", "npm test"], 10)
+    assert kept == ["npm test"]
+
+
+def test_decisions_are_a_choice_with_a_reason_or_an_alternative_in_four_languages():
+    assert is_decision("We'll use SQLite instead of Postgres, since the app runs on one machine.")
+    assert is_decision("I chose a fixed seed (42) so that every run of the simulation is reproducible.")
+    assert is_decision("オフラインでも動くように、IndexedDB を採用することにしました。")
+    assert is_decision("为了减少依赖，我们决定改用标准库的 json 模块，而不是 orjson。")
+    assert is_decision("번들 크기를 줄이기 위해 moment 대신 date-fns를 사용하기로 결정했습니다.")
+    assert not is_decision("Should I use SQLite instead of Postgres?")
+    assert not is_decision("It might be faster to use a cache instead of recomputing.")
+    assert not is_decision("I updated the README.")
+
+
+def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
+    last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
+            "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"
+            "Email notifications are left for a later release.")
+    summary = _summary([("user", "Build the report export."), ("assistant", "Created export.py."),
+                        ("assistant", last)])
+    joined = " ".join(summary.next_steps.items)
+    assert "still a stub" in joined and "GITHUB_TOKEN" in joined and "later release" in joined
+
+
+def test_the_goal_is_the_bug_not_a_side_question_and_side_questions_do_not_change_it():
+    summary = _summary([("user", "What does this script do?"),
+                        ("user", "It crashes with KeyError: 'user' when the config has no user section. Fix it."),
+                        ("assistant", "Fixed the lookup in config.py."),
+                        ("user", "What is a KeyError?"), ("user", "Also add a default user section.")])
+    assert summary.goal.startswith("It crashes with KeyError")
+    assert summary.later_asks.items == ["Also add a default user section."]
+
+
+def test_files_are_shown_from_where_the_session_worked_after_a_cd():
+    turns = [("user", "Fix the lint errors in the CLI."),
+             ("assistant", "⏺ Bash(cd /work/repo/cli && ruff check .)\n  ⎿  src/main.py:3:1: F401 'os' imported "
+                           "but unused"),
+             ("assistant", "⏺ Update(/work/repo/cli/src/main.py)\n  ⎿  Updated /work/repo/cli/src/main.py with "
+                           "1 removal")]
+    summary = _summary(turns, cwd="/work/repo")
+    paths = [check.path for check in summary.files]
+    assert "cli/src/main.py" in paths and "src/main.py" not in paths
+
+
+def test_results_are_items_and_edit_records_are_evidence():
+    records = "\n".join("⏺ Update(sim.py)\n  ⎿  Updated sim.py with " + str(n) + " additions" for n in range(6))
+    summary = _summary([("user", "Build a stock simulator."), ("assistant", records),
+                        ("assistant", "## Summary\n- A stock simulator with tests\n- A 100-run mode that plots "
+                                      "every run\n- A README with usage")])
+    assert summary.done.items == ["A stock simulator with tests", "A 100-run mode that plots every run",
+                                  "A README with usage"]
+    records_only = _summary([("user", "Build a stock simulator."), ("assistant", records)])
+    assert records_only.done.items == ["Edited files (per the session's edit records): `sim.py`"]
+
+
+def test_a_long_session_stays_under_the_word_budget():
+    turns = [("user", "Port the whole app to TypeScript.")]
+    for number in range(400):
+        turns.append(("assistant", "⏺ Bash(npx tsc --noEmit -p packages/module_" + str(number) + ")\n  ⎿  "
+                      "src/module_" + str(number) + ".ts(1,1): error TS2307: Cannot find module 'lib_"
+                      + str(number) + "'\n\nI decided to keep module_" + str(number) + " in JavaScript for now "
+                      "because its tests mock require() calls that TypeScript would break."))
+    summary = _summary(turns)
+    assert count_words(summary.markdown) <= 1200
