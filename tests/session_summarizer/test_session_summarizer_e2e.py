@@ -47,7 +47,7 @@ def test_local_summary_save_handoff_and_busy_refusal(tmp_path):
         tree = host.wait_for_panel(lambda t: host.find(t, "summary.save") is not None)
         text = _summary_text(host, tree)
         assert "Goal" in host.texts(tree) and "The CSV export crashes" in text
-        assert "• ✓ `src/export/csv_writer.py` — changed (git)" in text
+        assert "• ✓ src/export/csv_writer.py — changed (git)" in text  # no raw backticks (issue 27)
         session_calls = host.calls_of("session/get")
         assert session_calls[0].params == {"paneId": 11, "maxTurns": 2000}
 

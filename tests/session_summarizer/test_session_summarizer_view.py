@@ -70,3 +70,25 @@ def test_the_first_panel_loads_none_of_the_summarizing_code():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PLUGIN), str(SHARED)]))
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_summary_in_the_panel_shows_no_raw_markdown():
+    """Bold labels, code spans, links, nested lists and code blocks read as text (issue 27)."""
+    from session_summarizer.view import markdown_nodes
+
+    markdown = ("# Session summary\n\n_12 turns · claude_\n\n## Goal\n\nFix the **CSV export** in `src/csv.py`.\n\n"
+                "**Later requests**\n\n- Add a [changelog entry](https://example.com/changes) for `1.2.0`\n"
+                "  - keep *one* line per fix\n1. Run `pytest -q` again\n\n```bash\nnpm run build -- --prod\n```\n"
+                "\n## Commands run\n\n- `git push origin main`\n- `a_b__c` stays as typed\n")
+    nodes = markdown_nodes(markdown)
+    shown = [(node["text"], node["style"]) for node in nodes]
+    assert shown == [
+        ("12 turns · claude", "muted"), ("Goal", "title"), ("Fix the CSV export in src/csv.py.", "body"),
+        ("Later requests", "muted"),
+        ("• Add a changelog entry (https://example.com/changes) for 1.2.0\n  ◦ keep one line per fix\n"
+         "1. Run pytest -q again", "body"),
+        ("npm run build -- --prod", "code"), ("Commands run", "title"),
+        ("• git push origin main\n• a_b__c stays as typed", "body"),
+    ]
+    for text, _ in shown:
+        assert "**" not in text and "`" not in text and "](" not in text

@@ -1,5 +1,6 @@
 """The panel as a pure function of a state snapshot and a translator: no host calls, no I/O, no controller."""
 
+import re
 from types import MappingProxyType
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
@@ -133,13 +134,41 @@ def _cut(text: str, t: Translate) -> str:
     return text[:PANEL_TEXT_LIMIT].rstrip() + "\n" + t("summary.cut")
 
 
-def markdown_nodes(markdown: str) -> List[Dict[str, Any]]:
-    """The summary for the panel, which shows plain text: headings become title lines, each block one text.
+_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+_ITALIC = re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)\*(?![\w*])|(?<![\w_])_(?!\s)([^_\n]+?)_(?![\w_])")
+_CODE = re.compile(r"`([^`\n]+)`")
+_LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+_LIST = re.compile(r"^(\s*)(?:[-*+]|(\d{1,3}[.)]))\s+(.*)$")
 
-    The saved note and the hand-off keep the Markdown itself.
+
+def _link(found: "re.Match[str]") -> str:
+    label, url = found.group(1).strip(), found.group(2)
+    return url if not label or label == url else label + " (" + url + ")"
+
+
+def inline_text(text: str) -> str:
+    """A line of Markdown as the plain text the panel shows: no `**`, backticks or link syntax left.
+
+    Code spans keep their text as it is (nothing inside them is read as emphasis)."""
+    if not any(mark in text for mark in "*_`["):
+        return text
+    pieces = _CODE.split(text)  # even: prose, odd: code
+    for index in range(0, len(pieces), 2):
+        piece = _LINK.sub(_link, pieces[index])
+        piece = _BOLD.sub(lambda found: found.group(1) or found.group(2), piece)
+        pieces[index] = _ITALIC.sub(lambda found: found.group(1) or found.group(2), piece)
+    return "".join(pieces)
+
+
+def markdown_nodes(markdown: str) -> List[Dict[str, Any]]:
+    """The summary for the panel, which shows plain text: headings become title lines, a line in bold a
+    label, lists bullets (nested ones indented), code blocks code text, and inline Markdown (bold, code
+    spans, links, emphasis) its plain words. The saved note and the hand-off keep the Markdown itself.
     """
     nodes: List[Dict[str, Any]] = []
     block: List[str] = []
+    code: List[str] = []
+    in_code = False
 
     def flush() -> None:
         text = "\n".join(block).strip()
@@ -149,19 +178,42 @@ def markdown_nodes(markdown: str) -> List[Dict[str, Any]]:
 
     for line in markdown.split("\n"):
         stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            if in_code:
+                nodes.append(ui.text("\n".join(code).rstrip(), "code"))
+                code.clear()
+            else:
+                flush()
+            in_code = not in_code
+            continue
+        if in_code:
+            code.append(line)
+            continue
         if stripped.startswith("#") and stripped.lstrip("#").startswith(" ") and len(nodes) < MARKDOWN_BLOCKS:
             flush()
             level = len(stripped) - len(stripped.lstrip("#"))
             if level > 1:  # the H1 only repeats the section title
-                nodes.append(ui.text(stripped.lstrip("#").strip(), "title"))
+                nodes.append(ui.text(inline_text(stripped.lstrip("#").strip()), "title"))
+        elif len(stripped) > 4 and stripped.startswith("**") and stripped.endswith(("**", "**:")) \
+                and stripped.count("**") == 2:
+            flush()  # a label over what follows ("Later requests")
+            nodes.append(ui.text(stripped.strip("*:").strip(), "muted"))
         elif stripped.startswith("_") and stripped.endswith("_") and len(stripped) > 2:
             flush()
-            nodes.append(ui.text(stripped.strip("_"), "muted"))
+            nodes.append(ui.text(inline_text(stripped[1:-1]), "muted"))
         elif stripped.startswith(">"):
             flush()
-            nodes.append(ui.text(stripped.lstrip("> ").strip(), "muted"))
+            nodes.append(ui.text(inline_text(stripped.lstrip("> ").strip()), "muted"))
         else:
-            block.append("• " + stripped[2:] if stripped.startswith(("- ", "* ")) else line)
+            item = _LIST.match(line)
+            if item:
+                depth = len(item.group(1).replace("\t", "  ")) // 2
+                mark = item.group(2) or ("•" if depth == 0 else "◦")
+                block.append("  " * depth + mark + " " + inline_text(item.group(3)))
+            else:
+                block.append(inline_text(line))
+    if in_code and code:
+        nodes.append(ui.text("\n".join(code).rstrip(), "code"))
     flush()
     return nodes
 
