@@ -273,14 +273,18 @@ def _host(data: Path, engine: str) -> PluginHost:
 
 
 def _shows(host: PluginHost, text: str) -> Callable[[Dict[str, Any]], bool]:
-    """True for a panel drawn for `text`: its results list names the query (search mode) or lists recent notes."""
+    """True for a panel drawn for `text`: its results header or its empty list names the query (search
+    mode), or it lists recent notes."""
 
     def check(tree: Dict[str, Any]) -> bool:
         results = host.find(tree, "search.results")
         if results is None:
             return False
         if text.strip():
-            return f"«{text.strip()}»" in str(results.get("empty", ""))
+            named = f"«{text.strip()}»"
+            return named in str(results.get("empty", "")) or any(
+                named in s and " ms" in s for s in host.texts(tree)
+            )
         return any(s == "Recent notes" for s in host.texts(tree))
 
     return check

@@ -238,7 +238,7 @@ def test_the_panel_while_indexing_shows_progress_not_a_stale_count_and_never_no_
     indexing = State(phase="indexing", progress=(17_500, 20_000), note_count=0, engine_name="sqlite", outcome=one)
     texts = json.dumps(render(indexing, t), ensure_ascii=False)
     assert "Indexing 17500 / 20000" in texts and "0 notes" not in texts
-    assert "No notes match" not in texts and "1 result" in texts
+    assert "No notes match" not in texts and "1 result for «alpha»" in texts
     ready = State(phase="ready", note_count=20_000, engine_name="sqlite", outcome=none, query="zzz")
     texts = json.dumps(render(ready, t), ensure_ascii=False)
     assert "20000 notes · sqlite" in texts and "No notes match «zzz»" in texts

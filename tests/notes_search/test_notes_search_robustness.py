@@ -64,7 +64,8 @@ def test_reindex_picks_up_changes_and_rebuild_starts_over(tmp_path):
         tree = _ready(host)
         assert "1 note · sqlite" in host.texts(tree)  # singular, not "1 notes"
         host.type("search.query", "singular ")
-        host.wait_for_panel(lambda t: any(s.startswith("1 result · ") for s in host.texts(t)), timeout=WAIT)
+        one = "1 result for «singular» · "
+        host.wait_for_panel(lambda t: any(s.startswith(one) for s in host.texts(t)), timeout=WAIT)
         write_note(root, "two.md", "# Second note\n\nsingular too\n")
         host.run_command("notes-search.reindex")
         host.wait_for_panel(
@@ -72,7 +73,7 @@ def test_reindex_picks_up_changes_and_rebuild_starts_over(tmp_path):
             timeout=WAIT,
         )
         host.wait_for(lambda: ("Index updated: 1 added, 0 changed, 0 removed.", "success") in host.notifications, WAIT)
-        assert any(s.startswith("2 results · ") for s in host.texts(host.panel))
+        assert any(s.startswith("2 results for «singular» · ") for s in host.texts(host.panel))
         host.run_command("notes-search.rebuild")
         host.wait_for(lambda: any(m.startswith("Index rebuilt: 2 notes in") for m, _ in host.notifications), WAIT)
         assert host.violations == []

@@ -60,8 +60,11 @@ def _results(state: State, t: Translate) -> List[Any]:
         header.append(ui.text(t("recent"), "small"))
         empty = t("no_notes") if state.roots else t("no_roots")
     else:
-        header.append(ui.text(t("results", count=len(outcome.items), ms=round(outcome.elapsed_ms)), "small"))
-        empty = t("no_results", query=outcome.query.text.strip())  # the query these results answer
+        # Both name the query these results answer: typing runs ahead of the results.
+        shown = outcome.query.text.strip()
+        line = t("results", count=len(outcome.items), query=shown, ms=round(outcome.elapsed_ms))
+        header.append(ui.text(line, "small"))
+        empty = t("no_results", query=shown)
     items = []
     for result in outcome.items:
         record = result.record
