@@ -29,13 +29,15 @@ def test_release_with_permission_granted_on_the_default_checklist(tmp_path: Path
             session = await agent.new_session(repo)
             await agent.conn.set_config_option(config_id="mode", session_id=session, value="release")
             # The default has a manual "Tests pass" step (no test command here): the user confirms it.
-            client.answers = ["done", "allow-once", "allow-always"]
+            # The publish command needs a shell (build && upload): the user runs it and says when it is done.
+            client.answers = ["done", "allow-once", "allow-always", "done"]
             answer = await agent.prompt(session, "release 1.4.0")
             assert answer.stop_reason == "end_turn", client.message_text()
             titles = [call.title for call in client.permissions]
             assert titles[0].startswith("Tests pass") and titles[0].endswith(": is it done?")
-            assert titles[1:] == ["Create the tag v1.4.0 (cannot be undone)",
-                                  "Push main and v1.4.0 to origin together (cannot be undone)"]
+            assert titles[1:3] == ["Create the tag v1.4.0 (cannot be undone)",
+                                   "Push main and v1.4.0 to origin together (cannot be undone)"]
+            assert titles[3].startswith("Publish 1.4.0") and len(titles) == 4, titles
             request = next(message for direction, message in agent.frames
                            if message.get("method") == "session/request_permission")
             assert [(option["optionId"], option["kind"]) for option in request["params"]["options"]] == [
@@ -45,7 +47,7 @@ def test_release_with_permission_granted_on_the_default_checklist(tmp_path: Path
             assert [(option["optionId"], option["kind"]) for option in request["params"]["options"]] == [
                 ("allow-once", "allow_once"), ("allow-always", "allow_always"), ("reject", "reject_once")]
             assert request["params"]["toolCall"]["rawInput"]["command"] == 'git tag -a v1.4.0 -m "Release 1.4.0"'
-            assert "Release 1.4.0 (v1.4.0) is complete: all 9 steps are done." in client.message_text()
+            assert "Release 1.4.0 (v1.4.0) is complete: all 10 steps are done." in client.message_text()
             assert git(repo, "tag", "--list") == "v1.4.0\n"
             assert "refs/tags/v1.4.0" in origin_tags(repo)
             assert git(repo, "cat-file", "-p", "v1.4.0").strip().endswith("Release 1.4.0")
@@ -61,11 +63,12 @@ def test_release_with_permission_granted_on_the_default_checklist(tmp_path: Path
 
             # Another version in the same session: "allow for this session" covers the push, not the tag.
             client.permissions.clear()
-            client.answers = ["done", "allow-once"]
+            client.answers = ["done", "allow-once", "done"]
             (repo / "CHANGELOG.md").write_text("# Changelog\n\n## 1.5.0\n- More.\n", encoding="utf-8")
             git(repo, "commit", "-qam", "1.5.0")  # not pushed: the release push carries it with the tag
             assert (await agent.prompt(session, "release 1.5.0")).stop_reason == "end_turn"
-            assert [call.title for call in client.permissions][1:] == ["Create the tag v1.5.0 (cannot be undone)"]
+            titles = [call.title for call in client.permissions]
+            assert titles[1] == "Create the tag v1.5.0 (cannot be undone)" and titles[2].startswith("Publish 1.5.0")
             head = git(repo, "rev-parse", "HEAD").strip()
             assert git(repo, "ls-remote", "origin", "refs/heads/main").split()[0] == head
             assert git(repo, "ls-remote", "origin", "refs/tags/v1.5.0^{}").split()[0] == head

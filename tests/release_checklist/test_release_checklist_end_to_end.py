@@ -95,7 +95,7 @@ def test_the_release_reaches_origin_branch_and_tag_together(released_repo, tmp_p
         host.click("confirm.yes")
         assert run_typed(host, repo, 2) == "git push --atomic origin main v1.1.0"
         host.row_action("release.steps", "push-and-to-together", "done")
-        host.wait_for(lambda: host.badge == "9/9", what="badge 9/9")
+        host.wait_for(lambda: host.badge == "9/10", what="badge 9/10")
         assert host.violations == []
     finally:
         host.close()
@@ -146,6 +146,21 @@ def test_with_origin_unreachable_no_remote_check_shows_passed(released_repo, tmp
         for step_id in ("in-sync-with-upstream", "tag-is-not-taken-yet"):
             item = item_of(host, tree, step_id)
             assert item["subtitle"].startswith("Couldn't check · ") and "origin" in item["subtitle"]
-        host.wait_for(lambda: host.badge == "4/9", what="badge 4/9")  # the badge follows the last redraw
+        host.wait_for(lambda: host.badge == "4/10", what="badge 4/10")  # the badge follows the last redraw
+    finally:
+        host.close()
+
+
+def test_the_push_confirmation_says_the_tag_push_publishes(released_repo, tmp_path):
+    repo, _bare = released_repo
+    repo.write(".github/workflows/publish.yml", "on:\n  push:\n    tags: ['v*']\njobs:\n  pypi:\n    steps:\n"
+                                                "      - uses: pypa/gh-action-pypi-publish@release/v1\n")
+    repo.commit("publish on tags")
+    host = start(repo, tmp_path, world_for(repo))
+    try:
+        host.row_action("release.steps", "push-and-to-together", "type")
+        host.wait_for_text("Pushing v1.1.0 starts .github/workflows/publish.yml, which publishes the release.")
+        host.click("confirm.no")
+        assert item_of(host, host.panel, "ci-publishes") is not None  # and a step to check the run after
     finally:
         host.close()

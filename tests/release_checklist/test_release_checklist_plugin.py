@@ -182,7 +182,7 @@ def test_writes_the_default_checklist_and_speaks_japanese(make_repo, open_host):
     host.click("checklist.write")
     host.wait_for_panel(lambda t: any(text == "チェックリスト: RELEASE_CHECKLIST.md" for text in host.texts(t)))
     assert (Path(str(repo)) / "RELEASE_CHECKLIST.md").exists()
-    assert host.badge == "0/9"
+    assert host.badge == "0/10"
 
 
 def test_not_a_repository_and_following_focus(make_repo, open_host, tmp_path):

@@ -51,11 +51,17 @@ COMMON_START = [
 ]
 
 
-def common_end(version: str, tag: str) -> List[Tuple[str, str, str]]:
+TWINE = ("publish", "terminal", "python3 -m build && twine upload dist/*")
+MANUAL_PUBLISH = ("publish", "manual", "Publishing is manual: no publish command or release workflow was found for "
+                  "this project.")
+
+
+def common_end(version: str, tag: str, *publish: Tuple[str, str, str]) -> List[Tuple[str, str, str]]:
     return [
         ("tag-is-not-taken-yet", "check", f"release-check tag-free {tag}"),
         ("create-the-tag", "terminal", f'git tag -a {tag} -m "Release {version}"'),
         ("push-and-to-together", "terminal", f"git push --atomic origin main {tag}"),
+        *publish,  # what follows the push (issue 26): CI, the publish command, or publishing by hand
     ]
 
 
@@ -91,7 +97,7 @@ def test_python_library_with_tox_and_docs_changelog_rst(tmp_path, data_dir):
         ("tests-pass", "check", "tox"),
         ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 2.1.0 v2.1.0 v2.0.0"),
         ("changelog-has-an-entry-for", "check", "release-check changelog-entry 2.1.0 docs/changelog.rst"),
-        *common_end("2.1.0", "v2.1.0"),
+        *common_end("2.1.0", "v2.1.0", TWINE),
     ]
     results = session.run_checks()
     assert results["changelog-has-an-entry-for"].tail == ["docs/changelog.rst line 4 is the entry for 2.1.0."]
@@ -120,7 +126,7 @@ def test_cargo_workspace_tests_every_member(tmp_path, data_dir):
         ("tests-pass", "check", "cargo test --workspace"),
         ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 0.4.0 v0.4.0 v0.3.0"),
         ("changelog-has-an-entry-for", "check", "release-check changelog-entry 0.4.0 CHANGELOG.md"),
-        *common_end("0.4.0", "v0.4.0"),
+        *common_end("0.4.0", "v0.4.0", ("publish", "terminal", "cargo publish --workspace")),
     ]
 
 
@@ -138,7 +144,7 @@ def test_npm_package_without_a_changelog_gets_a_release_notes_step(tmp_path, dat
         ("tests-pass", "check", "npm test"),
         ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 3.2.1 v3.2.1 v3.2.0"),
         notes_step("3.2.1", "v3.2.0"),
-        *common_end("3.2.1", "v3.2.1"),
+        *common_end("3.2.1", "v3.2.1", ("publish", "terminal", "npm publish")),
     ]
 
 
@@ -176,7 +182,7 @@ def test_c_project_is_not_read_as_its_internal_crate(tmp_path, data_dir):
         ("tests-pass", "check", "make test"),
         ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 2.55.1 v2.55.1 v2.55.0"),
         ("changelog-has-an-entry-for", "check", "release-check changelog-entry 2.55.1 NEWS.md"),
-        *common_end("2.55.1", "v2.55.1"),
+        *common_end("2.55.1", "v2.55.1", MANUAL_PUBLISH),
     ]
     assert version_line(session, EN) == ("suggested: the next after v2.55.0 · Cargo.toml says 0.1.0, older than "
                                          "the last release 2.55.0: not used")
@@ -205,7 +211,7 @@ def test_hatch_vcs_calver_project_whose_changelog_is_ahead_of_its_tags(tmp_path,
         ("tests-pass", "check", "hatch test"),
         ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 26.2.0 26.2.0 26.1.0"),
         ("changelog-has-an-entry-for", "check", "release-check changelog-entry 26.2.0 CHANGELOG.md"),
-        *common_end("26.2.0", "26.2.0"),
+        *common_end("26.2.0", "26.2.0", TWINE),
     ]
     assert version_line(session, EN) == ("from CHANGELOG.md: its top entry is newer than 26.1.0 · hatch-vcs takes "
                                          "the version from the tag")
@@ -323,6 +329,7 @@ def test_checklist_settings_tune_the_derived_steps(tmp_path, data_dir):
         ("tag-is-not-taken-yet", "release-check tag-free release-4.1.0"),
         ("create-the-tag", 'git tag -a release-4.1.0 -m "Release 4.1.0"'),
         ("push-and-to-together", "git push --atomic upstream stable release-4.1.0"),
+        MANUAL_PUBLISH[::2],
     ]
 
 

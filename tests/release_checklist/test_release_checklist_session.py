@@ -52,7 +52,7 @@ def test_default_checklist_on_a_ready_repository(make_repo, with_remote, data_di
     # No test command in this project: a manual step; tag and push wait for the user.
     kinds = {step.id: step.kind for step in session.steps}
     assert kinds["tests-pass"] == "manual" and kinds["create-the-tag"] == "terminal"
-    assert session.progress() == (6, 9)
+    assert session.progress() == (6, 10)  # tag, push and publish (twine here) wait for the user
     titles = [session.title_of(step) for step in session.steps]
     assert "Create the tag v1.1.0" in titles and "Push main and v1.1.0 to origin together" in titles
     assert session.command_of(session.step("push-and-to-together")) == "git push --atomic origin main v1.1.0"

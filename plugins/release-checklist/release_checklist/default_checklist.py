@@ -10,6 +10,7 @@ from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, format_checklist, parse_checklist
 from .new_file import create_text
 from .project_files import ProjectInfo, detect_project
+from .publishing import COMMAND, DISPATCH, MANUAL, RELEASE_EVENT, TAG_PUSH, Publishing
 from .steps import Step, StepKind
 from .versions import guess_tag_format
 
@@ -23,7 +24,8 @@ RELEASE_NOTES_PROMPT = (
 
 
 def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Optional[bool] = None,
-                 settings: Optional[ChecklistSpec] = None, tags: Optional[Sequence[str]] = None) -> ChecklistSpec:
+                 settings: Optional[ChecklistSpec] = None, tags: Optional[Sequence[str]] = None,
+                 publishing: Optional[Publishing] = None) -> ChecklistSpec:
     """Clean tree, release branch, upstream, tests, version bump, changelog, free tag, then tag and push.
 
     settings: a checklist file of settings only (Tests, Changelog, Tag format, …); they win over detection.
@@ -60,6 +62,7 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
         Step("", "Push {branch} and {tag} to {remote} together", StepKind.TERMINAL,
              "git push --atomic {remote} {branch} {tag}", irreversible=True),
     ]
+    steps += publishing_steps(publishing)
     tags = list(tags) if tags is not None else git_repo.release_tags(repo)
     tag_format = settings.tag_format or (guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
                                          if tags else None)
@@ -69,6 +72,29 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
     # Read our own text back so step ids are exactly those of the file the user may write later,
     # and progress carries over when they do.
     return parse_checklist(format_checklist(draft))
+
+
+def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
+    """What comes after the push: CI that publishes, the publish command, or publishing by hand."""
+    if publishing is None:
+        return []
+    workflows = ", ".join(publishing.workflows)
+    if publishing.kind == TAG_PUSH:
+        return [Step("", "CI publishes {tag}", StepKind.MANUAL,
+                     f"Pushing {{tag}} starts {workflows}, which publishes the release; check that the run passed.")]
+    if publishing.kind == RELEASE_EVENT:
+        return [Step("", "Publish the GitHub release for {tag}", StepKind.MANUAL,
+                     f"Publishing the GitHub release for {{tag}} starts {workflows}, which publishes the release.")]
+    if publishing.kind == DISPATCH:
+        return [Step("", "Start the release workflow", StepKind.MANUAL,
+                     f"The release is published by {workflows}, started by hand or by a branch push, "
+                     "not by the tag.")]
+    if publishing.kind == COMMAND and publishing.command:
+        return [Step("", "Publish {version}", StepKind.TERMINAL, publishing.command, irreversible=True)]
+    if publishing.kind == MANUAL:
+        return [Step("", "Publish {version}", StepKind.MANUAL,
+                     "Publishing is manual: no publish command or release workflow was found for this project.")]
+    return []  # a Go module: the pushed tag is the release
 
 
 def default_checklist_text(repo: str, project: Optional[ProjectInfo] = None) -> str:

@@ -21,6 +21,7 @@ from .couldnt_check import UNKNOWN_OUTCOMES, couldnt_check
 from .default_checklist import default_spec
 from .new_file import is_blank_text
 from .project_files import ProjectInfo, changelog_version, detect_project
+from .publishing import Publishing, detect_publishing
 from .release_docs import find_release_doc, read_release_doc
 from .run_store import RUN_TOKEN, ReleaseRecord, ReleaseSummary, RunStore, StepRecord
 from .steps import Step, StepKind, StepState
@@ -83,6 +84,7 @@ class LoadedChecklist:
     tags: Tuple[str, ...] = ()
     tag_format: str = DEFAULT_TAG_FORMAT
     last_release: Optional[Tuple[str, str]] = None  # (tag, version) of the newest release
+    publishing: Optional[Publishing] = None  # how a release is published (CI on the tag, a command, by hand)
 
 
 def _stamp(path: Optional[str]) -> Optional[Tuple[float, int]]:
@@ -138,14 +140,15 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
     else:
         tag_format = settings.tag_format or guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
         last = highest_tagged_version(tags, tag_format)
+    publishing = detect_publishing(repo, project, last[0] if last else tag_for("0.1.0", tag_format))
     if spec is None or not spec.steps:
         if spec is not None and source == "file":
             source = "settings"
         elif source == "adopted":
             source = "default"  # a release document without a list to follow: the derived steps
         spec = dataclasses.replace(default_spec(repo, project, windows, settings if source == "settings" else None,
-                                                tags), path=path if source == "settings" else None)
-    return LoadedChecklist(spec, source, path, stamp, project, tags, tag_format, last)
+                                                tags, publishing), path=path if source == "settings" else None)
+    return LoadedChecklist(spec, source, path, stamp, project, tags, tag_format, last, publishing)
 
 
 class ReleaseSession:
@@ -175,6 +178,11 @@ class ReleaseSession:
     @property
     def spec(self) -> ChecklistSpec:
         return self.loaded.spec
+
+    @property
+    def publishing(self) -> Optional[Publishing]:
+        """How this release gets published (see publishing.py); None when it could not be read."""
+        return self.loaded.publishing
 
     @property
     def steps(self) -> Tuple[Step, ...]:

@@ -11,8 +11,10 @@ from agentty_plugin.files import describe_os_error
 from . import ids
 from .checklist_file import CHECKLIST_FILE_NAME
 from .command_runner import Outcome
+from .publishing import TAG_PUSH
 from .state import State, Translate
 from .steps import Step, StepKind, StepState
+from .versions import tag_for
 
 if TYPE_CHECKING:
     from .release_view import Release
@@ -143,6 +145,18 @@ def _output_block(state: State, release: Release, t: Translate) -> Optional[Dict
     return ui.column(children, gap="small")
 
 
+def _publishes(release: Release, step: Step, t: Translate) -> Optional[Dict[str, Any]]:
+    """Before a push that carries the tag: the workflows that push starts, which publish the release."""
+    publishing = release.loaded.publishing
+    command = release.command_of(step) or ""
+    tag = tag_for(release.version, release.loaded.tag_format)
+    if publishing is None or publishing.kind != TAG_PUSH or not command.startswith("git push"):
+        return None
+    if tag not in command.split():
+        return None
+    return ui.text(t("confirm-publishes", tag=tag, workflows=", ".join(publishing.workflows)), "error")
+
+
 def _confirmation(state: State, release: Release, t: Translate) -> Optional[Dict[str, Any]]:
     if state.confirm_reset:
         return ui.section(t("reset"), [
@@ -157,6 +171,7 @@ def _confirmation(state: State, release: Release, t: Translate) -> Optional[Dict
             ui.text(t("confirm-" + state.confirm["action"] + local, title=release.title_of(step)), "error"),
             ui.text(release.command_of(step) or "", "code"),
             bool(state.confirm.get("preview")) and ui.text(state.confirm.get("preview", ""), "small"),
+            _publishes(release, step, t),
             ui.row([ui.button(ids.CONFIRM_YES, t("confirm-yes"), icon="zap", variant="danger"),
                     ui.button(ids.CONFIRM_NO, t("cancel"), variant="ghost")], gap="small"),
         ])

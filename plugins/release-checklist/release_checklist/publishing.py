@@ -1,0 +1,246 @@
+"""How a release gets published: a CI workflow a tag push (or a GitHub release) starts, the ecosystem's
+publish command, or by hand. Read from .github/workflows/*.yml and the project files, without a YAML library.
+"""
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import json
+import os
+import re
+from typing import Dict, List, Optional, Tuple
+
+from .project_files import ProjectInfo
+
+TAG_PUSH = "ci-tag"  # pushing the tag starts a workflow that publishes
+RELEASE_EVENT = "ci-release"  # publishing a GitHub release for the tag starts it
+DISPATCH = "ci-dispatch"  # a workflow started by hand (or by a branch push) publishes; the tag is not the trigger
+COMMAND = "command"  # the ecosystem's publish command, typed by the maintainer
+GO_MODULE = "go"  # the tag itself publishes a Go module (the module proxy serves it)
+MANUAL = "manual"  # nothing found: publishing is manual
+
+# Steps of a workflow that publish something: package registries, release pages, images.
+_PUBLISHES = re.compile(
+    r"pypa/gh-action-pypi-publish|\btwine\s+upload|\buv\s+publish|\bflit\s+publish|\bhatch\s+publish|"
+    r"\bpoetry\s+publish|\bpdm\s+publish|\bnpm\s+publish|\bpnpm\s+(?:-r\s+|--recursive\s+)?publish|"
+    r"\byarn\s+(?:npm\s+)?publish|--publishOnly|\bci-publish\b|changesets/action|\bcargo\s+publish|"
+    r"\bcargo\s+release\b|goreleaser|softprops/action-gh-release|\bgh\s+release\s+(?:create|upload)|"
+    r"actions/create-release|ncipollo/release-action|create-gh-release|upload-rust-binary|"
+    r"docker/build-push-action|\bdocker\s+push|scripts/publish|\bjreleaser\b|release-please|"
+    r"semantic-release|\bnpx\s+np\b|\bgem\s+push|\bmvn\b[^\n]*\bdeploy\b|gradle[^\n]*publish")
+_WORKFLOW_SUFFIXES = (".yml", ".yaml")
+MAX_WORKFLOW_BYTES = 300_000
+
+
+@dataclasses.dataclass(frozen=True)
+class Publishing:
+    kind: str  # one of the constants above
+    workflows: Tuple[str, ...] = ()  # relative paths of the workflows that publish, for the CI kinds
+    command: Optional[str] = None  # the publish command, for COMMAND
+
+
+@dataclasses.dataclass
+class _Triggers:
+    tag_patterns: List[str] = dataclasses.field(default_factory=list)  # push of tags matching these
+    every_push: bool = False  # `on: push` without filters: tags too
+    release: bool = False
+    dispatch: bool = False
+    branch_push: bool = False
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _inline_list(text: str) -> List[str]:
+    text = text.split(" #", 1)[0].strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    return [item.strip().strip("'\"") for item in text.split(",") if item.strip()]
+
+
+def _block(lines: List[str], start: int) -> Tuple[List[str], int]:
+    """The lines indented under lines[start] (comments and blank lines kept out), and where they end."""
+    base = _indent(lines[start])
+    body: List[str] = []
+    index = start + 1
+    while index < len(lines):
+        line = lines[index]
+        if line.strip() and not line.lstrip().startswith("#"):
+            if _indent(line) <= base:
+                break
+            body.append(line)
+        index += 1
+    return body, index
+
+
+def read_triggers(text: str) -> _Triggers:
+    """The events of a workflow's `on:` that matter for releases."""
+    triggers = _Triggers()
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        match = re.match(r"""^(?:on|"on"|'on'|true)\s*:\s*(.*)$""", line)
+        if not match:
+            continue
+        inline = match.group(1).split(" #", 1)[0].strip()
+        if inline:
+            events = _inline_list(inline)
+            triggers.every_push = "push" in events
+            triggers.release = "release" in events
+            triggers.dispatch = "workflow_dispatch" in events
+            return triggers
+        body, _end = _block(lines, number)
+        if not body:
+            return triggers
+        level = min(_indent(entry) for entry in body)
+        for index, entry in enumerate(body):
+            if _indent(entry) != level:
+                continue
+            key, _, value = entry.strip().partition(":")
+            key = key.strip().strip("'\"")
+            if key == "release":
+                triggers.release = True
+            elif key == "workflow_dispatch":
+                triggers.dispatch = True
+            elif key == "push":
+                _read_push(body, index, value, triggers)
+        return triggers
+    return triggers
+
+
+def _read_push(body: List[str], index: int, value: str, triggers: _Triggers) -> None:
+    filters, _end = _block(body, index)
+    if not filters:
+        triggers.every_push = True
+        return
+    level = min(_indent(entry) for entry in filters)
+    keys: Dict[str, List[str]] = {}
+    for position, entry in enumerate(filters):
+        if _indent(entry) != level:
+            continue
+        key, _, rest = entry.strip().partition(":")
+        items = _inline_list(rest) if rest.strip() else [
+            item.split(" #", 1)[0].strip()[1:].strip().strip("'\"") for item in _block(filters, position)[0]
+            if item.strip().startswith("-")]
+        keys[key.strip()] = items
+    if "tags" in keys:
+        triggers.tag_patterns += keys["tags"] or ["*"]
+    elif "tags-ignore" in keys:
+        triggers.tag_patterns.append("*")
+    if "branches" in keys or "branches-ignore" in keys:
+        triggers.branch_push = True
+    elif "tags" not in keys and "tags-ignore" not in keys:
+        triggers.every_push = True  # only paths filters: every push, tags included
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """GitHub's filter pattern as a regex: * (not /), ** (anything), [0-9] classes, and ? and + after a
+    character (zero or one, one or more of it)."""
+    out: List[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if pattern.startswith("**", index):
+            out.append(".*")
+            index += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "[":
+            end = pattern.find("]", index + 1)
+            if end < 0:
+                out.append(re.escape(char))
+            else:
+                out.append("[" + pattern[index + 1:end].replace("\\", "\\\\") + "]")
+                index = end
+        elif char in "?+" and out:
+            out.append(char)
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def _tag_matches(patterns: List[str], tag: str) -> bool:
+    positive = [pattern for pattern in patterns if not pattern.startswith("!")]
+    negative = [pattern[1:] for pattern in patterns if pattern.startswith("!")]
+    try:
+        return (any(_glob(pattern).match(tag) for pattern in positive)
+                and not any(_glob(pattern).match(tag) for pattern in negative))
+    except re.error:
+        return any(fnmatch.fnmatchcase(tag, pattern) for pattern in positive)
+
+
+def read_workflows(repo: str) -> List[Tuple[str, _Triggers, bool, str]]:
+    """(relative path, triggers, publishes something, text) of each workflow file."""
+    folder = os.path.join(repo, ".github", "workflows")
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not name.endswith(_WORKFLOW_SUFFIXES):
+            continue
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
+                text = handle.read(MAX_WORKFLOW_BYTES)
+        except OSError:
+            continue
+        found.append((f".github/workflows/{name}", read_triggers(text), _PUBLISHES.search(text) is not None, text))
+    return found
+
+
+def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
+    """How tag gets published (tag: the release's tag, or one in the same format)."""
+    workflows = read_workflows(repo)
+    on_tag = tuple(path for path, triggers, publishes, text in workflows if publishes and (
+        _tag_matches(triggers.tag_patterns, tag) or (triggers.every_push and "refs/tags" in text)))
+    if on_tag:
+        return Publishing(TAG_PUSH, on_tag)
+    on_release = tuple(path for path, triggers, publishes, _text in workflows if publishes and triggers.release)
+    if on_release:
+        return Publishing(RELEASE_EVENT, on_release)
+    by_hand = tuple(path for path, triggers, publishes, text in workflows
+                    if publishes and (triggers.dispatch or triggers.branch_push)
+                    and re.search(r"(?i)releas|publish|deploy", os.path.basename(path)))
+    if by_hand:
+        return Publishing(DISPATCH, by_hand)
+    command = publish_command(repo, project)
+    if command:
+        return Publishing(COMMAND, command=command)
+    if "go" in project.ecosystems:
+        return Publishing(GO_MODULE)
+    return Publishing(MANUAL)
+
+
+def publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
+    """The ecosystem's publish command for a package the root publishes, or None.
+
+    A manifest whose version was passed over (an internal crate at the root of a C project) is not
+    the project's, so its registry is not where the project is published.
+    """
+    passed_over = {ignored.file.lower() for ignored in project.ignored}
+    if "node" in project.ecosystems and "package.json" not in passed_over:
+        try:
+            with open(os.path.join(repo, "package.json"), encoding="utf-8") as handle:
+                package = json.load(handle)
+        except (OSError, ValueError):
+            package = None
+        if isinstance(package, dict) and not package.get("private") and package.get("name"):
+            return "npm publish"
+    if "rust" in project.ecosystems and "cargo.toml" not in passed_over:
+        try:
+            with open(os.path.join(repo, "Cargo.toml"), encoding="utf-8", errors="replace") as handle:
+                cargo = handle.read(500_000)
+        except OSError:
+            cargo = ""
+        package = re.search(r"^\s*\[package\]([^\[]*)", cargo, re.MULTILINE)
+        if package and not re.search(r"^\s*publish\s*=\s*false", package.group(1), re.MULTILINE):
+            return "cargo publish"
+        if package is None and project.workspace:
+            return "cargo publish --workspace"  # every member crate, in dependency order (cargo 1.90+)
+    if "python" in project.ecosystems and project.name and "pyproject.toml" not in passed_over:
+        return "uv build && uv publish" if os.path.isfile(os.path.join(repo, "uv.lock")) else \
+            "python3 -m build && twine upload dist/*"
+    return None
