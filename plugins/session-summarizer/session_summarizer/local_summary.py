@@ -276,6 +276,7 @@ def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], expli
     """Commands that ran, in order: tool calls that run or act (MCP, pushes), `/run` lines, and, only in
     sessions that print no tool calls at all, shell blocks the agent ran. Never commands offered to the user."""
     found: List[str] = []
+    prose_found = 0
     for turn, turn_parts in zip(turns, parts):
         if turn_parts is None:
             ran = _RUN_COMMAND.match(turn.text.strip())
@@ -287,37 +288,43 @@ def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], expli
                 found.append(call.text)
             elif call.kind == rules.EXTERNAL:
                 found.append(call.text if "(" in call.text else call.text + " (tool)")
-        blocks = turn_parts.ran_blocks if not explicit else [
-            (language, "\n".join(line for line in code.split("\n") if _PROMPTED.match(line)))
-            for language, code in turn_parts.blocks if "$" in code]
-        found.extend(ex.find_commands(turn_parts.prose, blocks))
+        if prose_found < _PROSE_COMMANDS:  # commands named in prose: the first ones are enough
+            blocks = turn_parts.ran_blocks if not explicit else [
+                (language, "\n".join(line for line in code.split("\n") if _PROMPTED.match(line)))
+                for language, code in turn_parts.blocks if "$" in code]
+            from_prose = ex.find_commands(turn_parts.prose, blocks)
+            prose_found += len(from_prose)
+            found.extend(from_prose)
     items, overflow = rules.pick_commands(found, LIMITS["commands"])
     return Section(items=[ex.clean_item(redact_text(item)) for item in items], overflow=overflow)
 
 
 _PROMPTED = re.compile(r"^\s*\$\s+\S")
+_PROSE_COMMANDS = 10 * LIMITS["commands"]
 
 
 def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str], language: str) -> Section:
     """Errors from tool output first (each with its step and whether it was fixed or is still open), then
     errors pasted or reported in prose; the same error (other positions, names or numbers) counts once."""
-    items: Dict[str, str] = {}
+    # Keyed first and written out only for the items kept: a long session hits one error hundreds of times.
+    hits: Dict[str, rules.ErrorHit] = {}
     for hit in call_errors:
         key = _error_key(hit.line)
-        if key in items:
-            if hit.status:  # the newest try says where it stands
-                items[key] = _error_item(hit, language)
-            continue
-        items[key] = _error_item(hit, language)
+        if key not in hits or hit.status:  # the newest try with a status says where it stands
+            hits[key] = hit
+    prose: Dict[str, str] = {}
     for line in prose_errors:
-        items.setdefault(_error_key(line), redact_text(line))
-    values = list(items.values())
-    if len(values) > LIMITS["errors"]:
-        still = [value for value in values if value.endswith(phrase(language, "error.open"))]
-        rest = [value for value in values if value not in still]
-        values = still + rest[: max(0, LIMITS["errors"] - len(still))]
+        key = _error_key(line)
+        if key not in hits:
+            prose.setdefault(key, line)
+    still = [key for key, hit in hits.items() if hit.status == rules.OPEN]
+    rest = [key for key in list(hits) + list(prose) if key not in still]
+    kept = still + rest[: max(0, LIMITS["errors"] - len(still))]
+    order = {key: index for index, key in enumerate(list(hits) + list(prose))}
+    kept.sort(key=lambda key: order[key])
+    values = [_error_item(hits[key], language) if key in hits else redact_text(prose[key]) for key in kept]
     cleaned = [ex.clean_item(value) for value in values[: LIMITS["errors"]]]
-    return Section(items=cleaned, overflow=max(0, len(items) - len(cleaned)))
+    return Section(items=cleaned, overflow=max(0, len(hits) + len(prose) - len(cleaned)))
 
 
 def _error_item(hit: "rules.ErrorHit", language: str) -> str:
