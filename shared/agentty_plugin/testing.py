@@ -7,7 +7,8 @@
 
 It answers the plugin's calls from a configurable World (workspaces, panes, statuses, sessions),
 filters context by the manifest's permissions, answers -32001/-32002/-32602 where the real host
-would, and records every breach of the host's rules in `violations`. The simulated host itself is
+would, and records every breach of the host's rules in `violations` (each a str with a `code` from
+`world`, which tests match on). The simulated host itself is
 `agentty_plugin.host` (its answers, as a table, in `_host_answers`); this module adds what a test
 does: gestures on the panel's elements and waits for what the plugin sends.
 """
