@@ -181,7 +181,7 @@ class SummarizerApp:
             return ""
         reason = (self.describe(problem.error, problem.path, reading=problem.kind == "unreadable")
                   if problem.error else "")
-        return self.t("history." + problem.kind, path=display_path(problem.path), kept=problem.kept,
+        return self.t("history_" + problem.kind, path=display_path(problem.path), kept=problem.kept,
                       reason=reason)
 
     def t(self, key: str, **values: Any) -> str:
@@ -236,7 +236,7 @@ class SummarizerApp:
         try:
             self.settings_file.save(self.settings)
         except OSError as exc:  # the setting still applies until Agentty restarts
-            self.say("settings.unsaved", "error", notify=True,
+            self.say("settings_unsaved", "error", notify=True,
                      reason=self.describe(exc, os.path.dirname(self.settings_file.path)))
 
     def _warm_up(self) -> None:
@@ -281,7 +281,7 @@ class SummarizerApp:
             self._run_llm(session, local)
         except Exception as exc:  # never leave the panel spinning; the user can simply retry
             self.plugin.log("summarize failed:", repr(exc))
-            self.say("error.failed", "error", message=type(exc).__name__)
+            self.say("error_failed", "error", message=type(exc).__name__)
         finally:
             with self.lock:
                 self.state.busy = ""
@@ -295,10 +295,10 @@ class SummarizerApp:
         context = self.plugin.context
         pane = context.pane if context else None
         if pane is None:
-            self.say("pane.none", "warning")
+            self.say("pane_none", "warning")
             return None
         if not pane.is_agent:
-            self.say("pane.shell", "warning")
+            self.say("pane_shell", "warning")
             return None
         try:
             raw = self.plugin.get_session(pane_id=pane.id, max_turns=MAX_TURNS)
@@ -311,24 +311,24 @@ class SummarizerApp:
         if not session.agent:
             session.agent = pane.kind
         if session.is_empty:
-            self.say("error.empty", "warning")
+            self.say("error_empty", "warning")
             return None
         return session
 
     def _say_session_error(self, error: AgenttyError) -> None:
         """Each way `session/get` fails, told with what the user can do about it."""
         if error.is_permission:
-            self.say("error.permission", "error", notify=True)
+            self.say("error_permission", "error", notify=True)
         elif error.is_unavailable and "window" in error.message.lower():
-            self.say("error.noWindow", "warning")
+            self.say("error_no_window", "warning")
         elif error.is_unavailable:
-            self.say("error.noSession", "warning")
+            self.say("error_no_session", "warning")
         elif error.is_invalid_params:
-            self.say("error.paneGone", "warning")
+            self.say("error_pane_gone", "warning")
         elif error.code == TIMED_OUT:  # the runtime names no predicate for it
-            self.say("error.timedOut", "warning")
+            self.say("error_timed_out", "warning")
         else:
-            self.say("error.host", "error", message=error.message or str(error.code))
+            self.say("error_host", "error", message=error.message or str(error.code))
 
     def _run_llm(self, session: "Session", local: "LocalSummary") -> None:
         from .llm_client import Cancellation
@@ -339,11 +339,11 @@ class SummarizerApp:
         settings = self.llm
         wrong = settings_module.problems(settings)
         if wrong:
-            self.say("llm.settings", "error", fields=", ".join(self.t("settings." + _FIELD_KEYS[w]) for w in wrong))
+            self.say("llm_settings", "error", fields=", ".join(self.t("settings_" + _FIELD_KEYS[w]) for w in wrong))
             return
         key = read_key(settings.key_env) if settings.key_env else None
         if not key and settings.provider == settings_module.ANTHROPIC:
-            self.say("llm.no_key", "error", env=settings.key_env or "?")
+            self.say("llm_no_key", "error", env=settings.key_env or "?")
             return
         cancellation = Cancellation()
         with self.lock:
@@ -367,7 +367,7 @@ class SummarizerApp:
             outcome = summarize_with_llm(session, settings, key, local.language, local.files, progress, streamed,
                                          cancellation)
         except ImportError:
-            self.say("llm.missing", "error")
+            self.say("llm_missing", "error")
             return
         if outcome.markdown.strip():
             markdown = outcome.markdown
@@ -381,21 +381,21 @@ class SummarizerApp:
     def _say_llm_error(self, error: "LLMError", settings: LLMSettings) -> None:
         kind = error.kind
         if kind == "rate_limited" and error.retry_after is not None:
-            self.say("llm.rate_limited", "error", seconds=round(error.retry_after))
+            self.say("llm_rate_limited", "error", seconds=round(error.retry_after))
         elif kind == "rate_limited":
-            self.say("llm.rate_limited_unknown", "error")
+            self.say("llm_rate_limited_unknown", "error")
         elif kind == "no_server":
-            self.say("llm.no_server", "error", url=settings.base_url)
+            self.say("llm_no_server", "error", url=settings.base_url)
         elif kind == "auth":
-            self.say("llm.auth", "error", status=error.status or "", env=settings.key_env or "?")
+            self.say("llm_auth", "error", status=error.status or "", env=settings.key_env or "?")
         elif kind == "http":
-            self.say("llm.http", "error", status=error.status or "", detail=error.detail[:200])
+            self.say("llm_http", "error", status=error.status or "", detail=error.detail[:200])
         elif kind == "stopped":
-            self.say("llm.stopped", "info")
+            self.say("llm_stopped", "info")
         elif kind in ("malformed", "server_error"):
-            self.say("llm." + kind, "error", detail=error.detail[:200])
+            self.say("llm_" + kind, "error", detail=error.detail[:200])
         else:
-            self.say("llm." + kind, "error")
+            self.say("llm_" + kind, "error")
 
     def stop(self) -> None:
         with self.lock:
@@ -423,7 +423,7 @@ class SummarizerApp:
                 shown.history_id = entry.id
             except OSError as exc:  # the summary is still shown; the user learns it is not kept
                 self.plugin.log("history not written:", exc)
-                self.say("history.unsaved", "warning", reason=self.describe(exc, os.path.dirname(self.history.path)))
+                self.say("history_unsaved", "warning", reason=self.describe(exc, os.path.dirname(self.history.path)))
         with self.lock:
             self.state.shown = shown
             self.state.streaming = ""
@@ -446,10 +446,10 @@ class SummarizerApp:
             path = save_note(str(self.settings.get("notes_folder") or ""), shown.markdown, info)
         except NoteSaveError as error:
             if error.error is not None:  # the disk said no: why, in words, and what to do
-                self.say("save.cannot", "error", notify=True, reason=self.describe(error.error, error.path))
+                self.say("save_cannot", "error", notify=True, reason=self.describe(error.error, error.path))
             else:
                 known = ("empty", "relative", "not_a_folder")
-                key = "save." + error.kind if error.kind in known else "save.failed"
+                key = "save_" + error.kind if error.kind in known else "save_failed"
                 self.say(key, "error", notify=True, path=display_path(error.path), detail=error.detail)
             self.redraw()
             return
@@ -460,7 +460,7 @@ class SummarizerApp:
                 pass
         with self.lock:
             self.state.last_saved = path
-        self.say("save.ok", "success", notify=True, path=path)
+        self.say("save_ok", "success", notify=True, path=path)
         self.redraw()
 
     def reveal(self) -> None:
@@ -468,7 +468,7 @@ class SummarizerApp:
             try:
                 self.plugin.reveal_path(self.state.last_saved)
             except AgenttyError as error:
-                self.say("save.failed", "error", detail=str(error))
+                self.say("save_failed", "error", detail=str(error))
                 self.redraw()
 
     def handoff(self) -> None:
@@ -490,12 +490,12 @@ class SummarizerApp:
         try:
             answer = self.plugin.inject_prompt(text, **options)
         except AgenttyError as error:
-            self.say("handoff.failed", "error", notify=True, message=str(error))
+            self.say("handoff_failed", "error", notify=True, message=str(error))
         else:
             if answer.get("status") == "asked":
-                self.say("handoff.asked", "info")
+                self.say("handoff_asked", "info")
             else:
-                self.say("handoff.sent", "success", notify=True, agent=agent)
+                self.say("handoff_sent", "success", notify=True, agent=agent)
         self.redraw()
 
     def refresh_panes(self) -> None:
@@ -521,18 +521,18 @@ class SummarizerApp:
         self.refresh_panes()  # the status must be current: never type into a pane that is working
         pane = next((p for p in self.state.panes if str(p.id) == pane_id), None)
         if pane is None:
-            self.say("insert.failed", "warning", message=pane_id)
+            self.say("insert_failed", "warning", message=pane_id)
         elif pane.is_busy:
-            self.say("insert.busy", "warning", notify=True, title=pane_label(pane), status=pane.status)
+            self.say("insert_busy", "warning", notify=True, title=pane_label(pane), status=pane.status)
         else:
             text = handoff_prompt(shown.markdown, shown.language, shown.session.agent, shown.session.cwd)
             try:
                 answer = self.plugin.inject_prompt(text, target="pane", pane_id=pane.id, submit=False)
             except AgenttyError as error:
-                self.say("insert.failed", "error", message=str(error))
+                self.say("insert_failed", "error", message=str(error))
             else:
-                key = "insert.asked" if answer.get("status") == "asked" else "insert.sent"
-                self.say(key, "success" if key == "insert.sent" else "info", title=pane_label(pane))
+                key = "insert_asked" if answer.get("status") == "asked" else "insert_sent"
+                self.say(key, "success" if key == "insert_sent" else "info", title=pane_label(pane))
         self.redraw()
 
     # ------------------------------------------------------------------ history and settings
@@ -559,7 +559,7 @@ class SummarizerApp:
             try:
                 self.history.remove(self.workspace_key(), entry_id)
             except OSError as exc:
-                self.say("history.undeleted", "error", notify=True,
+                self.say("history_undeleted", "error", notify=True,
                          reason=self.describe(exc, os.path.dirname(self.history.path)))
         self.redraw()
 
@@ -573,7 +573,7 @@ class SummarizerApp:
             elif name == "context_tokens":
                 text = str(value or "").replace(",", "").replace("_", "").strip()
                 if not text.isdigit():
-                    self.say("settings.invalidNumber", "warning")
+                    self.say("settings_invalid_number", "warning")
                     self.redraw()
                     return
                 llm["context_tokens"] = int(text)
@@ -581,13 +581,13 @@ class SummarizerApp:
                 llm[name] = str(value or "").strip()
             self.settings["llm"] = LLMSettings.from_dict(llm).to_dict()
             with self.lock:
-                if self.state.message == self.t("settings.invalidNumber"):
+                if self.state.message == self.t("settings_invalid_number"):
                     self.state.message = ""
         self.save_settings()
         self.redraw()
 
 
-_FIELD_KEYS = {"base_url": "baseUrl", "model": "model", "key_env": "keyEnv"}
+_FIELD_KEYS = {"base_url": "base_url", "model": "model", "key_env": "key_env"}
 
 
 def _read_settings(path: str) -> Tuple[Optional[Dict[str, Any]], Optional[Tuple[str, str, Optional[OSError]]]]:
@@ -604,7 +604,7 @@ def _read_settings(path: str) -> Tuple[Optional[Dict[str, Any]], Optional[Tuple[
     except FileNotFoundError:
         return None, None
     except OSError as exc:
-        return None, ("settings.unreadable", path, exc)
+        return None, ("settings_unreadable", path, exc)
     except ValueError:
         loaded = None
     folder = loaded.get("notes_folder", "") if isinstance(loaded, dict) else None
@@ -614,8 +614,8 @@ def _read_settings(path: str) -> Tuple[Optional[Dict[str, Any]], Optional[Tuple[
     try:
         os.replace(path, aside)
     except OSError as exc:
-        return None, ("settings.damaged_in_place", path, exc)
-    return None, ("settings.damaged", aside, None)
+        return None, ("settings_damaged_in_place", path, exc)
+    return None, ("settings_damaged", aside, None)
 
 
 def _notes_folder(typed: str) -> NotesFolder:

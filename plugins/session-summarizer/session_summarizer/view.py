@@ -85,7 +85,7 @@ def render(state: PanelState, t: Translate) -> Dict[str, Any]:
         style = {"error": "error", "success": "success"}.get(state.message_tone, "muted")
         children.append(ui.text(state.message, style))
         if state.can_use_local and state.message_tone == "error" and not state.busy:
-            children.append(ui.button(ids.USE_LOCAL, t("button.useLocal"), icon="file-text"))
+            children.append(ui.button(ids.USE_LOCAL, t("button_use_local"), icon="file-text"))
     children.append(_summary_section(state, t))
     if state.summary is not None and not state.busy:
         children.append(_use_section(state, t))
@@ -98,40 +98,40 @@ def render(state: PanelState, t: Translate) -> Dict[str, Any]:
 def _session_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     pane = state.pane
     if pane is None:
-        info = ui.text(t("pane.none"), "muted")
+        info = ui.text(t("pane_none"), "muted")
     elif not pane.is_agent:
-        info = ui.text(t("pane.shell"), "muted")
+        info = ui.text(t("pane_shell"), "muted")
     else:
-        info = ui.text(t("pane.info", agent=pane.title or pane.kind, status=pane.status or t("status.unknown")),
+        info = ui.text(t("pane_info", agent=pane.title or pane.kind, status=pane.status or t("status_unknown")),
                        "small")
     busy = state.busy
     can_run = pane is not None and pane.is_agent and not busy
     buttons = ui.row([
-        ui.button(ids.SUMMARIZE, t("button.summarize"), icon="sparkles", variant="primary", disabled=not can_run),
-        ui.button(ids.SUMMARIZE_LLM, t("button.summarizeLlm"), icon="bot", disabled=not can_run),
-        busy and busy != "local" and busy != "reading" and ui.button(ids.STOP, t("button.stop"), icon="square",
+        ui.button(ids.SUMMARIZE, t("button_summarize"), icon="sparkles", variant="primary", disabled=not can_run),
+        ui.button(ids.SUMMARIZE_LLM, t("button_summarize_llm"), icon="bot", disabled=not can_run),
+        busy and busy != "local" and busy != "reading" and ui.button(ids.STOP, t("button_stop"), icon="square",
                                                                      variant="danger"),
     ], gap="small", wrap=True)
-    return ui.section(t("section.session"), [info, buttons, busy and ui.spinner(_busy_text(state, t))])
+    return ui.section(t("section_session"), [info, buttons, busy and ui.spinner(_busy_text(state, t))])
 
 
 def _busy_text(state: PanelState, t: Translate) -> str:
     busy, progress = state.busy, state.progress
     if busy == "reading":
-        return t("running.reading")
+        return t("running_reading")
     if busy == "local":
-        return t("running.local")
+        return t("running_local")
     if busy == "part":
-        return t("running.part", index=progress.get("index", 1), total=progress.get("total", 1))
+        return t("running_part", index=progress.get("index", 1), total=progress.get("total", 1))
     if busy == "merge":
-        return t("running.merge")
-    return t("running.connect", model=progress.get("model", ""))
+        return t("running_merge")
+    return t("running_connect", model=progress.get("model", ""))
 
 
 def _cut(text: str, t: Translate) -> str:
     if len(text) <= PANEL_TEXT_LIMIT:
         return text
-    return text[:PANEL_TEXT_LIMIT].rstrip() + "\n" + t("summary.cut")
+    return text[:PANEL_TEXT_LIMIT].rstrip() + "\n" + t("summary_cut")
 
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
@@ -220,21 +220,21 @@ def markdown_nodes(markdown: str) -> List[Dict[str, Any]]:
 
 def _summary_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     if state.busy and state.streaming:
-        return ui.section(t("section.summary"), markdown_nodes(_cut(state.streaming, t)))
+        return ui.section(t("section_summary"), markdown_nodes(_cut(state.streaming, t)))
     summary = state.summary
     if summary is None:
-        return ui.section(t("section.summary"), [ui.text(t("summary.none"), "muted")])
+        return ui.section(t("section_summary"), [ui.text(t("summary_none"), "muted")])
     if summary.from_history:
-        meta = t("meta.history", when=relative_time(state.now - summary.created, state.language))
+        meta = t("meta_history", when=relative_time(state.now - summary.created, state.language))
     elif summary.source == "local":
-        meta = t("meta.local", turns=summary.turns)
+        meta = t("meta_local", turns=summary.turns)
     else:
-        meta = t("meta.llm", model=summary.source, turns=summary.turns)
+        meta = t("meta_llm", model=summary.source, turns=summary.turns)
         if summary.redactions:
-            meta += " · " + t("meta.redacted", count=summary.redactions)
-    return ui.section(t("section.summary"), [
+            meta += " · " + t("meta_redacted", count=summary.redactions)
+    return ui.section(t("section_summary"), [
         ui.text(meta, "small"),
-        not summary.complete and ui.text(t("meta.incomplete"), "error"),
+        not summary.complete and ui.text(t("meta_incomplete"), "error"),
         *markdown_nodes(_cut(summary.markdown, t)),
     ])
 
@@ -242,24 +242,24 @@ def _summary_section(state: PanelState, t: Translate) -> Dict[str, Any]:
 def _folder_hint(notes: NotesFolder, t: Translate) -> Optional[Dict[str, Any]]:
     """A relative folder is taken from the home folder: say where the notes will really go."""
     if notes.unresolvable:
-        return ui.text(t("save.relative", path=notes.typed.strip()), "error")
+        return ui.text(t("save_relative", path=notes.typed.strip()), "error")
     if notes.resolved:
-        return ui.text(t("save.resolved", path=notes.resolved), "muted")
+        return ui.text(t("save_resolved", path=notes.resolved), "muted")
     return None
 
 
 def _use_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     last = state.last_saved
-    return ui.section(t("section.use"), [
-        ui.text(t("save.folder"), "small"),
-        ui.input(ids.NOTES_FOLDER, t("save.placeholder"), state.notes.typed),
+    return ui.section(t("section_use"), [
+        ui.text(t("save_folder"), "small"),
+        ui.input(ids.NOTES_FOLDER, t("save_placeholder"), state.notes.typed),
         _folder_hint(state.notes, t),
         ui.row([
-            ui.button(ids.SAVE, t("button.save"), icon="save", variant="primary"),
-            ui.button(ids.HANDOFF, t("button.handoff"), icon="square-plus"),
+            ui.button(ids.SAVE, t("button_save"), icon="save", variant="primary"),
+            ui.button(ids.HANDOFF, t("button_handoff"), icon="square-plus"),
         ], gap="small", wrap=True),
-        last and ui.row([ui.text(t("save.last", path=last), "small"),
-                         ui.button(ids.REVEAL, t("button.reveal"), icon="folder-open", variant="ghost")],
+        last and ui.row([ui.text(t("save_last", path=last), "small"),
+                         ui.button(ids.REVEAL, t("button_reveal"), icon="folder-open", variant="ghost")],
                         gap="small", wrap=True),
     ])
 
@@ -267,51 +267,51 @@ def _use_section(state: PanelState, t: Translate) -> Dict[str, Any]:
 def _insert_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     items = []
     for pane in state.panes[:INSERT_ROWS]:
-        status = pane.status or t("status.unknown")
+        status = pane.status or t("status_unknown")
         items.append(ui.item(
             str(pane.id), pane.title or pane.kind,
-            subtitle=t("insert.busyRow" if pane.is_busy else "insert.idle", kind=pane.kind, status=status),
+            subtitle=t("insert_busy_row" if pane.is_busy else "insert_idle", kind=pane.kind, status=status),
             icon="bot" if pane.is_agent else "square-terminal",
             tone="warning" if pane.is_busy else None,
-            actions=[ui.action(ids.ACTION_INSERT, t("insert.action"), icon="clipboard-paste")],
+            actions=[ui.action(ids.ACTION_INSERT, t("insert_action"), icon="clipboard-paste")],
         ))
-    return ui.section(t("section.insert"), [ui.list(ids.INSERT_PANES, items, empty=t("insert.none"))])
+    return ui.section(t("section_insert"), [ui.list(ids.INSERT_PANES, items, empty=t("insert_none"))])
 
 
 def _history_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     if state.history is None:
-        return ui.section(t("section.history"), [ui.text(t("history.empty"), "muted")])
+        return ui.section(t("section_history"), [ui.text(t("history_empty"), "muted")])
     items = [ui.item(
         row.id, row.title or "—",
-        subtitle=t("history.row", when=relative_time(state.now - row.created, state.language), source=row.summarizer),
+        subtitle=t("history_row", when=relative_time(state.now - row.created, state.language), source=row.summarizer),
         icon="history" if row.complete else "shield-alert",
-        actions=[ui.action(ids.ACTION_SHOW, t("history.show"), icon="eye"),
-                 ui.action(ids.ACTION_DELETE, t("history.delete"), icon="trash-2")],
+        actions=[ui.action(ids.ACTION_SHOW, t("history_show"), icon="eye"),
+                 ui.action(ids.ACTION_DELETE, t("history_delete"), icon="trash-2")],
     ) for row in state.history[:HISTORY_ROWS]]
-    return ui.section(t("section.history"), [
-        state.history_problem and ui.text(t("history.problem", problem=state.history_problem), "error"),
-        ui.list(ids.HISTORY, items, empty=t("history.empty")),
+    return ui.section(t("section_history"), [
+        state.history_problem and ui.text(t("history_problem", problem=state.history_problem), "error"),
+        ui.list(ids.HISTORY, items, empty=t("history_empty")),
     ])
 
 
 def _settings_section(llm: LLMView, t: Translate) -> Dict[str, Any]:
     if not llm.key_env:
-        key_line = t("settings.keyNone")
+        key_line = t("settings_key_none")
     elif llm.key_set:
-        key_line = t("settings.keySet", env=llm.key_env)
+        key_line = t("settings_key_set", env=llm.key_env)
     else:
-        key_line = t("settings.keyUnset", env=llm.key_env)
-    return ui.section(t("section.settings"), [
-        ui.text(t("settings.provider"), "small"),
-        ui.choice(ids.LLM_PROVIDER, [ui.option(OPENAI, t("settings.openai")),
-                                     ui.option(ANTHROPIC, t("settings.anthropic"))], llm.provider),
-        ui.text(t("settings.baseUrl"), "small"),
+        key_line = t("settings_key_unset", env=llm.key_env)
+    return ui.section(t("section_settings"), [
+        ui.text(t("settings_provider"), "small"),
+        ui.choice(ids.LLM_PROVIDER, [ui.option(OPENAI, t("settings_openai")),
+                                     ui.option(ANTHROPIC, t("settings_anthropic"))], llm.provider),
+        ui.text(t("settings_base_url"), "small"),
         ui.input(ids.LLM_BASE_URL, "http://localhost:11434/v1", llm.base_url),
-        ui.text(t("settings.model"), "small"),
+        ui.text(t("settings_model"), "small"),
         ui.input(ids.LLM_MODEL, "llama3.1", llm.model),
-        ui.text(t("settings.keyEnv"), "small"),
+        ui.text(t("settings_key_env"), "small"),
         ui.input(ids.LLM_KEY_ENV, "OPENAI_API_KEY", llm.key_env),
         ui.text(key_line, "muted"),
-        ui.text(t("settings.context"), "small"),
+        ui.text(t("settings_context"), "small"),
         ui.input(ids.LLM_CONTEXT_TOKENS, "8192", str(llm.context_tokens)),
     ])
