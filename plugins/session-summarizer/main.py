@@ -39,10 +39,10 @@ except ImportError:  # the bundle lost _vendor/agentty_plugin: still answer Agen
             break
     sys.exit(0)
 from session_summarizer import ids  # noqa: E402
-from session_summarizer.app import SummarizerApp  # noqa: E402
+from session_summarizer.app import App  # noqa: E402
 
 plugin = Plugin()
-app = SummarizerApp(plugin)
+app = App(plugin)
 
 plugin.on_activate(app.activated)
 plugin.on_panel_open(app.open)

@@ -5,7 +5,7 @@ import threading
 import pytest
 from agentty_plugin import AgenttyError, Context
 from agentty_plugin.errors import INTERNAL_ERROR, INVALID_PARAMS, PERMISSION_DENIED, TIMED_OUT, UNAVAILABLE
-from session_summarizer.app import SummarizerApp
+from session_summarizer.app import App
 
 
 class _Host:
@@ -49,11 +49,11 @@ class _Host:
 ])
 def test_session_errors_become_clear_messages(tmp_path, code, expected):
     host = _Host(error=AgenttyError("boom", code))
-    app = SummarizerApp(host)
+    app = App(host)
     app.activate(str(tmp_path))
     app.summarize(use_llm=False)
     assert host.done.wait(10)
-    assert expected in app.state.message and app.state.busy == "" and app.state.shown is None
+    assert expected in app.state.message and app.state.busy == "" and app.state.summary is None and app.shown is None
 
 
 def test_a_failure_inside_the_summarizer_never_leaves_the_panel_spinning(tmp_path, monkeypatch):
@@ -64,7 +64,7 @@ def test_a_failure_inside_the_summarizer_never_leaves_the_panel_spinning(tmp_pat
 
     monkeypatch.setattr(local_summary, "summarize", broken)
     host = _Host(session={"turns": [{"role": "user", "text": "fix the parser"}]})
-    app = SummarizerApp(host)
+    app = App(host)
     app.activate(str(tmp_path))
     app.summarize(use_llm=False)
     assert host.done.wait(10)

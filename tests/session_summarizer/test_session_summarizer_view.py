@@ -1,4 +1,4 @@
-"""The panel is a pure function of a PanelState snapshot, and the first panel loads none of the summarizing code."""
+"""The panel is a pure function of a State snapshot, and the first panel loads none of the summarizing code."""
 
 import os
 import subprocess
@@ -8,7 +8,7 @@ from pathlib import Path
 from agentty_plugin import Pane, ui
 from session_summarizer import ids
 from session_summarizer.text import TEXT
-from session_summarizer.view import HistoryRow, NotesFolder, PanelState, SummaryView, render
+from session_summarizer.view import HistoryRow, NotesFolder, State, SummaryView, render
 
 PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "session-summarizer"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -24,16 +24,16 @@ def _rows(tree, list_id):
 
 
 def test_summarize_is_offered_for_agent_panes_only():
-    assert ui.find(render(PanelState(pane=CLAUDE), t), ids.SUMMARIZE).get("disabled") is False
+    assert ui.find(render(State(pane=CLAUDE), t), ids.SUMMARIZE).get("disabled") is False
     for pane in (SHELL, None):
-        assert ui.find(render(PanelState(pane=pane), t), ids.SUMMARIZE)["disabled"] is True
-    assert ui.find(render(PanelState(pane=CLAUDE, busy="reading"), t), ids.SUMMARIZE)["disabled"] is True
-    assert ui.find(render(PanelState(pane=CLAUDE, busy="connect"), t), ids.STOP) is not None
+        assert ui.find(render(State(pane=pane), t), ids.SUMMARIZE)["disabled"] is True
+    assert ui.find(render(State(pane=CLAUDE, busy="reading"), t), ids.SUMMARIZE)["disabled"] is True
+    assert ui.find(render(State(pane=CLAUDE, busy="connect"), t), ids.STOP) is not None
 
 
 def test_a_summary_brings_save_handoff_and_the_insert_list_with_busy_panes_marked():
     summary = SummaryView("# S\n\n## Goal\n\nFix it.\n", "local", turns=4)
-    tree = render(PanelState(pane=CLAUDE, summary=summary, panes=(CLAUDE, CODEX_WORKING, SHELL),
+    tree = render(State(pane=CLAUDE, summary=summary, panes=(CLAUDE, CODEX_WORKING, SHELL),
                              notes=NotesFolder("notes", resolved="/home/u/notes")), t)
     assert ui.find(tree, ids.SAVE) is not None and ui.find(tree, ids.HANDOFF) is not None
     assert "Notes go to /home/u/notes" in " ".join(ui.texts(tree))
@@ -41,18 +41,18 @@ def test_a_summary_brings_save_handoff_and_the_insert_list_with_busy_panes_marke
     assert rows["12"].get("tone") == "warning" and rows["11"].get("tone") is None
     assert rows["13"]["icon"] == "square-terminal" and rows["11"]["icon"] == "bot"
     assert [action["id"] for action in rows["11"]["actions"]] == [ids.ACTION_INSERT]
-    assert ui.find(render(PanelState(pane=CLAUDE), t), ids.SAVE) is None  # nothing to save yet
+    assert ui.find(render(State(pane=CLAUDE), t), ids.SAVE) is None  # nothing to save yet
 
 
 def test_history_rows_and_their_actions_come_from_the_snapshot():
     rows = (HistoryRow("a1", "Fix the parser", created=1000.0, summarizer="local"),
             HistoryRow("b2", "", created=400.0, summarizer="llama3.1", complete=False))
-    tree = render(PanelState(now=1060.0, history=rows), t)
+    tree = render(State(now=1060.0, history=rows), t)
     items = _rows(tree, ids.HISTORY)
     assert [item["id"] for item in items] == ["a1", "b2"]
     assert items[0]["subtitle"].startswith("1 minute ago") and items[1]["icon"] == "shield-alert"
     assert [action["id"] for action in items[0]["actions"]] == [ids.ACTION_SHOW, ids.ACTION_DELETE]
-    assert ui.find(render(PanelState(history=None), t), ids.HISTORY) is None  # no data folder: no list
+    assert ui.find(render(State(history=None), t), ids.HISTORY) is None  # no data folder: no list
 
 
 def test_the_first_panel_loads_none_of_the_summarizing_code():
@@ -61,10 +61,10 @@ def test_the_first_panel_loads_none_of_the_summarizing_code():
         "local_summary", "extraction", "transcript", "worktree", "redaction", "llm_client", "session")]
     script = (
         "import sys\n"
-        "from session_summarizer.app import SummarizerApp\n"
-        "from session_summarizer.view import PanelState, render\n"
+        "from session_summarizer.app import App\n"
+        "from session_summarizer.view import State, render\n"
         "from session_summarizer.text import TEXT\n"
-        "render(PanelState(), TEXT.for_language('en'))\n"
+        "render(State(), TEXT.for_language('en'))\n"
         f"print([name for name in {deferred!r} if name in sys.modules])\n"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PLUGIN), str(SHARED)]))

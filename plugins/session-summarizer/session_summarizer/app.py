@@ -1,15 +1,17 @@
 """The controller: owns the state and its lock, runs summaries in the background; the only module calling the host.
 
-main.py wires the panel's events and the commands to the handlers at the top of SummarizerApp; the
-panel is `view.render` of a snapshot (`PanelState`) taken under the lock.
+main.py wires the panel's events and the commands to the handlers at the top of App. The panel state is
+the immutable `view.State`; `App.update(**changes)` is the only way it changes, and `redraw()` draws it
+with `view.render`. What the panel does not show (the summary's session, the fallback local summary, the
+saved note's full path) is the controller's own data, beside the state.
 """
 
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
-from agentty_plugin import ActivateInfo, AgenttyError, CommandCall, Context, JsonFile, Pane, Plugin, UIEvent
+from agentty_plugin import ActivateInfo, AgenttyError, CommandCall, Context, JsonFile, Plugin, UIEvent
 from agentty_plugin.context import AGENT_KINDS
 from agentty_plugin.errors import TIMED_OUT
 from agentty_plugin.panes import display_path, pane_label
@@ -20,7 +22,7 @@ from .history import History, workspace_key
 from .llm_settings import LLMSettings
 from .notes import DEFAULT_FOLDER, NoteSaveError, is_relative, resolve_folder
 from .text import TEXT
-from .view import HistoryRow, LLMView, NotesFolder, PanelState, SummaryView, render
+from .view import HistoryRow, LLMView, NotesFolder, State, SummaryView, render
 
 if TYPE_CHECKING:
     # The summarizers, the transcript reader, the git check and the LLM client load when a summary is
@@ -55,27 +57,19 @@ class Shown:
         self.from_history = from_history
 
 
-class State:
-    """The controller's state, changed under its lock."""
+class App:
+    """The controller, one per plugin process: main.py registers its methods as the handlers of ids.py's
+    elements and commands."""
 
-    def __init__(self) -> None:
-        self.busy = ""  # "", "reading", "local", "connect", "part", "merge"
-        self.progress: Dict[str, Any] = {}
-        self.streaming = ""
-        self.shown: Optional[Shown] = None
-        self.fallback: Optional[LocalSummary] = None  # the local summary made alongside an LLM run
-        self.fallback_session: Optional[Session] = None
-        self.message = ""
-        self.message_tone = "info"
-        self.last_saved = ""
-        self.panes: List[Pane] = []
-
-
-class SummarizerApp:
     def __init__(self, plugin: Plugin) -> None:
         self.plugin = plugin
         self.state = State()
         self.lock = threading.RLock()  # handlers run on worker threads, beside the summary thread
+        # The controller's own data, changed under the lock too.
+        self.shown: Optional[Shown] = None  # the summary in the panel, with the session it came from
+        self.fallback: Optional[LocalSummary] = None  # the local summary made alongside an LLM run
+        self.fallback_session: Optional[Session] = None
+        self.last_saved_path = ""
         self.cancellation: Optional[Cancellation] = None
         self.settings_file: Optional[JsonFile] = None
         self.history: Optional[History] = None
@@ -89,14 +83,14 @@ class SummarizerApp:
 
     def open(self, context: Context) -> None:
         with self.lock:
-            shown = self.state.shown
+            shown = self.shown
         if shown is not None:
             self.refresh_panes()  # the insert list is only shown beside a summary; the first panel need not wait
         self.redraw()
         self._warm_up()
 
     def follow_focus(self, context: Context) -> None:
-        self.redraw()
+        self.update(**self.history_view())  # another workspace has its own history
 
     def summarize_command(self, call: CommandCall) -> None:
         self.plugin.show_panel()
@@ -164,6 +158,7 @@ class SummarizerApp:
             self.say(problem[0], "warning", notify=True, path=display_path(problem[1]),
                      reason=self.describe(problem[2], problem[1], reading=True) if problem[2] else "")
         self.history = History(data_dir)
+        self.update(**self.history_view(), **self.settings_view())
 
     @property
     def llm(self) -> LLMSettings:
@@ -187,40 +182,39 @@ class SummarizerApp:
     def t(self, key: str, **values: Any) -> str:
         return str(TEXT.get(self.plugin.language, key, **values))
 
-    def redraw(self) -> None:
-        """Draw the current state. The runtime's pacer sends at most one panel per 50 ms, and always the newest."""
-        with self.lock:  # under the lock, so that a newer state is never overtaken by an older panel
-            state = self.snapshot()
-            self.plugin.set_panel(render(state, TEXT.for_language(state.language)))
+    def update(self, **changes: Any) -> None:
+        """The only way the state changes: the next snapshot under the lock, then a redraw of it."""
+        with self.lock:
+            self.state = self.state._replace(**changes)
+            self.redraw()
 
-    def snapshot(self) -> PanelState:
-        """What the panel shows, copied from the state (call with the lock held)."""
-        state = self.state
-        context = self.plugin.context
-        shown = state.shown
-        summary = None if shown is None else SummaryView(
-            shown.markdown, shown.source, shown.session.turn_count, shown.complete, shown.redactions,
-            shown.from_history, shown.created)
-        history_rows = None
-        if self.history is not None:
-            history_rows = tuple(HistoryRow(entry.id, entry.title, entry.created, entry.summarizer, entry.complete)
-                                 for entry in self.history.entries(self.workspace_key()))
+    def redraw(self) -> None:
+        """Draw the current snapshot with the language, clock and focused pane of this moment. The runtime's
+        pacer sends at most one panel per 50 ms, and always the newest."""
+        with self.lock:  # under the lock, so that a newer state is never overtaken by an older panel
+            context = self.plugin.context
+            language = self.plugin.language
+            shown = self.state._replace(language=language, now=time.time(), pane=context.pane if context else None)
+            self.plugin.set_panel(render(shown, TEXT.for_language(language)))
+
+    def history_view(self) -> Dict[str, Any]:
+        """The history rows of the focused workspace and the history file's problem, for update()."""
+        if self.history is None:
+            return {"history": None, "history_problem": ""}
+        rows = tuple(HistoryRow(entry.id, entry.title, entry.created, entry.summarizer, entry.complete)
+                     for entry in self.history.entries(self.workspace_key()))
+        return {"history": rows, "history_problem": self.history_problem()}
+
+    def settings_view(self) -> Dict[str, Any]:
+        """The notes folder and LLM settings as the panel shows them, for update()."""
         llm = self.llm
-        return PanelState(
-            language=self.plugin.language, now=time.time(), pane=context.pane if context else None,
-            busy=state.busy, progress=dict(state.progress), streaming=state.streaming, summary=summary,
-            message=state.message, message_tone=state.message_tone, can_use_local=state.fallback is not None,
-            last_saved=display_path(state.last_saved) if state.last_saved else "", panes=tuple(state.panes),
-            history=history_rows, history_problem=self.history_problem(),
-            notes=_notes_folder(str(self.settings.get("notes_folder") or "")),
-            llm=LLMView(llm.provider, llm.base_url, llm.model, llm.key_env,
-                        bool(llm.key_env and os.environ.get(llm.key_env)), llm.context_tokens),
-        )
+        return {"notes": _notes_folder(str(self.settings.get("notes_folder") or "")),
+                "llm": LLMView(llm.provider, llm.base_url, llm.model, llm.key_env,
+                               bool(llm.key_env and os.environ.get(llm.key_env)), llm.context_tokens)}
 
     def say(self, key: str, tone: str = "info", notify: bool = False, **values: Any) -> None:
         text = self.t(key, **values)
-        with self.lock:
-            self.state.message, self.state.message_tone = text, tone
+        self.update(message=text, message_tone=tone)
         if notify:
             self.plugin.notify(text, "success" if tone == "success" else tone)
 
@@ -253,10 +247,7 @@ class SummarizerApp:
         with self.lock:
             if self.state.busy:
                 return
-            self.state.busy = "reading"
-            self.state.message = ""
-            self.state.streaming = ""
-        self.redraw()
+            self.update(busy="reading", message="", streaming="")
         if use_llm:
             # httpx takes ~180 ms to import: start now so it overlaps reading the session.
             threading.Thread(target=_import_http_client, name="import-httpx", daemon=True).start()
@@ -269,25 +260,23 @@ class SummarizerApp:
                 return
             from .local_summary import summarize  # loading since the first panel; here the wait overlaps the read
 
-            with self.lock:
-                self.state.busy = "local"
-            self.redraw()
+            self.update(busy="local")
             local = summarize(session)
             if not use_llm:
                 self._show(Shown(local.markdown, "local", local.language, session))
                 return
             with self.lock:
-                self.state.fallback, self.state.fallback_session = local, session
+                self.fallback, self.fallback_session = local, session
+            self.update(can_use_local=True)
             self._run_llm(session, local)
         except Exception as exc:  # never leave the panel spinning; the user can simply retry
             self.plugin.log("summarize failed:", repr(exc))
             self.say("error_failed", "error", message=type(exc).__name__)
         finally:
             with self.lock:
-                self.state.busy = ""
                 self.cancellation = None
             self.refresh_panes()
-            self.redraw()
+            self.update(busy="")
 
     def _read_session(self) -> Optional["Session"]:
         from .session import parse_session
@@ -348,20 +337,14 @@ class SummarizerApp:
         cancellation = Cancellation()
         with self.lock:
             self.cancellation = cancellation
-            self.state.busy, self.state.progress = "connect", {"model": settings.model}
-        self.redraw()
+            self.update(busy="connect", progress={"model": settings.model})
 
         def progress(stage: str, index: int, total: int) -> None:
-            with self.lock:
-                self.state.busy = "merge" if stage == "merge" else ("part" if total > 1 else "connect")
-                self.state.progress = {"index": index, "total": total, "model": settings.model}
-                self.state.streaming = ""
-            self.redraw()
+            self.update(busy="merge" if stage == "merge" else ("part" if total > 1 else "connect"),
+                        progress={"index": index, "total": total, "model": settings.model}, streaming="")
 
         def streamed(text: str) -> None:
-            with self.lock:
-                self.state.streaming = text
-            self.redraw()
+            self.update(streaming=text)
 
         try:
             outcome = summarize_with_llm(session, settings, key, local.language, local.files, progress, streamed,
@@ -405,13 +388,11 @@ class SummarizerApp:
 
     def use_local(self) -> None:
         with self.lock:
-            local, session = self.state.fallback, self.state.fallback_session
+            local, session = self.fallback, self.fallback_session
         if local is None or session is None:
             return
         self._show(Shown(local.markdown, "local", local.language, session))
-        with self.lock:
-            self.state.message = ""
-        self.redraw()
+        self.update(message="")
 
     def _show(self, shown: Shown) -> None:
         if self.history is not None:
@@ -425,8 +406,8 @@ class SummarizerApp:
                 self.plugin.log("history not written:", exc)
                 self.say("history_unsaved", "warning", reason=self.describe(exc, os.path.dirname(self.history.path)))
         with self.lock:
-            self.state.shown = shown
-            self.state.streaming = ""
+            self.shown = shown
+            self.update(summary=_summary_view(shown), streaming="", **self.history_view())
 
     # ------------------------------------------------------------------ using the result
 
@@ -434,7 +415,7 @@ class SummarizerApp:
         from .notes import NoteInfo, save_note
 
         with self.lock:
-            shown = self.state.shown
+            shown = self.shown
         if shown is None:
             return
         workspace = self.plugin.context.workspace if self.plugin.context else None
@@ -459,14 +440,14 @@ class SummarizerApp:
             except OSError:
                 pass
         with self.lock:
-            self.state.last_saved = path
+            self.last_saved_path = path
+            self.update(last_saved=display_path(path), **self.history_view())
         self.say("save_ok", "success", notify=True, path=path)
-        self.redraw()
 
     def reveal(self) -> None:
-        if self.state.last_saved:
+        if self.last_saved_path:
             try:
-                self.plugin.reveal_path(self.state.last_saved)
+                self.plugin.reveal_path(self.last_saved_path)
             except AgenttyError as error:
                 self.say("save_failed", "error", detail=str(error))
                 self.redraw()
@@ -475,7 +456,7 @@ class SummarizerApp:
         from .handoff import handoff_prompt
 
         with self.lock:
-            shown = self.state.shown
+            shown = self.shown
         if shown is None:
             return
         session = shown.session
@@ -508,14 +489,13 @@ class SummarizerApp:
             return
         chosen = next((w for w in workspaces if workspace is not None and w.id == workspace.id), None)
         chosen = chosen or next((w for w in workspaces if w.active), None)
-        with self.lock:
-            self.state.panes = list(chosen.panes) if chosen else []
+        self.update(panes=tuple(chosen.panes) if chosen else ())
 
     def insert(self, pane_id: str) -> None:
         from .handoff import handoff_prompt
 
         with self.lock:
-            shown = self.state.shown
+            shown = self.shown
         if shown is None:
             return
         self.refresh_panes()  # the status must be current: never type into a pane that is working
@@ -548,11 +528,11 @@ class SummarizerApp:
         session = Session(agent=entry.agent, session_id=entry.session_id,
                           cwd=(workspace.cwd or "") if workspace else "")
         language = _language_of(entry.markdown)
+        shown = Shown(entry.markdown, entry.summarizer, language, session, entry.complete,
+                      history_id=entry.id, created=entry.created, from_history=True)
         with self.lock:
-            self.state.shown = Shown(entry.markdown, entry.summarizer, language, session, entry.complete,
-                                     history_id=entry.id, created=entry.created, from_history=True)
-            self.state.message = ""
-        self.redraw()
+            self.shown = shown
+            self.update(summary=_summary_view(shown), message="")
 
     def delete_history(self, entry_id: str) -> None:
         if self.history is not None:
@@ -561,7 +541,7 @@ class SummarizerApp:
             except OSError as exc:
                 self.say("history_undeleted", "error", notify=True,
                          reason=self.describe(exc, os.path.dirname(self.history.path)))
-        self.redraw()
+        self.update(**self.history_view())
 
     def set_setting(self, name: str, value: Any) -> None:
         if name == "notes_folder":
@@ -574,7 +554,6 @@ class SummarizerApp:
                 text = str(value or "").replace(",", "").replace("_", "").strip()
                 if not text.isdigit():
                     self.say("settings_invalid_number", "warning")
-                    self.redraw()
                     return
                 llm["context_tokens"] = int(text)
             elif name in ("base_url", "model", "key_env"):
@@ -582,9 +561,9 @@ class SummarizerApp:
             self.settings["llm"] = LLMSettings.from_dict(llm).to_dict()
             with self.lock:
                 if self.state.message == self.t("settings_invalid_number"):
-                    self.state.message = ""
+                    self.update(message="")
         self.save_settings()
-        self.redraw()
+        self.update(**self.settings_view())
 
 
 _FIELD_KEYS = {"base_url": "base_url", "model": "model", "key_env": "key_env"}
@@ -616,6 +595,11 @@ def _read_settings(path: str) -> Tuple[Optional[Dict[str, Any]], Optional[Tuple[
     except OSError as exc:
         return None, ("settings_damaged_in_place", path, exc)
     return None, ("settings_damaged", aside, None)
+
+
+def _summary_view(shown: Shown) -> SummaryView:
+    return SummaryView(shown.markdown, shown.source, shown.session.turn_count, shown.complete, shown.redactions,
+                       shown.from_history, shown.created)
 
 
 def _notes_folder(typed: str) -> NotesFolder:

@@ -58,8 +58,9 @@ class LLMView(NamedTuple):
     context_tokens: int = 8192
 
 
-class PanelState(NamedTuple):
-    """Everything the panel shows, copied by the controller under its lock, so a render never sees half a change."""
+class State(NamedTuple):
+    """Everything the panel shows: an immutable snapshot. The controller (app.py) replaces it whole with
+    App.update, so a render never sees half a change."""
 
     language: str = "en"
     now: float = 0.0  # for "3 minutes ago"
@@ -79,7 +80,7 @@ class PanelState(NamedTuple):
     llm: LLMView = LLMView()
 
 
-def render(state: PanelState, t: Translate) -> Dict[str, Any]:
+def render(state: State, t: Translate) -> Dict[str, Any]:
     children: List[Any] = [_session_section(state, t)]
     if state.message:
         style = {"error": "error", "success": "success"}.get(state.message_tone, "muted")
@@ -95,7 +96,7 @@ def render(state: PanelState, t: Translate) -> Dict[str, Any]:
     return ui.column(children)
 
 
-def _session_section(state: PanelState, t: Translate) -> Dict[str, Any]:
+def _session_section(state: State, t: Translate) -> Dict[str, Any]:
     pane = state.pane
     if pane is None:
         info = ui.text(t("pane_none"), "muted")
@@ -115,7 +116,7 @@ def _session_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     return ui.section(t("section_session"), [info, buttons, busy and ui.spinner(_busy_text(state, t))])
 
 
-def _busy_text(state: PanelState, t: Translate) -> str:
+def _busy_text(state: State, t: Translate) -> str:
     busy, progress = state.busy, state.progress
     if busy == "reading":
         return t("running_reading")
@@ -218,7 +219,7 @@ def markdown_nodes(markdown: str) -> List[Dict[str, Any]]:
     return nodes
 
 
-def _summary_section(state: PanelState, t: Translate) -> Dict[str, Any]:
+def _summary_section(state: State, t: Translate) -> Dict[str, Any]:
     if state.busy and state.streaming:
         return ui.section(t("section_summary"), markdown_nodes(_cut(state.streaming, t)))
     summary = state.summary
@@ -248,7 +249,7 @@ def _folder_hint(notes: NotesFolder, t: Translate) -> Optional[Dict[str, Any]]:
     return None
 
 
-def _use_section(state: PanelState, t: Translate) -> Dict[str, Any]:
+def _use_section(state: State, t: Translate) -> Dict[str, Any]:
     last = state.last_saved
     return ui.section(t("section_use"), [
         ui.text(t("save_folder"), "small"),
@@ -264,7 +265,7 @@ def _use_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     ])
 
 
-def _insert_section(state: PanelState, t: Translate) -> Dict[str, Any]:
+def _insert_section(state: State, t: Translate) -> Dict[str, Any]:
     items = []
     for pane in state.panes[:INSERT_ROWS]:
         status = pane.status or t("status_unknown")
@@ -278,7 +279,7 @@ def _insert_section(state: PanelState, t: Translate) -> Dict[str, Any]:
     return ui.section(t("section_insert"), [ui.list(ids.INSERT_PANES, items, empty=t("insert_none"))])
 
 
-def _history_section(state: PanelState, t: Translate) -> Dict[str, Any]:
+def _history_section(state: State, t: Translate) -> Dict[str, Any]:
     if state.history is None:
         return ui.section(t("section_history"), [ui.text(t("history_empty"), "muted")])
     items = [ui.item(
