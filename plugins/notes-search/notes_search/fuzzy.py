@@ -95,8 +95,10 @@ def _candidates(
 CHOICES = 6
 # Notes counted per tried correction (enough to tell a word that goes with the others from one that does not).
 MATCH_CAP = 50
-# Words tried, last first, when every word is in some note but no note holds them all.
+# Words tried, rarest first, when every word is in some note but no note holds them all; only words
+# in this few notes are taken for a misspelling (a word in many notes is most likely meant as typed).
 _CORRECT_ONE_WORDS = 2
+RARE_TYPO_NOTES = 3
 
 
 def _dropped_second_letter(word: str, term: str) -> bool:
@@ -195,13 +197,11 @@ def correct_query(
     correctable = [number for number in single if allowed_distance(query.terms[number].tokens[0])]
     missing = [number for number in single if not engine.has_match(query.terms[number])]
     unmatched = [number for number in missing if number in correctable]
-    last = query.terms[-1] if query.terms else None
-    still_typed = last is not None and len(last.tokens[-1]) < 2  # "huruf b": the query is not typed yet
-    if not missing and len(query.terms) > 1 and not still_typed and all(
+    if not missing and len(query.terms) > 1 and all(
         term.kind != "phrase" or engine.has_match(term) for term in query.terms
     ):
         # Every word is in some note, but no note holds them all: one of them is a typo that happens to
-        # be in a note too ("bound varaible"). The last such word is corrected, as it was typed last.
+        # be in a note too ("bound varaible"). The rarest such words are tried.
         return _correct_one(engine, query, correctable)
     changed: List[Tuple[str, str]] = []
     terms = list(query.terms)
@@ -225,8 +225,11 @@ def correct_query(
 def _correct_one(
     engine: SearchEngine, query: ParsedQuery, correctable: List[int]
 ) -> Optional[Tuple[ParsedQuery, List[Tuple[str, str]]]]:
-    """The one correction (of the last correctable word first) that makes the whole query match."""
-    for number in list(reversed(correctable))[:_CORRECT_ONE_WORDS]:
+    """The one correction that makes the whole query match, of the words in the fewest notes first (a
+    misspelling that happens to be in a note is in few: "approxmiation", not "natural")."""
+    counted = [(engine.match_count(query.with_terms((query.terms[n],)), MATCH_CAP), n) for n in reversed(correctable)]
+    rarest = [number for notes, number in sorted(counted) if notes <= RARE_TYPO_NOTES]
+    for number in rarest[:_CORRECT_ONE_WORDS]:
         term = query.terms[number]
         # One edit only: the word is in some note as typed, so a farther word is a guess (and costly).
         choices = nearest_words(engine, term.tokens[0], term.kind == "prefix", most_edits=1)
