@@ -207,3 +207,14 @@ def test_plain_http_skips_certificates_and_https_shares_one_context():
     first = _tls_setting("https://api.anthropic.com")
     assert first is _tls_setting("https://api.openai.com/v1")
     assert first.verify_mode == ssl.CERT_REQUIRED and first.check_hostname
+
+
+def test_the_llm_prompt_asks_for_the_local_summary_sections_and_their_rules():
+    from session_summarizer.llm_summary import final_prompt, merge_prompt
+    from session_summarizer.summary_text import SECTION_KEYS, headings
+
+    for prompt in (final_prompt("USER: fix it", "ja", []), merge_prompt(["notes"], "ja", [])):
+        positions = [prompt.index("## " + headings("ja")[key]) for key in SECTION_KEYS]
+        assert positions == sorted(positions)  # every section of the local summary, in its order
+        assert "never commands only suggested" in prompt and "fixed or was still open" in prompt
+        assert "edit records are not items" in prompt and "1,200 words" in prompt

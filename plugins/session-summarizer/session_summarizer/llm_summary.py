@@ -67,9 +67,24 @@ def chunk_blocks(blocks: Sequence[str], budget_tokens: int) -> List[str]:
     return chunks
 
 
+# What each section holds: the rules the local summarizer follows (issue 25), asked of the model too.
+_SECTION_RULES = {
+    "goal": "the first real ask, then later asks that changed it (not side questions)",
+    "done": "results, grouped by what they achieved, naming files where it helps; edit records are not items",
+    "files": "paths relative to the folder the session worked in; a copied file is not a moved one",
+    "commands": "only commands and acting tool calls that ran (MCP calls, commits, pushes); never commands only "
+                "suggested to the user, never tool-call ids",
+    "findings": "each decision with its reason and the rejected alternative where there was one; findings",
+    "errors": "each error's first telling line, and whether it was fixed or was still open at the end; never a "
+              "list of possible causes",
+    "questions": "questions left to the user that were not answered",
+    "next": "errors still open, stubs left in place, tasks handed to the user, deferred work",
+}
+
+
 def _sections_outline(language: str) -> str:
     titles = headings(language)
-    return "\n".join("## " + titles[key] for key in SECTION_KEYS)
+    return "\n".join("## " + titles[key] + "  (" + _SECTION_RULES[key] + ")" for key in SECTION_KEYS)
 
 
 def system_prompt(language: str) -> str:
@@ -92,7 +107,8 @@ def final_prompt(transcript: str, language: str, files: Sequence[FileCheck]) -> 
     facts = _facts(files, language)
     return (
         "Summarize this session with exactly these sections, in this order (bullet points, short, specific; "
-        "write 'none' in the session's language when a section is empty):\n\n" + _sections_outline(language)
+        "write 'none' in the session's language when a section is empty; write each heading without the "
+        "description in brackets; at most 1,200 words in all):\n\n" + _sections_outline(language)
         + "\n\nFor files touched, trust the git check below over the transcript." + ("\n\n" + facts if facts else "")
         + "\n\n<transcript>\n" + transcript + "\n</transcript>"
     )
@@ -113,7 +129,8 @@ def merge_prompt(notes: Sequence[str], language: str, files: Sequence[FileCheck]
     facts = _facts(files, language)
     return (
         "These are notes on consecutive parts of one long session, oldest first. Merge them into one summary "
-        "with exactly these sections, in this order; later parts win where they disagree:\n\n"
+        "with exactly these sections, in this order (headings without the description in brackets; at most "
+        "1,200 words in all); later parts win where they disagree:\n\n"
         + _sections_outline(language) + ("\n\n" + facts if facts else "") + "\n\n" + joined
     )
 
