@@ -371,12 +371,16 @@ def test_the_repositorys_own_release_document_is_shown_and_adopted(make_repo, op
     repo = make_repo(files={"RELEASING.md": "# Releasing\n\n1. Run `make dist`.\n2. Publish: `twine upload dist/*`\n"})
     host = open_host(repo)
     tree = host.wait_for_text("Checklist: RELEASING.md, this repository's own release document read as steps")
-    assert [item["id"] for item in host.find(tree, "release.steps")["items"]] == ["run-make-dist", "publish"]
+    ids = [item["id"] for item in host.find(tree, "release.steps")["items"]]
+    # The document's steps beside the derived checks, its publish command instead of the derived one (issue 26).
+    assert ids[:3] == ["working-tree-is-clean", "on-the-release-branch", "in-sync-with-upstream"]
+    assert ids.index("run-make-dist") < ids.index("create-the-tag") < ids.index("publish") and ids.count("publish") == 1
     assert step_item(host, tree, "publish")["subtitle"] == "Pending · terminal · irreversible"
     host.click("checklist.write")
     host.wait_for_text("Checklist: RELEASE_CHECKLIST.md")
     text = (Path(str(repo)) / "RELEASE_CHECKLIST.md").read_text(encoding="utf-8")
     assert "- [ ] Publish: `twine upload dist/*` #terminal #irreversible" in text
+    assert "- [ ] Working tree is clean: `release-check clean-tree`" in text
     assert ("Wrote RELEASE_CHECKLIST.md. Edit it to fit your release and commit it.", "success") in host.notifications
 
 

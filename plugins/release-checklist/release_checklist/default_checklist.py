@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shlex
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from . import git_repo
-from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, format_checklist, parse_checklist
+from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, _unique_id, format_checklist, parse_checklist
 from .new_file import create_text
 from .project_files import ProjectInfo, detect_project
 from .publishing import COMMAND, DISPATCH, MANUAL, RELEASE_EVENT, TAG_PUSH, Publishing
@@ -95,6 +96,65 @@ def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
         return [Step("", "Publish {version}", StepKind.MANUAL,
                      "Publishing is manual: no publish command or release workflow was found for this project.")]
     return []  # a Go module: the pushed tag is the release
+
+
+# A document's step that the derived steps already do: tagging, pushing.
+_TAGS = re.compile(r"^\s*git\s+tag\b")
+_PUSHES = re.compile(r"^\s*git\s+push\b")
+_TAG_TITLE = re.compile(r"(?i)\b(?:create|make|sign|add|push)\b(?:\s+(?!not\b|without\b)\S+){0,6}?\s+tags?\b|"
+                        r"^tag (?:the|it|a|this)\b")
+_NEGATED = re.compile(r"(?i)\b(?:not|without|except)\b[^.]*\btag")
+_PUBLISHES = re.compile(r"\b(?:cargo|npm|pnpm|yarn|uv|flit|poetry|hatch|pdm)\s+publish\b|\btwine\s+upload\b")
+_DERIVED_BEFORE = ("working-tree-is-clean", "on-the-release-branch", "in-sync-with-upstream")
+_DERIVED_TAGGING = ("create-the-tag", "push-and-to-together")
+
+
+def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec) -> ChecklistSpec:
+    """A release document's steps alongside the derived ones: the derived checks (clean tree, branch,
+    upstream) first, the document's steps up to its tagging, the derived tests, version, changelog and
+    tag checks, the derived tag and push (the document's own tag and push commands are the same steps),
+    publishing (the document's publish command, if it has one, instead of the derived one), then the
+    document's steps after its tagging."""
+    by_id = {step.id: step for step in derived.steps}
+    before: List[Step] = []
+    after: List[Step] = []
+    tagged = False
+    test_command = next((step.command for step in derived.steps if step.id == "tests-pass"), None)
+    for step in document.steps:
+        command = step.command if step.kind in (StepKind.TERMINAL, StepKind.CHECK) else None
+        tagging = bool(command and (_TAGS.match(command) or _PUSHES.match(command))) or (
+            not command and _TAG_TITLE.search(step.title) is not None and not _NEGATED.search(step.title))
+        if tagging:
+            tagged = True
+            if command or not _own_commands(step):
+                continue  # the derived tag and push do it, with this release's tag
+            before.append(step)  # the project's own way to tag ("make tag VERSION=…"), kept before the derived
+            continue
+        if command and test_command and " ".join(command.split()) == " ".join(test_command.split()):
+            continue
+        (after if tagged or (command and _PUBLISHES.search(command)) else before).append(step)
+    publishes = any(step.command and _PUBLISHES.search(step.command) for step in document.steps)
+    checks = [step for step in derived.steps if step.id not in _DERIVED_BEFORE and step.id not in _DERIVED_TAGGING
+              and step.id not in ("publish",) and not _is_publishing_step(step)]
+    publishing = [step for step in derived.steps if _is_publishing_step(step) and not publishes]
+    steps = ([by_id[step_id] for step_id in _DERIVED_BEFORE if step_id in by_id] + before + checks
+             + [by_id[step_id] for step_id in _DERIVED_TAGGING if step_id in by_id] + publishing + after)
+    used: Dict[str, int] = {}
+    unique = [dataclasses.replace(step, id=_unique_id(step.id, used)) for step in steps]
+    return dataclasses.replace(derived, steps=tuple(unique), title=document.title, path=document.path)
+
+
+def _own_commands(step: Step) -> bool:
+    """A manual step's hint runs something other than git tag/push (a project's `make tag`)."""
+    spans = re.findall(r"`+([^`]+)`+", step.command or "")
+    lines = [line.strip() for line in (step.command or "").splitlines()[1:] if line.strip()
+             and not line.strip().startswith(("```", "~~~", "#"))]
+    return any(not _TAGS.match(text) and not _PUSHES.match(text) and re.match(r"[\w./-]+\s", text + " ")
+               for text in spans + lines if re.match(r"^(?:make|just|\./|scripts/|npm|cargo|python|uv|tox)", text))
+
+
+def _is_publishing_step(step: Step) -> bool:
+    return step.id in ("publish", "ci-publishes", "publish-the-github-release-for", "start-the-release-workflow")
 
 
 def default_checklist_text(repo: str, project: Optional[ProjectInfo] = None) -> str:

@@ -16,13 +16,33 @@ from typing import Dict, List, Optional, Tuple
 from .checklist_file import _PLACEHOLDER, ChecklistSpec, _slug, _unique_id
 from .steps import Step, StepKind
 
-ADOPTED_NAMES = ("RELEASE-CHECKLIST.md", "RELEASING.md", "RELEASE.md", "RELEASE_PROCESS.md", "RELEASE-PROCESS.md")
 ADOPTED_FOLDERS = ("", ".github", "docs", "doc")
+DOC_SUFFIXES = (".md", ".rst", ".txt", "")
+MAX_DOC_DEPTH = 3  # docs/html/development/release-process.rst
 MAX_TITLE = 120
-_ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[a-z]?[.)])\s+(?:\[[ xX]\]\s+)?(.*)$")
-_PROCEDURE = re.compile(r"(?i)releas|checklist|steps?\b|process|publish|cutting|how to|procedure|prepar|tag")
-_POLICY = re.compile(r"(?i)polic|guarantee|compatib|versioning|support|deprecat|note|conflict|branch management")
+# Names of release documents: RELEASING.md, RELEASE-CHECKLIST.md, docs/RELEASE-PROCEDURE.md, release_process.md…
+_DOC_NAME = re.compile(r"(?i)^(?:releasing|release|releases|how[-_]?to[-_]?release|cutting[-_]a[-_]release|"
+                       r"release[-_ ]?(?:checklist|process|procedure|guide|steps|instructions|howto))$")
+_ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[a-z]?[.)]|#\.)\s+(?:\[[ xX]\]\s+)?(.*)$")
+_POLICY = re.compile(r"(?i)polic|guarantee|compatib|versioning|support|deprecat|branch management|cycle|cadence|"
+                     r"schedule|end[- ]of[- ]life|\blts\b|backport|experimental|edge cases|pre[- ]?releases?$")
+# What a procedure does: tag, push, publish, bump. A policy page names none of them as actions.
+_SIGNALS = {
+    "tag": re.compile(r"(?i)\bgit tag\b|\btag (?:the|a|it|this|that)\b|"
+                      r"\b(?:create|push|sign|make)\b[^.\n]{0,40}\btags?\b|\bsigned tag"),
+    "push": re.compile(r"(?i)\bgit push\b|\bpush (?:it|them|the (?:branch|commit|changes)|to (?:origin|upstream|main|"
+                       r"master))"),
+    "publish": re.compile(r"(?i)\b(?:cargo|npm|pnpm|yarn|uv|flit|poetry|hatch|pdm) publish\b|\btwine upload\b|"
+                          r"\bgh release\b|publish (?:the |a )?(?:new )?(?:release|package|crate|gem|wheel|"
+                          r"tarball|draft)|(?:upload|publish) (?:it |them )?to (?:pypi|npm|crates\.io)|"
+                          r"\bgithub release\b|release (?:page|notes) on github|\bupload\b"),
+    "bump": re.compile(r"(?i)\bbump\b|\bupdate (?:the )?version|\bversion (?:number|bump)|\bset (?:the )?(?:new )?"
+                       r"version|\bedit `?[\w./-]+`? to (?:set|bump)|\bchange the version"),
+}
+_CODE_COMMAND = re.compile(r"`+\s*(?:\$ )?(?:git|make|cargo|npm|pnpm|yarn|python3?|uv|tox|nox|twine|gh|just|go|"
+                           r"\./|scripts/)[^`]*`+|^\s*(?:\$ )?(?:git|make|cargo|npm|twine|gh|\./)\S*\s", re.MULTILINE)
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
+_UNDERLINE = re.compile(r"^\s*([=\-~^*#+\"'`])\1{2,}\s*$")
 _CODE = re.compile(r"(`+)(.+?)\1")
 # The start of an item that asks to run exactly the command in its first code span.
 _RUN = re.compile(r"^(?:run|execute|type|invoke)\s*(?::\s*)?(`+)(.+?)\1", re.IGNORECASE)
@@ -32,29 +52,76 @@ _TITLED_COMMAND = re.compile(r"^([^`]+?):\s*(`+)([A-Za-z.][^`<>]*\s[^`<>]*?)\2\s
 _IRREVERSIBLE = re.compile(r"\b(?:push|publish|upload|release|tag)\b")
 _KNOWN_PLACEHOLDERS = {"version": "{version}", "tag": "{tag}", "previous_tag": "{previous_tag}",
                        "branch": "{branch}", "remote": "{remote}"}
+# How documents write "the version being released": vX.Y.Z, x.y.z, ${tag}, $VERSION, <version>, <new-version>.
+_DOC_PLACEHOLDERS = (
+    (re.compile(r"(?<![\w.])[Xx]\.[Yy]\.[Zz](?![\w.])"), "{version}"),
+    (re.compile(r"\$\{(?:new_?)?tag\}|\$(?:new_?)?tag\b|<(?:new[-_ ]?)?tag>", re.IGNORECASE), "{tag}"),
+    (re.compile(r"\$\{(?:new_?)?version\}|\$(?:new_?)?version\b|<(?:new[-_ ]?)?version>|"
+                r"<(?:x\.y\.z|major\.minor\.patch)>", re.IGNORECASE), "{version}"),
+)
+
+
+def doc_signals(text: str) -> Dict[str, bool]:
+    """Which release actions a document describes, and whether it holds commands or a list of steps."""
+    found = {name: pattern.search(text) is not None for name, pattern in _SIGNALS.items()}
+    found["commands"] = _CODE_COMMAND.search(text) is not None
+    return found
+
+
+def is_procedure(text: str) -> bool:
+    """A document is a release procedure when it describes the steps of a release: tagging, pushing,
+    publishing or bumping, with commands in a list of steps (or two of those actions); a policy page
+    (support windows, schedules, versioning rules) is not one."""
+    found = doc_signals(text)
+    actions = sum(found[name] for name in ("tag", "push", "publish", "bump"))
+    has_list = len([line for line in text.splitlines() if _ITEM.match(line)]) >= 2
+    return (actions >= 2 and (found["commands"] or has_list)) or (actions >= 1 and found["commands"] and has_list)
+
+
+def _candidates(repo: str) -> List[str]:
+    """Files named like release documents at the root, in .github/, and in docs/ and doc/ (a few levels deep)."""
+    found: List[str] = []
+    for folder in ADOPTED_FOLDERS:
+        base = os.path.join(repo, folder) if folder else repo
+        walker = os.walk(base) if folder in ("docs", "doc") else [(base, [], _names(base))]
+        for current, folders, files in walker:
+            depth = os.path.relpath(current, base).count(os.sep) + (os.path.relpath(current, base) != ".")
+            folders[:] = sorted(name for name in folders if not name.startswith(".")) if depth < MAX_DOC_DEPTH else []
+            for name in sorted(files):
+                stem, suffix = os.path.splitext(name)
+                if suffix.lower() in DOC_SUFFIXES and _DOC_NAME.match(stem) and \
+                        os.path.isfile(os.path.join(current, name)):
+                    found.append(os.path.join(current, name))
+    return found
+
+
+def _names(folder: str) -> List[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 def find_release_doc(repo: str) -> Optional[str]:
-    """The repository's own release document, if it has one (RELEASE-CHECKLIST.md, RELEASING.md, docs/release*.md)."""
-    for folder in ADOPTED_FOLDERS:
-        base = os.path.join(repo, folder) if folder else repo
+    """The repository's own release procedure, if it has one (RELEASE-CHECKLIST.md, RELEASING.rst,
+    docs/RELEASE-PROCEDURE.md, docs/…/release-process.rst, …); policy pages are passed over."""
+    for path in _candidates(repo):
         try:
-            entries = {name.lower(): name for name in os.listdir(base)}
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                text = handle.read(1_000_000)
         except OSError:
             continue
-        for name in ADOPTED_NAMES:
-            if name.lower() in entries and os.path.isfile(os.path.join(base, entries[name.lower()])):
-                return os.path.join(base, entries[name.lower()])
-        if folder == "docs":
-            for lower in sorted(entries):
-                if lower.startswith("release") and lower.endswith(".md"):
-                    return os.path.join(base, entries[lower])
+        if is_procedure(text):
+            return path
     return None
 
 
 def _placeholders(text: str) -> str:
     """{VERSION} -> {version}; any other {NAME}, and a shell's ${NAME}, stay literal ({{NAME}}), read the way
     the checklist format reads placeholders, so nothing half-fills and the adopted file reads back."""
+    for pattern, placeholder in _DOC_PLACEHOLDERS:
+        text = pattern.sub(placeholder, text)
+
     def replace(match: re.Match[str]) -> str:
         if match.group(1) is not None:
             return match.group(0)  # already literal
@@ -76,6 +143,23 @@ class _Section:
     items: List[Item] = dataclasses.field(default_factory=list)
 
 
+def _underlined_headings(lines: List[str]) -> Dict[int, str]:
+    """Setext and reStructuredText headings: 0-based line -> heading text; their under/overlines map to ""."""
+    found: Dict[int, str] = {}
+    for index in range(len(lines) - 1):
+        line, below = lines[index], lines[index + 1]
+        if index in found or not line.strip() or line[:1].isspace() or _UNDERLINE.match(line):
+            continue
+        if _ITEM.match(line) or line.lstrip().startswith(("```", "~~~", "..", "|")):
+            continue
+        if _UNDERLINE.match(below) and len(below.strip()) >= min(len(line.strip()), 3):
+            found[index] = line.strip()
+            found[index + 1] = ""
+            if index and _UNDERLINE.match(lines[index - 1]):
+                found[index - 1] = ""  # an overline
+    return found
+
+
 def _sections(text: str) -> Tuple[str, List[_Section]]:
     """(title of the document, its sections with their top-level list items)."""
     title = ""
@@ -85,8 +169,16 @@ def _sections(text: str) -> Tuple[str, List[_Section]]:
     fence: Optional[str] = None
     fence_kept = False  # the open code block belongs to the last item
     in_comment = False
-    for number, line in enumerate(text.splitlines(), start=1):
+    all_lines = text.splitlines()
+    underlined = _underlined_headings(all_lines)
+    for number, line in enumerate(all_lines, start=1):
         stripped = line.strip()
+        if fence is None and not in_comment and (number - 1) in underlined:
+            if underlined[number - 1]:
+                title, base = title or underlined[number - 1], None
+                sections.append(_Section(underlined[number - 1]))
+                items = sections[-1].items
+            continue
         indent = len(line) - len(line.lstrip())
         if fence is not None:
             if fence_kept:
@@ -130,13 +222,34 @@ def _sections(text: str) -> Tuple[str, List[_Section]]:
 
 
 def _procedure(sections: List[_Section]) -> List[Item]:
-    """The items of the sections that read as a procedure (numbered, or headed "Release", "Steps"…);
-    policy sections ("Versioning", "Compatibility guarantees") are left out. One section: all of it."""
-    if len(sections) <= 1:
-        return [item for section in sections for item in section.items]
-    chosen = [section for section in sections
-              if (section.numbered or _PROCEDURE.search(section.heading)) and not _POLICY.search(section.heading)]
+    """The items of every section but the policy ones: a section headed like policy ("Release Cycle",
+    "Supported Versions", "Compatibility guarantees") whose items do not tag, push, publish or bump."""
+    def policy(section: _Section) -> bool:
+        if not _POLICY.search(section.heading):
+            return False
+        text = "\n".join(body + "\n" + "\n".join(detail) for _line, body, detail in section.items)
+        found = doc_signals(text)
+        return not any(found[name] for name in ("tag", "push", "publish", "bump"))
+
+    chosen = [section for section in sections if not policy(section) and _steps_of_a_procedure(section)]
     return [item for section in (chosen or sections) for item in section.items]
+
+
+# How a step of a procedure starts: an instruction ("Update the CHANGELOG", "Run `cargo package`"), maybe after
+# a condition ("Once CI finishes, push the tag", "If needed, edit …").
+_IMPERATIVE = re.compile(
+    r"(?i)^(?:\*\*)?(?:(?:once|when|after|if|then|optionally|finally|next|now)\b[^.]*?[,:]\s*)?(?:please\s+)?"
+    r"(?:add|announce|approve|build|bump|change|check|choose|close|commit|confirm|copy|create|delete|deploy|do|"
+    r"download|edit|enable|ensure|fill|generate|go|install|make|mark|merge|move|open|pick|post|prepare|publish|"
+    r"pull|push|put|rebase|regenerate|remove|rename|replace|review|run|send|set|sign|start|submit|switch|"
+    r"sync|tag|test|tweet|update|upload|verify|wait|write|bump)\b")
+
+
+def _steps_of_a_procedure(section: _Section) -> bool:
+    """Most of the section's items are instructions or commands (not descriptions, dates or rules)."""
+    procedural = sum(1 for _line, body, _detail in section.items
+                     if _IMPERATIVE.match(body) or _RUN.match(body) or _TITLED_COMMAND.match(body))
+    return procedural * 2 >= len(section.items)
 
 
 def _first_sentence(text: str) -> Tuple[str, str]:

@@ -18,7 +18,7 @@ from .checklist_file import (
 )
 from .command_runner import CommandResult, Outcome, RunningCommand, clean_env, split_command
 from .couldnt_check import UNKNOWN_OUTCOMES, couldnt_check
-from .default_checklist import default_spec
+from .default_checklist import default_spec, merge_adopted
 from .new_file import is_blank_text
 from .project_files import ProjectInfo, changelog_version, detect_project
 from .publishing import Publishing, detect_publishing
@@ -148,6 +148,9 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
             source = "default"  # a release document without a list to follow: the derived steps
         spec = dataclasses.replace(default_spec(repo, project, windows, settings if source == "settings" else None,
                                                 tags, publishing), path=path if source == "settings" else None)
+    elif source == "adopted":
+        # The document's steps sit alongside the derived checks, tag, push and publishing (issue 26).
+        spec = merge_adopted(default_spec(repo, project, windows, None, tags, publishing), spec)
     return LoadedChecklist(spec, source, path, stamp, project, tags, tag_format, last, publishing)
 
 
