@@ -161,21 +161,21 @@ def nearest_word(engine: SearchEngine, word: str, prefix: bool = False) -> Optio
 
 
 def _choose(engine: SearchEngine, query: ParsedQuery, index: int, choices: List[Tuple[int, int, str]]) -> str:
-    """The correction of term `index` that makes the whole query match, preferring the one most of whose
-    notes hold the other words ("suite macth": "match", the word that goes with "suite", not "math",
-    one edit away too and in more notes); then fewer edits, then more notes."""
-    if len(choices) == 1:
-        return choices[0][2]
+    """The correction of term `index` that makes the whole query match: of those, the fewest edits, then
+    the one most of whose notes hold the other words ("suite macth": "match", the word that goes with
+    "suite", not "math", one edit away too and in more notes), then nearest_words' order."""
+    if len(choices) == 1 or len(query.terms) == 1:
+        return choices[0][2]  # alone, a word has no others to go with: nearest_words' order decides
     term = query.terms[index]
-    others = len(query.terms) > 1
     best: Optional[Tuple[bool, int, float, int, str]] = None
     for order, (edits, negative_docs, word) in enumerate(choices):
+        if best is not None and not best[0] and edits > best[1]:
+            break  # a nearer word already makes the query match (choices come nearest first)
         terms = list(query.terms)
         terms[index] = Term(term.kind, (word,), corrected=True)
         matches = engine.match_count(query.with_terms(tuple(terms)), MATCH_CAP)
         docs = max(-negative_docs, matches, 1)
-        # Alone, a word has no others to go with: nearest_words' order (names first) decides.
-        key = (matches == 0, edits, -matches / docs if others else 0.0, order, word)
+        key = (matches == 0, edits, -matches / docs, order, word)
         if best is None or key < best:
             best = key
     assert best is not None
