@@ -78,3 +78,44 @@ def test_release_notes_deeper_in_the_docs_and_in_the_projects_own_folder(make_re
         "testdata/changes.txt": "Release 2.8.3\n\n",
     })
     assert detect_project(str(c_lib), last_release="2.8.3").changelog_file == "expat/Changes"
+
+
+@pytest.mark.parametrize("files, version, where", [
+    ({"pyproject.toml": '[project]\nname = "web"\ndynamic = ["version"]\n[tool.hatch.version]\n'
+                        'path = "web/__version__.py"\n',
+      "web/__version__.py": '__title__ = "web"\n__version__ = "0.28.2"\n'}, "0.28.2", "web/__version__.py"),
+    ({"pyproject.toml": '[project]\nname = "dl"\ndynamic = ["version"]\n[tool.hatch.version]\npath = "dl/version.py"\n'
+                        "pattern = \"_pkg_version = '(?P<version>[^']+)'\"\n",
+      "dl/version.py": "__version__ = '2026.08.19'\n_pkg_version = '2026.08.30'\n"}, "2026.08.30", "dl/version.py"),
+    ({"pyproject.toml": '[project]\nname = "api"\ndynamic = ["version"]\n[tool.pdm]\n'
+                        'version = { source = "file", path = "api/__init__.py" }\n',
+      "api/__init__.py": '"""api"""\n\n__version__ = "0.141.2"\n'}, "0.141.2", "api/__init__.py"),
+    ({"pyproject.toml": '[project]\nname = "http"\ndynamic = ["version"]\n[tool.setuptools.dynamic]\n'
+                        'version = {attr = "http.__version__.__version__"}\n',
+      "src/http/__version__.py": '__version__ = "2.34.3"\n', "src/http/__init__.py": ""}, "2.34.3",
+     "src/http/__version__.py"),
+    ({"setup.cfg": "[metadata]\nname = cfg\nversion = attr: cfg.VERSION\n", "setup.py": "",
+      "cfg/__init__.py": 'VERSION = "3.1.4"\n'}, "3.1.4", "cfg/__init__.py"),
+])
+def test_version_files_a_build_configuration_names(make_repo, files, version, where):
+    repo = make_repo(version=None, files=files)
+    project = detect_project(str(repo))
+    assert (project.version, project.version_file) == (version, where)
+
+
+def test_a_c_version_macro_named_in_the_checklist_settings(make_repo, with_remote, data_dir):
+    header = ('#define LIBCURL_COPYRIGHT "Daniel"\n#define LIBCURL_VERSION "8.21.1-DEV"\n'
+              "#define LIBCURL_VERSION_MAJOR 8\n")
+    repo = make_repo(version=None, files={"include/curl/curlver.h": header, "configure.ac": "AC_INIT\n",
+                                          "RELEASE_CHECKLIST.md": "# Release\nVersion file: `include/curl/curlver.h`\n"
+                                                                  "Version macro: `LIBCURL_VERSION`\n"})
+    repo.git("tag", "-a", "curl-8_21_0", "-m", "x")
+    repo.write("include/curl/curlver.h", header.replace("8.21.1-DEV", "8.21.1"))
+    repo.commit("8.21.1")
+    with_remote(repo)
+    session = ReleaseSession(str(repo), data_dir)
+    assert (session.version, session.project.version_file) == ("8.21.1", "include/curl/curlver.h")
+    assert _check(session, "version-bumped").state == StepState.PASSED
+    split = make_repo(version=None, files={"include/uv/version.h": "#define UV_VERSION_MAJOR 1\n"
+                                           "#define UV_VERSION_MINOR 52\n#define UV_VERSION_PATCH 2\n"})
+    assert detect_project(str(split), version_file="include/uv/version.h").version == "1.52.2"

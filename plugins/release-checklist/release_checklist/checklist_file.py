@@ -43,9 +43,9 @@ _TASK_ITEM = re.compile(r"^(\s*)([-*+])\s+\[([ xX])\]\s?(.*)$")
 _NEAR_TASK_ITEM = re.compile(r"^\s*(?:[-*+]\[[ xX]?\]|[-*+]\s+\[\s*[xX]?\s*\](?!\()|\[[ xX]?\]\s)")
 # File-level settings, for what detection cannot know. Lower-case name -> ChecklistSpec field.
 SETTINGS: Dict[str, str] = {"tag format": "tag_format", "release branch": "release_branch",
-                            "version file": "version_file", "tests": "test_command", "changelog": "changelog",
-                            "remote": "remote"}
-_SETTING = re.compile(r"^\s*(tag format|release branch|version file|tests|changelog|remote)\s*:\s*(.*)$",
+                            "version file": "version_file", "version macro": "version_macro", "tests": "test_command",
+                            "changelog": "changelog", "remote": "remote"}
+_SETTING = re.compile(r"^\s*(tag format|release branch|version file|version macro|tests|changelog|remote)\s*:\s*(.*)$",
                       re.IGNORECASE)
 # A plain list item ("- step", "* step", "+ step", "1. step"), read as a step when the file has no task items.
 _LIST_ITEM = re.compile(r"^( {0,3})([-*+]|\d{1,3}[.)])\s+(?:\[([ xX])\]\s?)?(.*)$")
@@ -92,6 +92,7 @@ class ChecklistSpec:
     release_branch: Optional[str] = None  # None: the remote's default branch, else main/master
     path: Optional[str] = None  # None when derived from the project instead of read from a file
     version_file: Optional[str] = None  # "Version file:" where the version is written
+    version_macro: Optional[str] = None  # "Version macro:" the C/C++ #define in the version file holding it
     test_command: Optional[str] = None  # "Tests:" the command the derived test step runs
     changelog: Optional[str] = None  # "Changelog:" its path, or "none" for a project without one
     remote: Optional[str] = None  # "Remote:" where releases are pushed
@@ -383,7 +384,8 @@ How this file works (read by the release-checklist plugin for Agentty; edit it f
 - Placeholders: {version} {tag} {previous_tag} {branch} {remote}; write {{name}} for a literal {name}.
 - `release-check NAME` runs a built-in check: clean-tree, on-branch, in-sync, version-bumped,
   changelog-entry, tag-free.
-- Settings, one per line, each optional: Tag format, Release branch, Version file, Tests,
+- Settings, one per line, each optional: Tag format (`v{version}`, or `curl-{major}_{minor}_{patch}`),
+  Release branch, Version file, Version macro (a #define in the version file), Tests,
   Changelog (a path, or none), Remote. A file with settings and no steps keeps the derived steps.
 -->"""
 

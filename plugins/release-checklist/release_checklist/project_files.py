@@ -205,11 +205,14 @@ def make_target(repo: str, *targets: str) -> Optional[str]:
     return None
 
 
-def read_version_file(repo: str, relative: str) -> Optional[str]:
-    """The version written in any file a checklist names: TOML/JSON `version`, `__version__`, or a bare line."""
+def read_version_file(repo: str, relative: str, macro: Optional[str] = None) -> Optional[str]:
+    """The version written in any file a checklist names: TOML/JSON `version`, `__version__`, a C/C++ macro
+    (`#define LIBCURL_VERSION "8.21.1"`, the one named by macro, or MAJOR/MINOR/PATCH macros), or a bare line."""
     text = _read(os.path.join(repo, relative), 500_000)
     if text is None:
         return None
+    if macro or relative.endswith((".h", ".hpp", ".hh", ".hxx", ".h.in", ".c", ".cpp")):
+        return _macro_version(text, macro)
     if relative.endswith(".json"):
         try:
             data = json.loads(text)
@@ -229,6 +232,29 @@ def read_version_file(repo: str, relative: str) -> Optional[str]:
         return assignment.group(1)
     first = (text.strip().splitlines() or [""])[0].strip()
     return first if is_version(first) else None
+
+
+def _macro_version(text: str, macro: Optional[str]) -> Optional[str]:
+    """A version from C/C++ #define lines: the named macro's string, else the first *VERSION* string macro,
+    else PREFIX_VERSION_MAJOR/MINOR/PATCH (or MICRO) numbers."""
+    defines: Dict[str, str] = {name: value for name, value in
+                               re.findall(r"^\s*#\s*define\s+(\w+)\s+(.+?)\s*(?://.*|/\*.*)?$", text, re.MULTILINE)}
+    if macro:
+        value = defines.get(macro, "").strip().strip('"')
+        match = re.match(r"^\d+(?:\.\d+)+", value)
+        return match.group(0) if match else None
+    for name, value in defines.items():
+        string = re.match(r'^"(\d+(?:\.\d+)+)', value)
+        if "VERSION" in name and string:
+            return string.group(1)
+    for name, value in defines.items():
+        if name.endswith("_MAJOR") and value.isdigit():
+            stem = name[:-len("MAJOR")]
+            minor = defines.get(stem + "MINOR", "")
+            patch = defines.get(stem + "PATCH", defines.get(stem + "MICRO", ""))
+            if minor.isdigit():
+                return ".".join([value, minor] + ([patch] if patch.isdigit() else []))
+    return None
 
 
 def _python_tests(names: Dict[str, str], pyproject: Dict[str, Dict[str, str]], raw_pyproject: str) -> bool:
@@ -273,6 +299,77 @@ def _node_test_command(names: Dict[str, str], package: Dict[str, object]) -> Opt
     return f"{runner} test"
 
 
+_INLINE = r"""\{{[^}}]*\b{key}\s*=\s*["']([^"']+)["'][^}}]*\}}"""
+
+
+def _declared_version_file(repo: str, names: Dict[str, str], raw: str,
+                           pyproject: Dict[str, Dict[str, str]]) -> Optional[Tuple[str, str]]:
+    """(version, file) from the file the build configuration reads it from: hatch's [tool.hatch.version]
+    path (and pattern), pdm's source = "file", setuptools' attr: / file:, in pyproject.toml or setup.cfg."""
+    hatch = pyproject.get("tool.hatch.version", {})
+    if hatch.get("path") and hatch.get("source", "regex") == "regex":
+        return _version_in(repo, hatch["path"], hatch.get("pattern"))
+    pdm = pyproject.get("tool.pdm.version", {})
+    if pdm.get("source") == "file" and pdm.get("path"):
+        return _version_in(repo, pdm["path"], None)
+    inline_pdm = re.search(r"^\s*\[tool\.pdm\][^\[]*?^\s*version\s*=\s*(\{[^}]*\})", raw, re.MULTILINE | re.DOTALL)
+    if inline_pdm and re.search(_INLINE.format(key="source").replace("([^\"']+)", "(file)"), inline_pdm.group(1)):
+        path = re.search(_INLINE.format(key="path"), inline_pdm.group(1))
+        if path:
+            return _version_in(repo, path.group(1), None)
+    dynamic = re.search(r"^\s*\[tool\.setuptools\.dynamic\][^\[]*?^\s*version\s*=\s*(\{[^}]*\})", raw,
+                        re.MULTILINE | re.DOTALL)
+    attr = re.search(_INLINE.format(key="attr"), dynamic.group(1)) if dynamic else None
+    file = re.search(_INLINE.format(key="file"), dynamic.group(1)) if dynamic else None
+    if "setup.cfg" in names and not (attr or file):
+        setup_cfg = _read(os.path.join(repo, names["setup.cfg"])) or ""
+        match = re.search(r"^\[metadata\][^\[]*?^version\s*=\s*(attr|file)\s*:\s*([^\s#]+)", setup_cfg,
+                          re.MULTILINE | re.DOTALL)
+        if match:
+            attr, file = (match, None) if match.group(1) == "attr" else (None, match)
+            if attr:
+                return _version_of_attr(repo, match.group(2))
+            return _version_in(repo, match.group(2), None)
+    if attr:
+        return _version_of_attr(repo, attr.group(1))
+    if file:
+        return _version_in(repo, file.group(1).split(",")[0].strip(), None)
+    return None
+
+
+def _version_of_attr(repo: str, attr: str) -> Optional[Tuple[str, str]]:
+    """setuptools' attr: "pkg.__version__" is in pkg/__init__.py, "pkg.mod.__version__" in pkg/mod.py."""
+    module, _, variable = attr.rpartition(".")
+    parts = module.split(".")
+    for base in ("", "src"):
+        for relative in (os.path.join(*parts) + ".py", os.path.join(*parts, "__init__.py")):
+            path = os.path.join(base, relative) if base else relative
+            if os.path.isfile(os.path.join(repo, path)):
+                text = _read(os.path.join(repo, path), 500_000) or ""
+                match = re.search(rf"""^{re.escape(variable)}\s*(?::\s*str\s*)?=\s*['"]([^'"]+)['"]""", text,
+                                  re.MULTILINE)
+                if match:
+                    return match.group(1), path.replace(os.sep, "/")
+    return None
+
+
+def _version_in(repo: str, relative: str, pattern: Optional[str]) -> Optional[Tuple[str, str]]:
+    relative = relative.replace("\\", "/")
+    text = _read(os.path.join(repo, relative), 500_000)
+    if text is None:
+        return None
+    if pattern:
+        try:
+            match = re.search(pattern, text, re.MULTILINE)
+        except re.error:
+            match = None
+        if match:
+            found = match.groupdict().get("version") or (match.group(1) if match.groups() else None)
+            return (found, relative) if found else None
+    version = read_version_file(repo, relative)
+    return (version, relative) if version else None
+
+
 def _towncrier_file(repo: str, names: Dict[str, str], pyproject: Dict[str, Dict[str, str]]) -> Optional[str]:
     """The file towncrier writes the release notes into (its `filename`, NEWS.rst by default)."""
     config = pyproject.get("tool.towncrier")
@@ -290,7 +387,7 @@ def _older_than(version: str, last_release: Optional[str]) -> bool:
 
 
 def detect_project(repo: str, windows: Optional[bool] = None, last_release: Optional[str] = None,
-                   version_file: Optional[str] = None) -> ProjectInfo:
+                   version_file: Optional[str] = None, version_macro: Optional[str] = None) -> ProjectInfo:
     """Read the root's pyproject.toml, setup.cfg, package.json, Cargo.toml, go.mod, VERSION… (no subprocess).
 
     last_release: the newest released version (from the tags); a manifest that is older than it is not
@@ -349,8 +446,11 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
             match = re.search(r"^\[metadata\][^\[]*?^version\s*=\s*([^\s#]+)", setup_cfg, re.MULTILINE | re.DOTALL)
             if match and not match.group(1).startswith(("attr:", "file:")):
                 candidates.append((match.group(1), names["setup.cfg"]))
+        declared = _declared_version_file(repo, names, raw, pyproject)
+        if declared:
+            candidates.insert(0, declared)  # the build configuration names it: it wins over every guess
         found = _python_version_file(repo, name)
-        if found:
+        if found and found != declared:
             candidates.append(found)
         if not static and (_DYNAMIC_VERSION.search(raw) or "setup.py" in names):
             build = raw + (_read(os.path.join(repo, names["setup.py"])) or "" if "setup.py" in names else "")
@@ -370,7 +470,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
             if is_version(first_line.strip()):
                 candidates.append((first_line.strip(), names[file_name]))
 
-    version, chosen_file, ignored = _choose_version(repo, candidates, last_release, version_file)
+    version, chosen_file, ignored = _choose_version(repo, candidates, last_release, version_file, version_macro)
     chosen_file = chosen_file if version is not None else None
     if version is not None:
         from_tags = None
@@ -395,9 +495,10 @@ def _runs_first(ecosystem: str, tests: Dict[str, str]) -> bool:
 
 
 def _choose_version(repo: str, candidates: List[Tuple[str, str]], last_release: Optional[str],
-                    version_file: Optional[str]) -> Tuple[Optional[str], Optional[str], List[IgnoredVersion]]:
+                    version_file: Optional[str], version_macro: Optional[str] = None,
+                    ) -> Tuple[Optional[str], Optional[str], List[IgnoredVersion]]:
     if version_file:
-        found = read_version_file(repo, version_file)
+        found = read_version_file(repo, version_file, version_macro)
         return found, version_file, [] if found else [IgnoredVersion(version_file, "", "unreadable")]
     ignored: List[IgnoredVersion] = []
     for version, file_name in candidates:

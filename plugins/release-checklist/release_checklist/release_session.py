@@ -130,12 +130,14 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
     settings = spec or ChecklistSpec(())
     tags = tuple(git_repo.release_tags(repo))
     if project is None:
-        first = detect_project(repo, windows, version_file=settings.version_file)
+        first = detect_project(repo, windows, version_file=settings.version_file,
+                               version_macro=settings.version_macro)
         tag_format = settings.tag_format or guess_tag_format(tags, [first.name or "", os.path.basename(repo)])
         last = highest_tagged_version(tags, tag_format)
         # Again with the last release known: an older manifest is passed over, and the changelog that
         # names the last release wins over a stale one (jq's NEWS.md over its old ChangeLog).
-        project = (detect_project(repo, windows, last_release=last[1], version_file=settings.version_file)
+        project = (detect_project(repo, windows, last_release=last[1], version_file=settings.version_file,
+                                  version_macro=settings.version_macro)
                    if last is not None else first)
     else:
         tag_format = settings.tag_format or guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
