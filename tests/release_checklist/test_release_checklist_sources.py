@@ -119,3 +119,19 @@ def test_a_c_version_macro_named_in_the_checklist_settings(make_repo, with_remot
     split = make_repo(version=None, files={"include/uv/version.h": "#define UV_VERSION_MAJOR 1\n"
                                            "#define UV_VERSION_MINOR 52\n#define UV_VERSION_PATCH 2\n"})
     assert detect_project(str(split), version_file="include/uv/version.h").version == "1.52.2"
+
+
+def test_a_js_monorepo_releases_the_package_named_like_the_repository(tmp_path, make_repo):
+    repo = make_repo(version=None, files={
+        "package.json": '{"name": "@tool/monorepo", "private": true, "workspaces": ["packages/*"]}\n',
+        "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+        "packages/create-tool/package.json": '{"name": "create-tool", "version": "9.1.2"}\n',
+        "packages/tool/package.json": '{"name": "tool", "version": "8.2.3"}\n',
+        "packages/tool/CHANGELOG.md": "## 8.2.3 (2026-08-30)\n\n## 8.2.2 (2026-08-20)\n",
+        "packages/create-tool/CHANGELOG.md": "## 9.1.2\n\n## 8.2.2\n",
+    })
+    named = tmp_path / "tool"
+    repo.path.rename(named)
+    project = detect_project(str(named), last_release="8.2.2")
+    assert (project.version, project.version_file) == ("8.2.3", "packages/tool/package.json")
+    assert project.changelog_file == "packages/tool/CHANGELOG.md"

@@ -381,6 +381,27 @@ def _towncrier_file(repo: str, names: Dict[str, str], pyproject: Dict[str, Dict[
     return os.path.normpath(filename) if filename else None
 
 
+def _main_workspace_package(repo: str) -> Optional[Tuple[str, str]]:
+    """(version, package.json) of the member a private monorepo root releases: the one named like the
+    repository's folder (packages/vite in vite's repository), scope aside."""
+    wanted = os.path.basename(os.path.normpath(repo)).lower()
+    for folder in ("packages", "libs", "apps", ""):
+        base = os.path.join(repo, folder) if folder else repo
+        for entry in sorted(_listing(base).values()):
+            manifest = os.path.join(base, entry, "package.json")
+            if not os.path.isfile(manifest):
+                continue
+            try:
+                data = json.loads(_read(manifest, 500_000) or "{}")
+            except ValueError:
+                continue
+            name = data.get("name") if isinstance(data, dict) else None
+            version = data.get("version") if isinstance(data, dict) else None
+            if isinstance(name, str) and isinstance(version, str) and name.split("/")[-1].lower() == wanted:
+                return version, "/".join(part for part in (folder, entry, "package.json") if part)
+    return None
+
+
 def _older_than(version: str, last_release: Optional[str]) -> bool:
     key, last = version_key(version), version_key(last_release) if last_release else None
     return key is not None and last is not None and key < last
@@ -418,7 +439,11 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
             command = _node_test_command(names, package)
             if command:
                 tests["node"] = command
-            workspace = workspace or bool(package.get("workspaces"))
+            workspace = workspace or bool(package.get("workspaces")) or "pnpm-workspace.yaml" in names
+            if package.get("private") and not isinstance(package.get("version"), str) and workspace:
+                member = _main_workspace_package(repo)
+                if member:
+                    candidates.append(member)
     if "cargo.toml" in names:
         ecosystems.append("rust")
         raw_cargo = _read(os.path.join(repo, names["cargo.toml"])) or ""
