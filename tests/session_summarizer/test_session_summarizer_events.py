@@ -279,3 +279,21 @@ def test_a_long_session_stays_under_the_word_budget():
                       "because its tests mock require() calls that TypeScript would break."))
     summary = _summary(turns)
     assert count_words(summary.markdown) <= 1200
+
+
+def test_a_moved_file_is_listed_at_its_new_place_and_a_copied_one_at_both():
+    turns = [("user", "Tidy the docs folder."),
+             ("assistant", "⏺ Read(docs/old/guide.md)\n  ⎿  Read 20 lines\n\n⏺ Bash(git mv docs/old/guide.md "
+                           "docs/guide.md)\n  ⎿  (No content)\n\n⏺ Bash(cp docs/api.md docs/api-v2.md)\n"
+                           "  ⎿  (No content)\n\nMoved docs/old/guide.md to docs/guide.md and copied docs/api.md.")]
+    paths = [check.path for check in _summary(turns).files]
+    assert "docs/guide.md" in paths and "docs/old/guide.md" not in paths
+    assert "docs/api.md" in paths and "docs/api-v2.md" in paths
+
+
+def test_errors_under_a_heading_of_possible_causes_are_guesses():
+    reply = ("Possible causes:\n- ECONNREFUSED: the database container is not running\n"
+             "- ModuleNotFoundError: No module named 'psycopg2' in the worker image\n\n"
+             "The test run itself printed no error.")
+    summary = _summary([("user", "The worker fails on start."), ("assistant", reply)])
+    assert summary.errors.items == []

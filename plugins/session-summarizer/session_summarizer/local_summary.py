@@ -216,6 +216,14 @@ def summarize(session: Session, language: Optional[str] = None,
             next_steps.add(phrase(language, "open_error", text=hit.line), "open error " + hit.key)
     _collect_ending(turns, parts, language, questions, next_steps)
 
+    # A file moved by a command that ran is at its new place now: its old path is not listed (a copy's is).
+    ran = [call.text for turn_parts in parts if turn_parts is not None for call in turn_parts.calls
+           if call.kind == rules.RUN]
+    moved_from = {_normal(source) for verb, source in rules.copies_and_moves(ran).values() if verb == "moved"}
+    moved_to = [target for target, (verb, _) in rules.copies_and_moves(ran).items() if verb == "moved"]
+    if moved_from:
+        paths = [path for path in paths if _normal(path) not in moved_from
+                 and not any(_normal(path).endswith("/" + source) for source in moved_from)] + moved_to
     unique_paths = _without_absolute_twins(list(dict.fromkeys(path for path in paths if path)))
     if file_checker is not None:
         checks = file_checker(unique_paths, session.cwd) if unique_paths else []
@@ -519,7 +527,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                 findings.add(item)
         if not (maybe_finding or maybe_error or maybe_decision):
             continue
-        for sentence in ex.sentences(prose):
+        for sentence in ex.sentences(rules.without_guess_lists(prose) if maybe_error else prose):
             verdict = judged.get(sentence)
             if verdict is None:
                 verdict = judged[sentence] = _judge(sentence, maybe_decision, maybe_finding, maybe_error)

@@ -184,6 +184,29 @@ def call_errors(parts: Sequence[Optional[TurnParts]]) -> List[ErrorHit]:
     return hits
 
 
+_GUESS_HEADING = re.compile(
+    r"(?i)\b(?:possible|potential|likely|probable|candidate)\s+(?:causes?|reasons?|culprits?|issues?|explanations?)"
+    r"|\bcould be\b|\bmight be\b|原因の候補|考えられる原因|可能的原因|可能原因|가능한 원인|예상 원인")
+
+
+def without_guess_lists(prose: str) -> str:
+    """The prose without the list under a heading of possible causes: guesses, not errors that happened."""
+    if not _GUESS_HEADING.search(prose):
+        return prose
+    kept: List[str] = []
+    skipping = False
+    for line in prose.split("\n"):
+        stripped = line.strip()
+        if _GUESS_HEADING.search(stripped) and not _LIST_ITEM.match(stripped):
+            skipping = True
+            continue
+        if skipping and (not stripped or _LIST_ITEM.match(stripped) or line[:1].isspace()):
+            continue
+        skipping = False
+        kept.append(line)
+    return "\n".join(kept)
+
+
 def is_possible_cause(sentence: str) -> bool:
     """"It might be the cache" lists a possible cause; it is not an error that happened."""
     return cues.is_hedged(sentence)
