@@ -88,7 +88,7 @@ def test_a_slow_old_query_never_overwrites_a_newer_one(tmp_path: Path):
     apple_may_finish.set()
     old.join()
     assert _titles(app) == ["Banana"]
-    assert app.state.query == "banana "
+    assert app.query == "banana "
     app.shutdown()
 
 
@@ -198,7 +198,7 @@ def test_a_rerun_after_the_index_changed_never_draws_an_older_text_over_a_newer_
     plugin.latest = latest  # type: ignore[method-assign]
     app.search("ans")
     assert rerun_done.wait(30)
-    assert app.state.query == "ans"
+    assert app.query == "ans"
     assert app.state.outcome is not None and app.state.outcome.query.text == "ans"
     app.shutdown()
 
@@ -239,6 +239,6 @@ def test_the_panel_while_indexing_shows_progress_not_a_stale_count_and_never_no_
     texts = json.dumps(render(indexing, t), ensure_ascii=False)
     assert "Indexing 17500 / 20000" in texts and "0 notes" not in texts
     assert "No notes match" not in texts and "1 result for «alpha»" in texts
-    ready = State(phase="ready", note_count=20_000, engine_name="sqlite", outcome=none, query="zzz")
+    ready = State(phase="ready", note_count=20_000, engine_name="sqlite", outcome=none)
     texts = json.dumps(render(ready, t), ensure_ascii=False)
     assert "20000 notes · sqlite" in texts and "No notes match «zzz»" in texts

@@ -26,7 +26,6 @@ class State(NamedTuple):
     # What we put in the search field. Agentty keeps the user's typing unless a tree carries a different
     # value, so this changes only on purpose (a command or link query), never to echo typing.
     field_value: str = ""
-    query: str = ""  # the newest query (the controller's; the results show their own, outcome.query)
     outcome: "Optional[SearchOutcome]" = None
     preview: "Optional[OpenedNote]" = None
     preview_mtime: Optional[float] = None  # the previewed note's modification time, read when it opened
