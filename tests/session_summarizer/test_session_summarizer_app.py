@@ -70,3 +70,20 @@ def test_a_failure_inside_the_summarizer_never_leaves_the_panel_spinning(tmp_pat
     assert host.done.wait(10)
     assert app.state.busy == "" and app.state.message.startswith("Summarizing failed: RuntimeError")
     assert app.state.message_tone == "error"
+
+
+def test_a_runs_message_is_drawn_with_the_end_of_the_run(tmp_path):
+    """No panel shows a run's outcome beside a Summarize button that is still disabled: the message and the
+    end of the run are one update (a click on the disabled button would be lost)."""
+    from agentty_plugin import ui
+    from session_summarizer import ids
+
+    host = _Host(session={"turns": []})
+    app = App(host)
+    app.activate(str(tmp_path))
+    app.summarize(use_llm=False)
+    assert host.done.wait(10)
+    with app.lock:  # the run has finished drawing
+        panels = list(host.panels)
+    with_message = [tree for tree in panels if any("no turns yet" in text for text in ui.texts(tree))]
+    assert with_message and all(ui.find(tree, ids.SUMMARIZE)["disabled"] is False for tree in with_message)

@@ -70,6 +70,8 @@ class App:
         self.fallback: Optional[LocalSummary] = None  # the local summary made alongside an LLM run
         self.fallback_session: Optional[Session] = None
         self.last_saved_path = ""
+        self._run_thread: Optional[int] = None  # the summarize thread, while a run is going
+        self._held: Optional[Tuple[str, str]] = None  # that run's message, shown when it ends
         self.cancellation: Optional[Cancellation] = None
         self.settings_file: Optional[JsonFile] = None
         self.history: Optional[History] = None
@@ -214,7 +216,13 @@ class App:
 
     def say(self, key: str, tone: str = "info", notify: bool = False, **values: Any) -> None:
         text = self.t(key, **values)
-        self.update(message=text, message_tone=tone)
+        with self.lock:
+            if self._run_thread == threading.get_ident():
+                # A run's outcome appears with the end of the run (busy cleared in the same update), so the
+                # panel never shows the message beside a still-disabled Summarize button.
+                self._held = (text, tone)
+            else:
+                self.update(message=text, message_tone=tone)
         if notify:
             self.plugin.notify(text, "success" if tone == "success" else tone)
 
@@ -254,6 +262,8 @@ class App:
         threading.Thread(target=self._run, args=(use_llm,), name="summarize", daemon=True).start()
 
     def _run(self, use_llm: bool) -> None:
+        with self.lock:
+            self._run_thread, self._held = threading.get_ident(), None
         try:
             session = self._read_session()
             if session is None:
@@ -275,8 +285,12 @@ class App:
         finally:
             with self.lock:
                 self.cancellation = None
+                held, self._held, self._run_thread = self._held, None, None
+                if held is None:
+                    self.update(busy="")
+                else:
+                    self.update(busy="", message=held[0], message_tone=held[1])
             self.refresh_panes()
-            self.update(busy="")
 
     def _read_session(self) -> Optional["Session"]:
         from .session import parse_session
