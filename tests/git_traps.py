@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 ROUTES = ("direct", "include", "includeif", "worktree")
 
@@ -32,6 +32,25 @@ def isolated_environment(home: Path) -> Dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update({"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"), "GIT_CONFIG_NOSYSTEM": "1"})
     return env
+
+
+def use_isolated_git(monkeypatch: Any, home: Path) -> Dict[str, str]:
+    """`isolated_environment` applied to this process too (pytest's monkeypatch undoes it), so the
+    runtime's git and the plugins the harness starts see the same HOME and no GIT_* variable."""
+    environment = isolated_environment(home)
+    for name in [n for n in os.environ if n.startswith("GIT_")]:
+        monkeypatch.delenv(name)
+    for name in ("HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM"):
+        monkeypatch.setenv(name, environment[name])
+    return environment
+
+
+def users_own_program(folder: Path, markers: Path) -> Path:
+    """A program of the user's own (their git-lfs, say): it leaves `own-<arg>` markers."""
+    program = folder / "own.sh"
+    program.write_text(f'#!/bin/sh\ntouch "{markers}/own-$1"\ncat\n')
+    program.chmod(0o755)
+    return program
 
 
 def trap_program(folder: Path, markers: Path) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from agentty_plugin.git import SafeGit, find_repository, overrides_for, parse_config_listing
-from git_traps import ROUTES, fired, git, isolated_environment, make_trapped_repository, plain_git_fires
+from git_traps import ROUTES, fired, git, make_trapped_repository, plain_git_fires, use_isolated_git, users_own_program
 
 READS = (
     ["status", "--porcelain=v2", "-z", "--untracked-files=all"],
@@ -28,12 +28,7 @@ READS = (
 
 @pytest.fixture
 def env(tmp_path, monkeypatch):
-    environment = isolated_environment(tmp_path / "home")
-    for name in [n for n in os.environ if n.startswith("GIT_")]:
-        monkeypatch.delenv(name)
-    for name in ("HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM"):
-        monkeypatch.setenv(name, environment[name])
-    return environment
+    return use_isolated_git(monkeypatch, tmp_path / "home")
 
 
 @pytest.fixture
@@ -60,9 +55,7 @@ def test_no_planted_program_runs_through_any_route(tmp_path, env, markers, route
 def test_the_users_own_filter_still_runs(tmp_path, env, markers):
     """A filter the user configured globally (their git-lfs) is theirs: it is not switched off."""
     repo = make_trapped_repository(tmp_path / "work", "direct", env, markers)
-    own = tmp_path / "own.sh"
-    own.write_text(f'#!/bin/sh\ntouch "{markers}/own-$1"\ncat\n')
-    own.chmod(0o755)
+    own = users_own_program(tmp_path, markers)
     with open(Path(env["HOME"]) / ".gitconfig", "a", encoding="utf-8") as handle:
         handle.write(f'[filter "mine"]\n\tclean = {own} clean\n')
     (repo / ".gitattributes").write_text("* filter=evil diff=evil\n*.txt filter=mine -diff\n")
@@ -77,13 +70,11 @@ def test_the_users_own_filter_still_runs(tmp_path, env, markers):
 
 def test_a_repository_that_redefines_the_users_filter_gets_the_users_program_back(tmp_path, env, markers):
     repo = make_trapped_repository(tmp_path / "work", "direct", env, markers)
-    own = tmp_path / "own.sh"
-    own.write_text(f'#!/bin/sh\ntouch "{markers}/own-$1"\ncat\n')
-    own.chmod(0o755)
+    own = users_own_program(tmp_path, markers)
     with open(Path(env["HOME"]) / ".gitconfig", "a", encoding="utf-8") as handle:
         handle.write(f'[filter "evil"]\n\tclean = {own} clean\n')
-    SafeGit().run(str(repo), ["diff"])
-    assert [m for m in fired(markers) if not m.startswith("own-")] == []
+    assert SafeGit().run(str(repo), ["diff"]).ok
+    assert fired(markers) == ["own-clean"]  # the user's program, never the repository's
 
 
 def test_an_include_created_after_the_first_call_is_seen(tmp_path, env, markers):

@@ -11,7 +11,7 @@ import os
 
 import pytest
 from agentty_plugin.testing import PaneSpec, PluginHost, WorkspaceSpec, World
-from git_traps import ROUTES, fired, isolated_environment, make_trapped_repository, plain_git_fires
+from git_traps import ROUTES, fired, make_trapped_repository, plain_git_fires, use_isolated_git
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WAIT = 60  # a bound for an event on a loaded machine, not a speed target
@@ -24,11 +24,7 @@ def plugin(name: str) -> str:
 @pytest.fixture
 def trapped(tmp_path, monkeypatch):
     """(repository, markers) for each route, with HOME and the git environment of the test's own."""
-    env = isolated_environment(tmp_path / "home")
-    for name in [n for n in os.environ if n.startswith("GIT_")]:
-        monkeypatch.delenv(name)
-    for name in ("HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM"):
-        monkeypatch.setenv(name, env[name])
+    env = use_isolated_git(monkeypatch, tmp_path / "home")
     found = []
     for route in ROUTES:
         markers = tmp_path / f"markers-{route}"
