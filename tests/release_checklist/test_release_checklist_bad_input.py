@@ -7,7 +7,7 @@ from pathlib import Path
 
 from agentty_plugin.testing import PaneSpec, PluginHost, WorkspaceSpec, World
 from release_checklist import Outcome, ReleaseSession, StepState
-from release_checklist.text import TRANSLATOR
+from release_checklist.text import TEXT
 from release_checklist.view_release import version_line
 
 PLUGIN_DIR = Path(__file__).resolve().parents[2] / "plugins" / "release-checklist"
@@ -18,7 +18,7 @@ def test_a_version_file_setting_that_names_no_version_says_so(make_repo, data_di
                                           "meta/VERSION": "not a version\n"}, tags=("v1.2.0",))
     session = ReleaseSession(str(repo), data_dir)
     assert (session.version, session.version_source, session.loaded.source) == ("1.2.1", "suggested", "settings")
-    assert version_line(session, TRANSLATOR.for_language("en")) == (
+    assert version_line(session, TEXT.for_language("en")) == (
         "suggested: the next after v1.2.0 · no version could be read from meta/VERSION (the Version file setting)")
 
 

@@ -13,7 +13,7 @@ from typing import List
 import pytest
 from agentty_plugin.testing import PaneSpec, PluginHost, WorkspaceSpec, World
 from release_checklist import ReleaseSession, RunStore, StepState
-from release_checklist.text import TRANSLATOR
+from release_checklist.text import TEXT
 from release_checklist.view_release import damage_text
 
 PY = sys.executable
@@ -265,7 +265,7 @@ def test_a_wrong_typed_release_record_is_kept_aside_with_a_message(make_repo, da
     kept = list(path.parent.glob("1.1.0.json.corrupt-*"))
     assert len(kept) == 1 and json.loads(kept[0].read_text()) == snapshot and not path.exists()
     [damage] = session.store.damage
-    assert damage_text(damage, TRANSLATOR.for_language("en")) == (
+    assert damage_text(damage, TEXT.for_language("en")) == (
         f"1.1.0.json could not be read and was kept as {kept[0].name}: results saved only in it are missing.")
 
 

@@ -203,9 +203,9 @@ def test_not_a_repository_and_following_focus(make_repo, open_host, tmp_path):
 
 
 def test_every_panel_string_is_translated():
-    from release_checklist.text import TRANSLATOR
+    from release_checklist.text import TEXT
 
-    assert TRANSLATOR.missing() == {"ja": [], "ko": [], "zh": []}
+    assert TEXT.missing() == {"ja": [], "ko": [], "zh": []}
 
 
 def test_run_all_reads_an_edited_checklist(make_repo, open_host):
@@ -400,7 +400,7 @@ def test_the_view_draws_a_snapshot_and_never_calls_the_engine(make_repo, data_di
     from release_checklist import ReleaseSession, git_repo
     from release_checklist.release_view import release_of
     from release_checklist.state import State
-    from release_checklist.text import TRANSLATOR
+    from release_checklist.text import TEXT
     from release_checklist.view import badge_text, render
 
     repo = make_repo(tags=("v1.0.0",))
@@ -416,7 +416,7 @@ def test_the_view_draws_a_snapshot_and_never_calls_the_engine(make_repo, data_di
     for name in ("title_of", "command_of", "statuses", "status", "progress", "step"):
         monkeypatch.setattr(ReleaseSession, name, engine_called)
     session.reset()  # the live release moves on; the snapshot drawn is the one taken
-    tree = render(state, TRANSLATOR.for_language("en"))
+    tree = render(state, TEXT.for_language("en"))
     texts = PluginHost.texts(tree)
     assert "Tag v1.1.0" not in texts and "Tag" in texts and "git tag v1.1.0" in texts  # filled when taken
     assert badge_text(state) == "1/2" and any(text.startswith("Passed") for text in texts)

@@ -107,7 +107,7 @@ def test_panel_stays_within_host_limits(make_repo, data_dir):
     from release_checklist import ReleaseSession
     from release_checklist.release_view import release_of
     from release_checklist.state import State
-    from release_checklist.text import TRANSLATOR
+    from release_checklist.text import TEXT
     from release_checklist.view import render
 
     repo = make_repo()
@@ -115,7 +115,7 @@ def test_panel_stays_within_host_limits(make_repo, data_dir):
     view = State(folder=str(repo), release=release_of(ReleaseSession(str(repo), data_dir)))
     for language in ("en", "ja", "ko", "zh"):
         view.language = language
-        tree = render(view, TRANSLATOR.for_language(language))
+        tree = render(view, TEXT.for_language(language))
         ui.validate(tree)
         assert ui.count_elements(tree) <= 2000
 
@@ -159,10 +159,10 @@ def test_a_folder_outside_git_is_named_home_relative():
     import os
 
     from release_checklist.state import State
-    from release_checklist.text import TRANSLATOR
+    from release_checklist.text import TEXT
     from release_checklist.view import render
 
     state = State(folder=os.path.join(os.path.expanduser("~"), "scratch"))
     state.not_repo = True
-    texts = [child.get("text") for child in render(state, TRANSLATOR.for_language("en"))["children"]]
+    texts = [child.get("text") for child in render(state, TEXT.for_language("en"))["children"]]
     assert os.path.join("~", "scratch") + " is not inside a git repository." in texts

@@ -11,12 +11,12 @@ from typing import Dict, List, Sequence, Tuple
 
 import pytest
 from release_checklist import ChecklistParseError, ReleaseSession, StepKind
-from release_checklist.text import TRANSLATOR
+from release_checklist.text import TEXT
 from release_checklist.view_release import version_line
 
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.invalid",
            "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1"}
-EN = TRANSLATOR.for_language("en")
+EN = TEXT.for_language("en")
 
 
 def git(cwd: Path, *args: str) -> str:

@@ -14,7 +14,7 @@ from agentty_plugin.panes import busy_agent_panes, idle_agent_pane, pane_label
 from . import ids
 from .fix_watch import FixWatch
 from .state import State
-from .text import TRANSLATOR
+from .text import TEXT
 from .view import badge_text, render
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class App:
             return self._chosen
 
     def t(self, key: str, **values: Any) -> str:
-        return str(TRANSLATOR.get(self.host.language, key, **values))
+        return str(TEXT.get(self.host.language, key, **values))
 
     @property
     def session(self) -> Optional[ReleaseSession]:
@@ -367,7 +367,7 @@ class App:
                 work()
             except Exception as error:
                 if not self._told(error):  # never a thread that dies silently: the runtime's failure banner
-                    self.host.report_failure(error, self.t("run-where"))
+                    self.host.report_failure(error, self.t("run_where"))
             finally:
                 done.set()
                 self._changed.set()  # wakes the tick thread, which ends
@@ -391,7 +391,7 @@ class App:
         if isinstance(error, SessionBusy):
             self.host.notify(self.t("busy"), "warning")
         elif isinstance(error, ProgressNotSaved):  # the panel keeps saying so until a save works again
-            self.host.notify(self.t("not-saved-stopped", problem=self.describe(error.error, error.folder)), "error")
+            self.host.notify(self.t("not_saved_stopped", problem=self.describe(error.error, error.folder)), "error")
         else:
             return False
         return True
@@ -444,14 +444,14 @@ class App:
             if failed_ids or unknown_ids:  # the first problem's output, with Retry and "Ask the agent to fix it"
                 self.select((failed_ids or unknown_ids)[0])
             if any(record.state == StepState.STOPPED for record in results.values()):  # the user's Stop: no failure
-                self.host.notify(self.t("checks-stopped", passed=passed, failed=failed, unknown=unknown))
+                self.host.notify(self.t("checks_stopped", passed=passed, failed=failed, unknown=unknown))
             elif unknown:  # never folded into "passed": the count says how many answers are missing
-                self.host.notify(self.t("checks-unknown", passed=passed, failed=failed, unknown=unknown),
+                self.host.notify(self.t("checks_unknown", passed=passed, failed=failed, unknown=unknown),
                                  "error" if failed else "warning")
             elif failed:
-                self.host.notify(self.t("checks-failed", count=failed), "error")
+                self.host.notify(self.t("checks_failed", count=failed), "error")
             elif results and all(record.state == StepState.PASSED for record in results.values()):
-                self.host.notify(self.t("all-passed"), "success")
+                self.host.notify(self.t("all_passed"), "success")
 
         self._in_background(work)
 
@@ -463,12 +463,12 @@ class App:
         statuses = session.statuses()
         checks = [step for step in session.steps if step.kind == StepKind.CHECK and step.command]
         skipped = sum(statuses[step.id].state != StepState.PASSED for step in checks)
-        first = (self.t("no-checks") if not checks else self.t("checks-done-skipped", skipped=skipped) if skipped
-                 else self.t("checks-done"))
+        first = (self.t("no_checks") if not checks else self.t("checks_done_skipped", skipped=skipped) if skipped
+                 else self.t("checks_done"))
         left = [step for step in session.steps if statuses[step.id].state not in StepState.COMPLETE]
         if not left:
-            return first + " " + self.t("steps-left-none")
-        return first + " " + self.t("steps-left", count=len(left), title=session.title_of(left[0]))
+            return first + " " + self.t("steps_left_none")
+        return first + " " + self.t("steps_left", count=len(left), title=session.title_of(left[0]))
 
     def run_one(self, step_id: str, confirmed: bool = False) -> None:
         session = self.session
@@ -493,7 +493,7 @@ class App:
         if session.status(step_id).state in StepState.COMPLETE:
             return  # passed or skipped meanwhile: nothing to find out
         title = session.title_of(session.step(step_id))
-        self.host.notify(self.t("rerun-after-fix", pane=pane_label(pane), title=title))
+        self.host.notify(self.t("rerun_after_fix", pane=pane_label(pane), title=title))
         self.run_one(step_id)
         self.draw()
 
@@ -517,7 +517,7 @@ class App:
             if message:
                 self.host.notify(self.t(message), "info" if message.startswith("sent") else "warning")
         except AgenttyError as error:
-            self.host.notify(self.t("send-failed", error=str(error)), "error")
+            self.host.notify(self.t("send_failed", error=str(error)), "error")
 
     def _type_command(self, step_id: str) -> Delivery:
         def deliver(session: ReleaseSession) -> Optional[str]:
@@ -527,12 +527,12 @@ class App:
             if pane is None:  # a new shell tab in the repository; a shell never gets Enter from a prompt
                 self.host.inject_prompt(text, target="newTab", agent="shell", cwd=session.repo, submit=False,
                                         title=self.t("title", version=session.version))
-                return "no-terminal"
+                return "no_terminal"
             with self.lock:
                 press_enter = self.state.press_enter
             # Enter only when the checklist (#enter) or the user (the toggle) asked for it.
             self.host.send_to_terminal(text, pane_id=pane.id, submit=step.press_enter or press_enter)
-            return "sent-terminal"
+            return "sent_terminal"
 
         return deliver
 
@@ -544,11 +544,11 @@ class App:
             title = self.t("title", version=session.version)
             if pane is None:  # every agent pane is busy: let the user pick rather than interrupt one
                 self.host.inject_prompt(text, target="ask", cwd=session.repo, title=title)
-                return "asked-agent"
+                return "asked_agent"
             self.host.inject_prompt(text, target="pane", pane_id=pane.id, cwd=session.repo, title=title)
             if fixing is not None:
                 self.fix_watch.watch(pane.id, fixing)
-            return "sent-agent"
+            return "sent_agent"
 
         return deliver
 
@@ -595,7 +595,7 @@ class App:
         if not busy:
             return False
         pane = busy[0]
-        self.host.notify(self.t("agent-busy", pane=pane_label(pane), status=self.t("pane-" + pane.status),
+        self.host.notify(self.t("agent_busy", pane=pane_label(pane), status=self.t("pane_" + pane.status),
                                 title=session.title_of(step)), "warning")
         with self.lock:
             self.state.confirm = None
@@ -607,7 +607,7 @@ class App:
         from . import git_repo
 
         dirty = git_repo.dirty_paths(session.repo)
-        note = self.t("confirm-dirty", count=len(dirty), first=dirty[0]) if dirty else ""
+        note = self.t("confirm_dirty", count=len(dirty), first=dirty[0]) if dirty else ""
         text = self._what_is_pushed(session, step_id)
         return " ".join(part for part in (text, note) if part)
 
@@ -624,18 +624,18 @@ class App:
         values = {"remote": preview.remote, "url": preview.url, "branch": ", ".join(preview.branches),
                   "tag": ", ".join(preview.tags), "commits": preview.commits}
         if not preview.remote_exists:
-            return self.t("push-no-remote", remote=preview.remote, file=CHECKLIST_FILE_NAME)
+            return self.t("push_no_remote", remote=preview.remote, file=CHECKLIST_FILE_NAME)
         if not preview.branches:
-            key = "push-tag-only"
+            key = "push_tag_only"
         elif not preview.tags:  # each ref is named once, as what it is: a branch here, a tag below
-            key = "push-branch-new" if preview.commits is None else "push-branch"
+            key = "push_branch_new" if preview.commits is None else "push_branch"
         else:
-            key = "push-preview-new" if preview.commits is None else "push-preview"
+            key = "push_preview_new" if preview.commits is None else "push_preview"
         parts = [self.t(key, **values)]
         if preview.tags and preview.branches and not preview.atomic:
-            parts.append(self.t("push-not-atomic"))
+            parts.append(self.t("push_not_atomic"))
         if preview.missing_tags:  # never described as if it existed: the push would fail on it
-            parts.append(self.t("push-tag-missing", tag=", ".join(preview.missing_tags)))
+            parts.append(self.t("push_tag_missing", tag=", ".join(preview.missing_tags)))
         return " ".join(parts)
 
     def confirm(self, yes: bool) -> None:
@@ -672,7 +672,7 @@ class App:
             return
         if not is_version(value):
             with self.lock:
-                self.state.version_error = self.t("version-bad", value=value)
+                self.state.version_error = self.t("version_bad", value=value)
             return
         self._choose(session.repo, value)
         self.load(self._shown_folder(), value)
@@ -681,13 +681,13 @@ class App:
         try:
             self.chosen_versions.set(repo, version)
         except OSError as error:  # used all the same until the plugin stops
-            self.host.notify(self.t("chosen-not-saved", problem=self.describe(error, self.host.data_dir)), "warning")
+            self.host.notify(self.t("chosen_not_saved", problem=self.describe(error, self.host.data_dir)), "warning")
 
     def _tell_chosen_damage(self) -> None:
         damage = self.chosen_versions.take_damage()
         if damage is not None:
             file, kept = damage
-            self.host.notify(self.t("chosen-damaged" if kept else "chosen-damaged-left", file=file, kept=kept),
+            self.host.notify(self.t("chosen_damaged" if kept else "chosen_damaged_left", file=file, kept=kept),
                              "warning")
 
     def write_checklist(self) -> None:
@@ -704,9 +704,9 @@ class App:
             self.host.notify(self.t("written", file=os.path.basename(path)), "success")
             self.load(self._shown_folder(), session.version)
         except FileExistsError:
-            self.host.notify(self.t("write-exists", file=CHECKLIST_FILE_NAME), "warning")
+            self.host.notify(self.t("write_exists", file=CHECKLIST_FILE_NAME), "warning")
         except OSError as error:
-            self.host.notify(self.t("write-failed", file=CHECKLIST_FILE_NAME,
+            self.host.notify(self.t("write_failed", file=CHECKLIST_FILE_NAME,
                                     problem=self.describe(error, session.repo)), "error")
 
     def reveal_checklist(self) -> None:

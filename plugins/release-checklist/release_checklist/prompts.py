@@ -25,11 +25,11 @@ def summary_lines(session: ReleaseSession, t: Translate) -> str:
 
 def fix_prompt(session: ReleaseSession, step: Step, t: Translate) -> str:
     record = session.status(step.id)
-    return t("prompt-fix", title=session.title_of(step), repo=session.repo, version=session.version,
+    return t("prompt_fix", title=session.title_of(step), repo=session.repo, version=session.version,
              command=session.command_of(step) or "", result=result_text(record, t) or record.message,
              output="\n".join(record.tail[-PROMPT_OUTPUT_LINES:]))
 
 
 def continue_prompt(session: ReleaseSession, step: Step, t: Translate) -> str:
-    return t("prompt-continue", repo=session.repo, version=session.version, title=session.title_of(step),
+    return t("prompt_continue", repo=session.repo, version=session.version, title=session.title_of(step),
              instructions=session.command_of(step) or "", summary=summary_lines(session, t))

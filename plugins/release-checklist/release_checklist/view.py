@@ -28,36 +28,36 @@ def badge_text(state: State) -> str:
 
 def problem_text(problem: ChecklistProblem, t: Translate) -> str:
     details = dict(problem.details)
-    key = "p-" + problem.code
+    key = "p_" + problem.code.replace("-", "_")
     if problem.code == "unknown-tag" and details.get("suggestion"):
-        key = "p-unknown-tag-hint"
+        key = "p_unknown_tag_hint"
     message = t(key, **details)
     if message == key:  # a code without a translation: the English sentence is better than nothing
         message = problem.message
-    return t("problem-line", line=problem.line, column=problem.column, message=message)
+    return t("problem_line", line=problem.line, column=problem.column, message=message)
 
 
 def render(state: State, t: Translate) -> Dict[str, Any]:
     """The whole panel for the current state."""
     if state.folder is None:
-        return ui.column([ui.text(t("title-no-version"), "title"), ui.text(t("no-pane"), "muted")])
-    header = ui.row([ui.text(t("title-no-version"), "title"),
+        return ui.column([ui.text(t("title_no_version"), "title"), ui.text(t("no_pane"), "muted")])
+    header = ui.row([ui.text(t("title_no_version"), "title"),
                      ui.button(ids.REFRESH, t("refresh"), icon="refresh-cw", variant="ghost")], gap="small")
     if state.loading:
         return ui.column([header, ui.spinner(t("loading"))])
     if state.not_repo:
         # Git's own refusal is not "no repository": the user can fix it, and the words say how.
-        key = {"refused": "git-refused", "no-git": "git-missing"}.get(state.repo_problem, "not-repo")
+        key = {"refused": "git_refused", "no-git": "git_missing"}.get(state.repo_problem, "not_repo")
         return ui.column([header, ui.text(t(key, folder=display_path(state.folder)),
-                                          "muted" if key == "not-repo" else "error")])
+                                          "muted" if key == "not_repo" else "error")])
     if state.read_error is not None:
-        return ui.column([header, ui.text(t("read-failed", error=state.read_error), "error")])
+        return ui.column([header, ui.text(t("read_failed", error=state.read_error), "error")])
     if state.problems:
         items = [ui.item(f"problem-{index}", problem_text(problem, t), icon="circle-x", tone="error")
                  for index, problem in enumerate(state.problems[:100])]
         return ui.column([
             header,
-            ui.text(t("problems-title", file=os.path.basename(state.problems_file) or "RELEASE_CHECKLIST.md"), "error"),
+            ui.text(t("problems_title", file=os.path.basename(state.problems_file) or "RELEASE_CHECKLIST.md"), "error"),
             ui.list(ids.PROBLEMS, items),
             ui.button(ids.REVEAL, t("reveal"), icon="file-text"),
         ])

@@ -27,7 +27,7 @@ MAX_OUTPUT_CHARS = 8000  # the host cuts any text over 20,000 characters; we kee
 
 def _output_text(lines: List[str], t: Translate) -> str:
     text = "\n".join(lines)
-    return ("…" + text[-MAX_OUTPUT_CHARS:]) if len(text) > MAX_OUTPUT_CHARS else (text or t("output-empty"))
+    return ("…" + text[-MAX_OUTPUT_CHARS:]) if len(text) > MAX_OUTPUT_CHARS else (text or t("output_empty"))
 
 
 STATE_LOOK = {  # state -> (icon, tone)
@@ -50,17 +50,17 @@ SHOWS_OUTPUT = (StepState.PASSED, StepState.FAILED, StepState.INTERRUPTED, StepS
 def result_text(record: StepRecord, t: Translate) -> str:
     """The outcome of a check in the user's language ("exit code 1", "timed out after 600 s")."""
     if record.outcome == Outcome.FAILED:
-        return t("outcome-failed", code=record.exit_code)
+        return t("outcome_failed", code=record.exit_code)
     if record.outcome == Outcome.TIMEOUT:
-        return t("outcome-timeout", seconds=record.message.rsplit(" ", 2)[-2] if record.message else "?")
+        return t("outcome_timeout", seconds=record.message.rsplit(" ", 2)[-2] if record.message else "?")
     if record.outcome == Outcome.STOPPED:
-        return t("outcome-stopped")
+        return t("outcome_stopped")
     if record.outcome == Outcome.NOT_FOUND:
-        return t("outcome-not-installed", program=record.message.rsplit(": ", 1)[-1], file=CHECKLIST_FILE_NAME)
+        return t("outcome_not_installed", program=record.message.rsplit(": ", 1)[-1], file=CHECKLIST_FILE_NAME)
     if record.outcome == Outcome.UNKNOWN:
         return record.message  # the built-in check's own sentence ("Could not reach origin: …")
     if record.outcome == Outcome.ERROR:
-        return t("outcome-error", message=record.message)
+        return t("outcome_error", message=record.message)
     return ""
 
 
@@ -68,13 +68,13 @@ def state_text(record: StepRecord, t: Translate, step: Optional[Step] = None, no
     state = record.state
     if state == StepState.RUNNING:
         now = time.time() if now is None else now
-        return t("state-running", seconds=int(now - (record.started_at or now)))
+        return t("state_running", seconds=int(now - (record.started_at or now)))
     if state == StepState.SKIPPED:
-        return t("state-skipped", reason=record.reason) if record.reason else t("state-skipped-no-reason")
-    text = t("state-" + state)
+        return t("state_skipped", reason=record.reason) if record.reason else t("state_skipped_no_reason")
+    text = t("state_" + state)
     if state in (StepState.FAILED, StepState.UNKNOWN) and record.outcome:
         derived_tests = step is not None and step.id == "tests-pass" and record.outcome == Outcome.NOT_FOUND
-        text += " · " + (t("outcome-not-installed-tests", program=record.message.rsplit(": ", 1)[-1],
+        text += " · " + (t("outcome_not_installed_tests", program=record.message.rsplit(": ", 1)[-1],
                            file=CHECKLIST_FILE_NAME) if derived_tests else result_text(record, t))
     if state in (StepState.PASSED, StepState.FAILED, StepState.UNKNOWN, StepState.STOPPED) and record.started_at \
             and record.finished_at:
@@ -86,30 +86,30 @@ def step_actions(step: Step, record: StepRecord, running: bool, t: Translate) ->
     """The row buttons that make sense for this step now (at most three, to keep rows readable)."""
     state = record.state
     if state == StepState.RUNNING:
-        return [ui.action(ids.ACT_OUTPUT, icon="scroll-text", tooltip=t("action-output"))]
+        return [ui.action(ids.ACT_OUTPUT, icon="scroll-text", tooltip=t("action_output"))]
     actions: List[Dict[str, Any]] = []
     if state in StepState.COMPLETE:
-        return [ui.action(ids.ACT_UNDO, icon="undo-2", tooltip=t("action-undo"))]
+        return [ui.action(ids.ACT_UNDO, icon="undo-2", tooltip=t("action_undo"))]
     if step.kind == StepKind.CHECK and not running:
         failed = state in (StepState.FAILED, StepState.INTERRUPTED, StepState.UNKNOWN)  # not a stop: Run again
         actions.append(ui.action(ids.ACT_RETRY if failed else ids.ACT_RUN, icon="rotate-cw" if failed else "play",
-                                 tooltip=t("action-retry" if failed else "action-run")))
+                                 tooltip=t("action_retry" if failed else "action_run")))
         if state in (StepState.FAILED, StepState.UNKNOWN):
-            actions.append(ui.action(ids.ACT_FIX, icon="bot", tooltip=t("action-fix")))
+            actions.append(ui.action(ids.ACT_FIX, icon="bot", tooltip=t("action_fix")))
     elif step.kind == StepKind.TERMINAL and state != StepState.SENT:
-        actions.append(ui.action(ids.ACT_TYPE, icon="square-terminal", tooltip=t("action-type")))
+        actions.append(ui.action(ids.ACT_TYPE, icon="square-terminal", tooltip=t("action_type")))
     elif step.kind == StepKind.AGENT and state != StepState.SENT:
-        actions.append(ui.action(ids.ACT_HAND, icon="bot", tooltip=t("action-hand")))
+        actions.append(ui.action(ids.ACT_HAND, icon="bot", tooltip=t("action_hand")))
     if step.kind != StepKind.CHECK or state == StepState.SENT:
-        actions.append(ui.action(ids.ACT_DONE, icon="check", tooltip=t("action-done")))
-    actions.append(ui.action(ids.ACT_SKIP, icon="minus", tooltip=t("action-skip")))
+        actions.append(ui.action(ids.ACT_DONE, icon="check", tooltip=t("action_done")))
+    actions.append(ui.action(ids.ACT_SKIP, icon="minus", tooltip=t("action_skip")))
     return actions[:3]
 
 
 def _step_item(release: Release, step: Step, record: StepRecord, running: bool, t: Translate,
                now: Optional[float]) -> Dict[str, Any]:
     icon, tone = STATE_LOOK.get(record.state, ("circle-dot", "neutral"))
-    kind = t("kind-" + step.kind) + (" · " + t("irreversible") if step.irreversible else "")
+    kind = t("kind_" + step.kind) + (" · " + t("irreversible") if step.irreversible else "")
     command = release.command_of(step)
     return ui.item(step.id, release.title_of(step), subtitle=f"{state_text(record, t, step, now)} · {kind}",
                    detail=command[:300] if command else None, icon=icon, tone=tone,
@@ -122,7 +122,7 @@ def _output_block(state: State, release: Release, t: Translate) -> Optional[Dict
         step = release.step(running_id)
         lines = list(state.live_lines)
         return ui.column([
-            ui.spinner(t("running-step", title=release.title_of(step))),
+            ui.spinner(t("running_step", title=release.title_of(step))),
             ui.text(_output_text(lines, t), "code"),
         ], gap="small")
     if state.selected is None:
@@ -135,12 +135,12 @@ def _output_block(state: State, release: Release, t: Translate) -> Optional[Dict
     if record.state not in SHOWS_OUTPUT or step.kind != StepKind.CHECK:
         return None
     body = _output_text(record.tail[-TAIL_LINES:], t)
-    children: List[Any] = [ui.text(t("output-of", title=release.title_of(step)), "small"), ui.text(body, "code")]
+    children: List[Any] = [ui.text(t("output_of", title=release.title_of(step)), "small"), ui.text(body, "code")]
     if record.state != StepState.PASSED:
         children.append(ui.row([
-            ui.button(ids.OUTPUT_RETRY, t("action-retry"), icon="rotate-cw", variant="primary"),
-            record.state != StepState.STOPPED and ui.button(ids.OUTPUT_FIX, t("action-fix"), icon="bot"),
-            ui.button(ids.OUTPUT_SKIP, t("action-skip"), icon="minus", variant="ghost"),
+            ui.button(ids.OUTPUT_RETRY, t("action_retry"), icon="rotate-cw", variant="primary"),
+            record.state != StepState.STOPPED and ui.button(ids.OUTPUT_FIX, t("action_fix"), icon="bot"),
+            ui.button(ids.OUTPUT_SKIP, t("action_skip"), icon="minus", variant="ghost"),
         ], gap="small", wrap=True))
     return ui.column(children, gap="small")
 
@@ -154,33 +154,33 @@ def _publishes(release: Release, step: Step, t: Translate) -> Optional[Dict[str,
         return None
     if tag not in command.split():
         return None
-    return ui.text(t("confirm-publishes", tag=tag, workflows=", ".join(publishing.workflows)), "error")
+    return ui.text(t("confirm_publishes", tag=tag, workflows=", ".join(publishing.workflows)), "error")
 
 
 def _confirmation(state: State, release: Release, t: Translate) -> Optional[Dict[str, Any]]:
     if state.confirm_reset:
         return ui.section(t("reset"), [
-            ui.text(t("reset-confirm", version=release.version)),
-            ui.row([ui.button(ids.RESET_YES, t("yes-reset"), icon="trash-2", variant="danger"),
+            ui.text(t("reset_confirm", version=release.version)),
+            ui.row([ui.button(ids.RESET_YES, t("yes_reset"), icon="trash-2", variant="danger"),
                     ui.button(ids.RESET_NO, t("cancel"), variant="ghost")], gap="small"),
         ])
     if state.confirm is not None:
         step = release.step(state.confirm["step"])
-        local = "-local" if state.confirm.get("local") else ""  # a local tag can be deleted: not "cannot be undone"
-        return ui.section(t("confirm-title" + local), [
-            ui.text(t("confirm-" + state.confirm["action"] + local, title=release.title_of(step)), "error"),
+        local = "_local" if state.confirm.get("local") else ""  # a local tag can be deleted: not "cannot be undone"
+        return ui.section(t("confirm_title" + local), [
+            ui.text(t("confirm_" + state.confirm["action"] + local, title=release.title_of(step)), "error"),
             ui.text(release.command_of(step) or "", "code"),
             bool(state.confirm.get("preview")) and ui.text(state.confirm.get("preview", ""), "small"),
             _publishes(release, step, t),
-            ui.row([ui.button(ids.CONFIRM_YES, t("confirm-yes"), icon="zap", variant="danger"),
+            ui.row([ui.button(ids.CONFIRM_YES, t("confirm_yes"), icon="zap", variant="danger"),
                     ui.button(ids.CONFIRM_NO, t("cancel"), variant="ghost")], gap="small"),
         ])
     if state.skipping is not None:
         step = release.step(state.skipping)
-        return ui.section(t("skip-title", title=release.title_of(step)), [
-            ui.input(ids.SKIP_REASON, placeholder=t("skip-reason")),
-            state.skip_error and ui.text(t("skip-needs-reason"), "error"),
-            ui.row([ui.button(ids.SKIP_CONFIRM, t("skip-confirm"), icon="minus", variant="primary"),
+        return ui.section(t("skip_title", title=release.title_of(step)), [
+            ui.input(ids.SKIP_REASON, placeholder=t("skip_reason")),
+            state.skip_error and ui.text(t("skip_needs_reason"), "error"),
+            ui.row([ui.button(ids.SKIP_CONFIRM, t("skip_confirm"), icon="minus", variant="primary"),
                     ui.button(ids.SKIP_CANCEL, t("cancel"), variant="ghost")], gap="small"),
         ])
     return None
@@ -199,11 +199,11 @@ def release_tree(state: State, release: Release, t: Translate) -> Dict[str, Any]
     ], gap="small")
     repo_name = os.path.basename(release.repo)
     shown_path = release.loaded.path if release.loaded.source != "default" else None
-    checklist_line = (t("source-" + release.loaded.source, file=os.path.relpath(shown_path, release.repo))
-                      if shown_path else t("source-default"))
+    checklist_line = (t("source_" + release.loaded.source, file=os.path.relpath(shown_path, release.repo))
+                      if shown_path else t("source_default"))
     writable = release.loaded.source in ("default", "adopted", "blank")
     controls = ui.row([
-        ui.button(ids.RUN_ALL, t("run-all"), icon="play", variant="primary", disabled=running),
+        ui.button(ids.RUN_ALL, t("run_all"), icon="play", variant="primary", disabled=running),
         running and ui.button(ids.STOP, t("stop"), icon="square", variant="danger"),
         ui.button(ids.RESET, t("reset"), icon="undo-2", variant="ghost", disabled=running),
     ], gap="small", wrap=True)
@@ -216,25 +216,25 @@ def release_tree(state: State, release: Release, t: Translate) -> Dict[str, Any]
         header,
         ui.text(f"{repo_name} · {source}", "small"),
         ui.row([ui.input(ids.VERSION, placeholder=t("version"), value=release.version),
-                ui.button(ids.VERSION_APPLY, t("version-apply"), variant="ghost", disabled=running)],
+                ui.button(ids.VERSION_APPLY, t("version_apply"), variant="ghost", disabled=running)],
                gap="small"),
         state.version_error and ui.text(state.version_error, "error"),
         controls,
-        release.save_error is not None and ui.text(t("not-saved", problem=describe_os_error(
+        release.save_error is not None and ui.text(t("not_saved", problem=describe_os_error(
             release.save_error, state.language, release.state_folder)), "error"),
         _confirmation(state, release, t),
         _output_block(state, release, t),
         ui.section(t("steps"), [
             ui.list(ids.STEPS, steps, empty=t("empty")),
-            hidden > 0 and ui.text(t("steps-hidden", count=hidden), "muted"),
-            has_terminal and ui.toggle(ids.ENTER, t("enter-toggle"), state.press_enter),
+            hidden > 0 and ui.text(t("steps_hidden", count=hidden), "muted"),
+            has_terminal and ui.toggle(ids.ENTER, t("enter_toggle"), state.press_enter),
         ]),
         ui.row([
             ui.text(checklist_line, "muted"),
             release.loaded.source == "file" and ui.button(ids.REVEAL, t("reveal"), icon="file-text",
                                                           variant="ghost"),
             writable and ui.button(
-                ids.WRITE, t({"adopted": "adopt", "blank": "write-again"}.get(release.loaded.source, "write-default")),
+                ids.WRITE, t({"adopted": "adopt", "blank": "write_again"}.get(release.loaded.source, "write_default")),
                 icon="file-plus", variant="ghost"),
         ], gap="small", wrap=True),
         *[ui.text(damage_text(damage, t), "muted") for damage in release.damage[-3:]],
@@ -245,8 +245,8 @@ def release_tree(state: State, release: Release, t: Translate) -> Dict[str, Any]
 def damage_text(damage: Damage, t: Translate) -> str:
     """A state file that was damaged, where it went, and what that means for the results."""
     if damage.kept_as:
-        return t("state-damaged", file=damage.file, kept=damage.kept_as)
-    return t("state-damaged-left", file=damage.file)
+        return t("state_damaged", file=damage.file, kept=damage.kept_as)
+    return t("state_damaged_left", file=damage.file)
 
 
 def version_line(release: Release, t: Translate) -> str:
@@ -254,20 +254,20 @@ def version_line(release: Release, t: Translate) -> str:
     project, last = release.project, release.loaded.last_release
     source = release.version_source
     if source == "project":
-        text = t("version-from", file=(project.version_file or "?").replace(os.sep, "/"))
+        text = t("version_from", file=(project.version_file or "?").replace(os.sep, "/"))
     elif source == "changelog":
-        text = t("version-from-changelog", file=(project.changelog_file or "?").replace(os.sep, "/"),
+        text = t("version_from_changelog", file=(project.changelog_file or "?").replace(os.sep, "/"),
                  tag=last[0] if last else "")
     elif source == "given":
-        text = t("version-given")
+        text = t("version_given")
     elif last:
-        text = t("version-next", tag=last[0])
+        text = t("version_next", tag=last[0])
     else:
-        text = t("version-suggested")
+        text = t("version_suggested")
     if project.version_from_tags not in (None, "tags") and source != "project":
-        text += " · " + t("version-tags", tool=project.version_from_tags)
+        text += " · " + t("version_tags", tool=project.version_from_tags)
     for ignored in project.ignored[:2]:
-        key = "version-unreadable" if ignored.reason == "unreadable" else "version-ignored"
+        key = "version_unreadable" if ignored.reason == "unreadable" else "version_ignored"
         text += " · " + t(key, file=ignored.file, version=ignored.version, last=last[1] if last else "")
     return text
 
@@ -279,9 +279,9 @@ def _history(state: State, release: Release, t: Translate) -> Dict[str, Any]:
         if summary.version == release.version:
             continue
         when = relative_time(now - summary.updated_at, state.language)
-        subtitle = (t("history-complete", when=when) if summary.completed_at
-                    else t("history-line", complete=summary.complete_steps, total=summary.total_steps, when=when))
+        subtitle = (t("history_complete", when=when) if summary.completed_at
+                    else t("history_line", complete=summary.complete_steps, total=summary.total_steps, when=when))
         items.append(ui.item(summary.version, summary.tag or summary.version, subtitle=subtitle,
                              icon="tag" if summary.completed_at else "history",
                              tone="success" if summary.completed_at else "neutral"))
-    return ui.section(t("history"), [ui.list(ids.HISTORY, items[:20], empty=t("history-empty"))])
+    return ui.section(t("history"), [ui.list(ids.HISTORY, items[:20], empty=t("history_empty"))])
