@@ -46,7 +46,7 @@ def _click(handler: Handler) -> Handler:
         except Exception as error:
             if not self._told(error):
                 raise
-        self.draw()
+        self.redraw()
 
     return clicked
 
@@ -70,8 +70,8 @@ class App:
     Every public method is safe to call from any handler thread; the state changes under `lock`.
     """
 
-    def __init__(self, host: Plugin) -> None:
-        self.host = host
+    def __init__(self, plugin: Plugin) -> None:
+        self.plugin = plugin
         self.state = State()
         self._session: Optional[ReleaseSession] = None  # the live release; never handed to the view
         self.lock = threading.RLock()  # handlers run on several threads; the state changes under this lock
@@ -81,7 +81,7 @@ class App:
         self.badge: Optional[str] = None
         self.pending_folder: Optional[str] = None  # focus moved while a step ran: follow it afterwards
         self._changed = threading.Event()  # a running step printed or changed state: draw soon
-        self.fix_watch = FixWatch(self.host.list_workspaces, self._rerun_after_fix)
+        self.fix_watch = FixWatch(self.plugin.list_workspaces, self._rerun_after_fix)
 
     @property
     def chosen_versions(self) -> ChosenVersions:
@@ -89,11 +89,11 @@ class App:
 
         with self.lock:
             if self._chosen is None:  # the data folder is known once the host said hello
-                self._chosen = ChosenVersions(self.host.data_dir)
+                self._chosen = ChosenVersions(self.plugin.data_dir)
             return self._chosen
 
     def t(self, key: str, **values: Any) -> str:
-        return str(TEXT.get(self.host.language, key, **values))
+        return str(TEXT.get(self.plugin.language, key, **values))
 
     @property
     def session(self) -> Optional[ReleaseSession]:
@@ -113,16 +113,16 @@ class App:
             if self._session is session:  # not replaced by a load meanwhile
                 self.state.release = release
 
-    def draw(self) -> None:
+    def redraw(self) -> None:
         self._take_snapshot()
         with self.lock:  # sent under the lock too, so a slower older draw never replaces a newer panel
             badge = badge_text(self.state)
             if self.panel_open:
-                self.host.set_panel(self._render())
+                self.plugin.set_panel(self._render())
             if badge == self.badge:
                 return
             self.badge = badge
-        self.host.set_badge(badge)
+        self.plugin.set_badge(badge)
 
     def _tree(self) -> Dict[str, Any]:
         """The panel now (what plugin.redraw asks for when the panel's turn comes)."""
@@ -131,7 +131,7 @@ class App:
 
     def _render(self) -> Dict[str, Any]:
         with self.lock:
-            self.state.language, self.state.now = self.host.language, time.time()
+            self.state.language, self.state.now = self.plugin.language, time.time()
             return render(self.state, self.t)
 
     def _mark_changed(self, *_args: Any) -> None:
@@ -143,7 +143,7 @@ class App:
             self.panel_open = True
             same = context.cwd == self.state.folder and self._session is not None
         if same:
-            self.draw()
+            self.redraw()
         else:
             self.load(context.cwd)
 
@@ -159,7 +159,7 @@ class App:
 
     def load(self, folder: Optional[str], version: Optional[str] = None) -> None:
         """Open the release for folder's repository (quick: a few git calls and one file read)."""
-        generation = self.host.latest("load")
+        generation = self.plugin.latest("load")
         state = self.state
         with self.lock:
             if self._session is not None and self._session.running_step is not None:
@@ -170,7 +170,7 @@ class App:
             state.confirm, state.skipping, state.confirm_reset, state.version_error = None, None, False, None
             state.loading = folder is not None and (self._session is None
                                                     or not folder.startswith(self._session.repo))
-        self.draw()  # at once, before the engine is imported
+        self.redraw()  # at once, before the engine is imported
         if folder is None:
             return
         from . import git_repo
@@ -184,10 +184,10 @@ class App:
                 raise NotARepository(folder)
             kept = None if version else self.chosen_versions.get(repo)
             self._tell_chosen_damage()
-            session = ReleaseSession(repo, self.host.data_dir, version or kept, on_change=self._mark_changed)
+            session = ReleaseSession(repo, self.plugin.data_dir, version or kept, on_change=self._mark_changed)
             if kept and git_repo.tag_exists(repo, session.tag):  # released since: back to the project's version
                 self._choose(repo, None)
-                session = ReleaseSession(repo, self.host.data_dir, None, on_change=self._mark_changed)
+                session = ReleaseSession(repo, self.plugin.data_dir, None, on_change=self._mark_changed)
         except NotARepository:
             pass
         except ChecklistParseError as parse_error:
@@ -196,7 +196,7 @@ class App:
             # Reading the checklist or the project files (a save that fails never lands here).
             from agentty_plugin.files import describe_os_error
 
-            error = describe_os_error(os_error, self.host.language, reading=True)
+            error = describe_os_error(os_error, self.plugin.language, reading=True)
         history = session.history() if session else []
         if not generation.is_current:
             return
@@ -206,7 +206,7 @@ class App:
             state.not_repo, state.repo_problem = repo is None, where
             state.history = history
             state.live_lines.clear()
-        self.draw()
+        self.redraw()
 
     def follow(self, folder: Optional[str]) -> None:
         with self.lock:
@@ -335,11 +335,11 @@ class App:
 
     # ----- commands ---------------------------------------------------------------------------------
     def open_command(self, _call: CommandCall) -> None:
-        self.host.show_panel()
+        self.plugin.show_panel()
 
     def run_checks_command(self, call: CommandCall) -> None:
         self._ensure_loaded(call.context)
-        self.host.show_panel()
+        self.plugin.show_panel()
         self.run_all()
 
     def stop_command(self, _call: CommandCall) -> None:
@@ -360,14 +360,14 @@ class App:
                 self._changed.clear()
                 if done.is_set():
                     return
-                self.draw()
+                self.redraw()
 
         def run() -> None:
             try:
                 work()
             except Exception as error:
                 if not self._told(error):  # never a thread that dies silently: the runtime's failure banner
-                    self.host.report_failure(error, self.t("run_where"))
+                    self.plugin.report_failure(error, self.t("run_where"))
             finally:
                 done.set()
                 self._changed.set()  # wakes the tick thread, which ends
@@ -379,7 +379,7 @@ class App:
                     pending, shown = self.pending_folder, self.state.folder
                 if pending is not None and pending != shown:
                     self.load(pending)
-                self.draw()
+                self.redraw()
 
         threading.Thread(target=tick, name="release-checklist-tick", daemon=True).start()
         threading.Thread(target=run, name="release-checklist-run", daemon=True).start()
@@ -389,9 +389,9 @@ class App:
         from .release_session import ProgressNotSaved, SessionBusy  # only a session raises them
 
         if isinstance(error, SessionBusy):
-            self.host.notify(self.t("busy"), "warning")
+            self.plugin.notify(self.t("busy"), "warning")
         elif isinstance(error, ProgressNotSaved):  # the panel keeps saying so until a save works again
-            self.host.notify(self.t("not_saved_stopped", problem=self.describe(error.error, error.folder)), "error")
+            self.plugin.notify(self.t("not_saved_stopped", problem=self.describe(error.error, error.folder)), "error")
         else:
             return False
         return True
@@ -400,7 +400,7 @@ class App:
         """An OSError in the user's words, naming the folder (home-relative) and what to do."""
         from agentty_plugin.files import describe_os_error
 
-        return describe_os_error(error, self.host.language, path)
+        return describe_os_error(error, self.plugin.language, path)
 
     def _on_line(self, _step_id: str, line: str) -> None:
         with self.lock:
@@ -409,7 +409,7 @@ class App:
         if shown:
             # Rendered when the panel's turn comes, not per line: a check printing thousands of lines
             # a second costs one render per 52 ms (bench_release_checklist "200,000-line check").
-            self.host.redraw(self._tree)
+            self.plugin.redraw(self._tree)
 
     def select(self, step_id: Optional[str]) -> None:
         with self.lock:
@@ -423,7 +423,7 @@ class App:
         if session is None:
             return
         if session.running_step is not None:
-            self.host.notify(self.t("busy"), "warning")
+            self.plugin.notify(self.t("busy"), "warning")
             return
         if session.checklist_changed():  # edited since it was read: run what the file says now
             self.load(self._shown_folder(), session.version)
@@ -431,7 +431,7 @@ class App:
             if session is None:
                 return
         if not session.checks_to_run():
-            self.host.notify(self._nothing_to_run(session))
+            self.plugin.notify(self._nothing_to_run(session))
             return
         running = session
 
@@ -444,14 +444,14 @@ class App:
             if failed_ids or unknown_ids:  # the first problem's output, with Retry and "Ask the agent to fix it"
                 self.select((failed_ids or unknown_ids)[0])
             if any(record.state == StepState.STOPPED for record in results.values()):  # the user's Stop: no failure
-                self.host.notify(self.t("checks_stopped", passed=passed, failed=failed, unknown=unknown))
+                self.plugin.notify(self.t("checks_stopped", passed=passed, failed=failed, unknown=unknown))
             elif unknown:  # never folded into "passed": the count says how many answers are missing
-                self.host.notify(self.t("checks_unknown", passed=passed, failed=failed, unknown=unknown),
+                self.plugin.notify(self.t("checks_unknown", passed=passed, failed=failed, unknown=unknown),
                                  "error" if failed else "warning")
             elif failed:
-                self.host.notify(self.t("checks_failed", count=failed), "error")
+                self.plugin.notify(self.t("checks_failed", count=failed), "error")
             elif results and all(record.state == StepState.PASSED for record in results.values()):
-                self.host.notify(self.t("all_passed"), "success")
+                self.plugin.notify(self.t("all_passed"), "success")
 
         self._in_background(work)
 
@@ -475,7 +475,7 @@ class App:
         if session is None:
             return
         if session.running_step is not None:
-            self.host.notify(self.t("busy"), "warning")
+            self.plugin.notify(self.t("busy"), "warning")
             return
         self.select(step_id)
 
@@ -493,9 +493,9 @@ class App:
         if session.status(step_id).state in StepState.COMPLETE:
             return  # passed or skipped meanwhile: nothing to find out
         title = session.title_of(session.step(step_id))
-        self.host.notify(self.t("rerun_after_fix", pane=pane_label(pane), title=title))
+        self.plugin.notify(self.t("rerun_after_fix", pane=pane_label(pane), title=title))
         self.run_one(step_id)
-        self.draw()
+        self.redraw()
 
     def stop(self, immediately: bool = False) -> None:
         if immediately:
@@ -515,23 +515,24 @@ class App:
             if step_id is not None:
                 session.mark_sent(step_id)
             if message:
-                self.host.notify(self.t(message), "info" if message.startswith("sent") else "warning")
+                self.plugin.notify(self.t(message), "info" if message.startswith("sent") else "warning")
         except AgenttyError as error:
-            self.host.notify(self.t("send_failed", error=str(error)), "error")
+            self.plugin.notify(self.t("send_failed", error=str(error)), "error")
 
     def _type_command(self, step_id: str) -> Delivery:
         def deliver(session: ReleaseSession) -> Optional[str]:
             step = session.step(step_id)
             text = session.command_of(step) or ""
-            pane = idle_agent_pane(session.repo, self.host.context.pane, self.host.list_workspaces(), kinds=SHELL_KINDS)
+            pane = idle_agent_pane(session.repo, self.plugin.context.pane, self.plugin.list_workspaces(),
+                                   kinds=SHELL_KINDS)
             if pane is None:  # a new shell tab in the repository; a shell never gets Enter from a prompt
-                self.host.inject_prompt(text, target="newTab", agent="shell", cwd=session.repo, submit=False,
+                self.plugin.inject_prompt(text, target="newTab", agent="shell", cwd=session.repo, submit=False,
                                         title=self.t("title", version=session.version))
                 return "no_terminal"
             with self.lock:
                 press_enter = self.state.press_enter
             # Enter only when the checklist (#enter) or the user (the toggle) asked for it.
-            self.host.send_to_terminal(text, pane_id=pane.id, submit=step.press_enter or press_enter)
+            self.plugin.send_to_terminal(text, pane_id=pane.id, submit=step.press_enter or press_enter)
             return "sent_terminal"
 
         return deliver
@@ -540,12 +541,12 @@ class App:
         """fixing: the failed check the agent is asked to fix; it runs again when that agent is idle again."""
         def deliver(session: ReleaseSession) -> Optional[str]:
             text = prompt(session)
-            pane = idle_agent_pane(session.repo, self.host.context.pane, self.host.list_workspaces())
+            pane = idle_agent_pane(session.repo, self.plugin.context.pane, self.plugin.list_workspaces())
             title = self.t("title", version=session.version)
             if pane is None:  # every agent pane is busy: let the user pick rather than interrupt one
-                self.host.inject_prompt(text, target="ask", cwd=session.repo, title=title)
+                self.plugin.inject_prompt(text, target="ask", cwd=session.repo, title=title)
                 return "asked_agent"
-            self.host.inject_prompt(text, target="pane", pane_id=pane.id, cwd=session.repo, title=title)
+            self.plugin.inject_prompt(text, target="pane", pane_id=pane.id, cwd=session.repo, title=title)
             if fixing is not None:
                 self.fix_watch.watch(pane.id, fixing)
             return "sent_agent"
@@ -589,13 +590,13 @@ class App:
 
     def _agent_is_busy(self, session: ReleaseSession, step: Step) -> bool:
         try:
-            busy = busy_agent_panes(session.repo, self.host.list_workspaces())
+            busy = busy_agent_panes(session.repo, self.plugin.list_workspaces())
         except AgenttyError:
             busy = []  # the host could not list panes: nothing known to be busy (the confirmation still asks)
         if not busy:
             return False
         pane = busy[0]
-        self.host.notify(self.t("agent_busy", pane=pane_label(pane), status=self.t("pane_" + pane.status),
+        self.plugin.notify(self.t("agent_busy", pane=pane_label(pane), status=self.t("pane_" + pane.status),
                                 title=session.title_of(step)), "warning")
         with self.lock:
             self.state.confirm = None
@@ -681,13 +682,14 @@ class App:
         try:
             self.chosen_versions.set(repo, version)
         except OSError as error:  # used all the same until the plugin stops
-            self.host.notify(self.t("chosen_not_saved", problem=self.describe(error, self.host.data_dir)), "warning")
+            problem = self.describe(error, self.plugin.data_dir)
+            self.plugin.notify(self.t("chosen_not_saved", problem=problem), "warning")
 
     def _tell_chosen_damage(self) -> None:
         damage = self.chosen_versions.take_damage()
         if damage is not None:
             file, kept = damage
-            self.host.notify(self.t("chosen_damaged" if kept else "chosen_damaged_left", file=file, kept=kept),
+            self.plugin.notify(self.t("chosen_damaged" if kept else "chosen_damaged_left", file=file, kept=kept),
                              "warning")
 
     def write_checklist(self) -> None:
@@ -701,12 +703,12 @@ class App:
             # The checklist shown now: derived, or the repository's own release document converted; over
             # a blank RELEASE_CHECKLIST.md (left by a write that failed) once the user asks again.
             path = write_checklist_file(session.repo, session.spec, replace_blank=session.loaded.source == "blank")
-            self.host.notify(self.t("written", file=os.path.basename(path)), "success")
+            self.plugin.notify(self.t("written", file=os.path.basename(path)), "success")
             self.load(self._shown_folder(), session.version)
         except FileExistsError:
-            self.host.notify(self.t("write_exists", file=CHECKLIST_FILE_NAME), "warning")
+            self.plugin.notify(self.t("write_exists", file=CHECKLIST_FILE_NAME), "warning")
         except OSError as error:
-            self.host.notify(self.t("write_failed", file=CHECKLIST_FILE_NAME,
+            self.plugin.notify(self.t("write_failed", file=CHECKLIST_FILE_NAME,
                                     problem=self.describe(error, session.repo)), "error")
 
     def reveal_checklist(self) -> None:
@@ -715,4 +717,4 @@ class App:
         path = (session.loaded.path if session and session.loaded.path and session.loaded.source != "default"
                 else problems_file)
         if path and os.path.isabs(path):
-            self.host.reveal_path(path)
+            self.plugin.reveal_path(path)
