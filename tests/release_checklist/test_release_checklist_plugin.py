@@ -399,9 +399,8 @@ def test_a_check_printing_200000_lines_is_drawn_within_the_host_limits(make_repo
 def test_the_view_draws_a_snapshot_and_never_calls_the_engine(make_repo, data_dir, monkeypatch):
     from release_checklist import ReleaseSession, git_repo
     from release_checklist.release_view import release_of
-    from release_checklist.state import State
     from release_checklist.text import TEXT
-    from release_checklist.view import badge_text, render
+    from release_checklist.view import State, badge_text, render
 
     repo = make_repo(tags=("v1.0.0",))
     write_checklist(repo, f"- [ ] Builds: `{PASS}`", "- [ ] Tag: `git tag {tag}` #terminal #irreversible")

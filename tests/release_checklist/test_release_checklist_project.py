@@ -106,16 +106,14 @@ def test_choose_pane_never_picks_a_busy_one(tmp_path):
 def test_panel_stays_within_host_limits(make_repo, data_dir):
     from release_checklist import ReleaseSession
     from release_checklist.release_view import release_of
-    from release_checklist.state import State
     from release_checklist.text import TEXT
-    from release_checklist.view import render
+    from release_checklist.view import State, render
 
     repo = make_repo()
     repo.write("RELEASE_CHECKLIST.md", "\n".join(f"- [ ] Step {n}: `true` #timeout=5" for n in range(700)) + "\n")
     view = State(folder=str(repo), release=release_of(ReleaseSession(str(repo), data_dir)))
     for language in ("en", "ja", "ko", "zh"):
-        view.language = language
-        tree = render(view, TEXT.for_language(language))
+        tree = render(view._replace(language=language), TEXT.for_language(language))
         ui.validate(tree)
         assert ui.count_elements(tree) <= 2000
 
@@ -158,11 +156,9 @@ def test_tag_formats_follow_the_project_not_its_members():
 def test_a_folder_outside_git_is_named_home_relative():
     import os
 
-    from release_checklist.state import State
     from release_checklist.text import TEXT
-    from release_checklist.view import render
+    from release_checklist.view import State, render
 
-    state = State(folder=os.path.join(os.path.expanduser("~"), "scratch"))
-    state.not_repo = True
+    state = State(folder=os.path.join(os.path.expanduser("~"), "scratch"), not_repo=True)
     texts = [child.get("text") for child in render(state, TEXT.for_language("en"))["children"]]
     assert os.path.join("~", "scratch") + " is not inside a git repository." in texts

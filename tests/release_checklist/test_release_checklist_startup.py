@@ -19,11 +19,10 @@ DEFERRED = ("dataclasses", "subprocess", "shlex", "uuid", "hashlib", *("release_
 PROBE = """
 import json, runpy, sys
 namespace = runpy.run_path("main.py", run_name="probe")  # everything but plugin.run()
-from release_checklist.state import State
+from release_checklist.view import State
 from release_checklist.text import TEXT
 from release_checklist.view import badge_text, render
-state = State(folder="/some/repo")
-state.loading = True  # what App.load draws before it reads the repository
+state = State(folder="/some/repo", loading=True)  # what App.load draws before it reads the repository
 tree = render(state, TEXT.for_language("en"))
 assert "Reading the checklist" in json.dumps(tree, ensure_ascii=False), tree
 badge_text(state)

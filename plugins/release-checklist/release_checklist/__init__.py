@@ -157,6 +157,6 @@ _SUBMODULES = frozenset({
     "builtin_checks", "checklist_file", "chosen_versions", "app", "command_runner", "couldnt_check",
     "default_checklist", "fix_watch", "git_repo", "ids", "new_file", "output_tail", "project_files",
     "prompts",
-    "push_preview", "release_docs", "release_session", "run_store", "state", "steps", "text",
+    "push_preview", "release_docs", "release_session", "release_view", "run_store", "steps", "text",
     "versions", "view", "view_release",
 })

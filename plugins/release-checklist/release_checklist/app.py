@@ -1,21 +1,21 @@
 """The controller: owns the panel's state and its lock, loads and runs the release, and alone calls the host."""
 from __future__ import annotations
 
+import collections
 import functools
 import os
 import re
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
+from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Optional
 
 from agentty_plugin import AgenttyError, CommandCall, Context, Pane, Plugin, UIEvent
 from agentty_plugin.panes import busy_agent_panes, idle_agent_pane, pane_label
 
 from . import ids
 from .fix_watch import FixWatch
-from .state import State
 from .text import TEXT
-from .view import badge_text, render
+from .view import LIVE_LINES, Confirm, State, badge_text, progress_badge, render
 
 if TYPE_CHECKING:
     from .chosen_versions import ChosenVersions
@@ -35,10 +35,12 @@ Handler = Callable[["App", UIEvent, Context], None]
 
 
 def _click(handler: Handler) -> Handler:
-    """A panel event: do it, say so when a step is already running, and draw the panel afterwards."""
+    """A panel event: do it, say so when a step is already running, and draw the panel once afterwards:
+    the handler's updates and the engine's changes (a step marked done) in one drawing."""
 
     @functools.wraps(handler)
     def clicked(self: App, event: UIEvent, context: Context) -> None:
+        self._events.depth = getattr(self._events, "depth", 0) + 1
         try:
             handler(self, event, context)
         except KeyError:  # a click on a step the checklist no longer has: show the current checklist
@@ -46,7 +48,10 @@ def _click(handler: Handler) -> Handler:
         except Exception as error:
             if not self._told(error):
                 raise
-        self.redraw()
+        finally:
+            self._events.depth -= 1
+        if not self._events.depth:
+            self.redraw()
 
     return clicked
 
@@ -79,6 +84,8 @@ class App:
         self.typed: Dict[str, str] = {}  # last text of the version and skip-reason inputs
         self.panel_open = False
         self.badge: Optional[str] = None
+        self._live: Deque[str] = collections.deque(maxlen=LIVE_LINES)  # the running step's last lines
+        self._events = threading.local()  # .depth > 0 while this thread handles a panel event: drawn at its end
         self.pending_folder: Optional[str] = None  # focus moved while a step ran: follow it afterwards
         self._changed = threading.Event()  # a running step printed or changed state: draw soon
         self.fix_watch = FixWatch(self.plugin.list_workspaces, self._rerun_after_fix)
@@ -101,38 +108,47 @@ class App:
         with self.lock:
             return self._session
 
-    def _take_snapshot(self) -> None:
-        """state.release from the live session, taken outside the controller's lock (the session has its own)."""
+    def update(self, **changes: Any) -> None:
+        """The only way the state changes: the next snapshot, under the lock, then a redraw of it."""
+        with self.lock:
+            self.state = self.state._replace(**changes)
+        if not getattr(self._events, "depth", 0):  # inside a panel event, the event draws once at its end
+            self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the current snapshot when the panel's turn comes (once per turn, however often asked: a
+        check printing thousands of lines a second costs one render per turn), and the badge."""
+        with self.lock:
+            shown = self.panel_open
+        if shown:
+            self.plugin.redraw(self._tree)
+        else:
+            session = self.session
+            self._set_badge("" if session is None else progress_badge(*session.progress()))
+
+    def _tree(self) -> Dict[str, Any]:
+        """The panel now: the state with the release as it is this moment (a snapshot the controller takes
+        outside its own lock; the view never calls the engine), the language and the clock."""
         session = self.session
         release = None
         if session is not None:
             from .release_view import release_of
 
             release = release_of(session)
+        language = self.plugin.language
         with self.lock:
-            if self._session is session:  # not replaced by a load meanwhile
-                self.state.release = release
+            drawn = self.state._replace(release=release if self._session is session else None, language=language,
+                                        now=time.time(), live_lines=tuple(self._live))
+        tree = render(drawn, TEXT.for_language(language))
+        self._set_badge(badge_text(drawn))
+        return tree
 
-    def redraw(self) -> None:
-        self._take_snapshot()
-        with self.lock:  # sent under the lock too, so a slower older draw never replaces a newer panel
-            badge = badge_text(self.state)
-            if self.panel_open:
-                self.plugin.set_panel(self._render())
+    def _set_badge(self, badge: str) -> None:
+        with self.lock:
             if badge == self.badge:
                 return
             self.badge = badge
         self.plugin.set_badge(badge)
-
-    def _tree(self) -> Dict[str, Any]:
-        """The panel now (what plugin.redraw asks for when the panel's turn comes)."""
-        self._take_snapshot()
-        return self._render()
-
-    def _render(self) -> Dict[str, Any]:
-        with self.lock:
-            self.state.language, self.state.now = self.plugin.language, time.time()
-            return render(self.state, self.t)
 
     def _mark_changed(self, *_args: Any) -> None:
         self._changed.set()
@@ -160,17 +176,15 @@ class App:
     def load(self, folder: Optional[str], version: Optional[str] = None) -> None:
         """Open the release for folder's repository (quick: a few git calls and one file read)."""
         generation = self.plugin.latest("load")
-        state = self.state
         with self.lock:
             if self._session is not None and self._session.running_step is not None:
                 self.pending_folder = folder  # a running step keeps its repository until it ends
                 return
             self.pending_folder = None
-            state.folder, state.not_repo, state.problems, state.read_error = folder, False, [], None
-            state.confirm, state.skipping, state.confirm_reset, state.version_error = None, None, False, None
-            state.loading = folder is not None and (self._session is None
-                                                    or not folder.startswith(self._session.repo))
-        self.redraw()  # at once, before the engine is imported
+            loading = folder is not None and (self._session is None or not folder.startswith(self._session.repo))
+        # Drawn at once, before the engine is imported.
+        self.update(folder=folder, not_repo=False, problems=(), read_error=None, confirm=None, skipping=None,
+                    confirm_reset=False, version_error=None, loading=loading)
         if folder is None:
             return
         from . import git_repo
@@ -201,12 +215,10 @@ class App:
         if not generation.is_current:
             return
         with self.lock:
-            state.loading, self._session, state.read_error = False, session, error
-            state.problems, state.problems_file = problems, file
-            state.not_repo, state.repo_problem = repo is None, where
-            state.history = history
-            state.live_lines.clear()
-        self.redraw()
+            self._session = session
+            self._live.clear()
+        self.update(loading=False, read_error=error, problems=tuple(problems), problems_file=file,
+                    not_repo=repo is None, repo_problem=where, history=tuple(history))
 
     def follow(self, folder: Optional[str]) -> None:
         with self.lock:
@@ -232,7 +244,7 @@ class App:
     def version_event(self, event: UIEvent, _context: Context) -> None:
         if event.event == "change":
             with self.lock:
-                self.typed[ids.VERSION] = _text(event.value)  # kept until "Use version" is pressed
+                self.typed[ids.VERSION] = _text(event.value)  # kept until "Use version" is pressed (not drawn)
         else:
             self.apply_version(_text(event.value))
 
@@ -263,13 +275,11 @@ class App:
 
     @_click
     def enter_toggled(self, event: UIEvent, _context: Context) -> None:
-        with self.lock:
-            self.state.press_enter = bool(event.value)
+        self.update(press_enter=bool(event.value))
 
     @_click
     def reset_clicked(self, _event: UIEvent, _context: Context) -> None:
-        with self.lock:
-            self.state.confirm_reset = True
+        self.update(confirm_reset=True)
 
     @_click
     def reset_answered(self, event: UIEvent, _context: Context) -> None:
@@ -295,8 +305,7 @@ class App:
 
     @_click
     def skip_cancelled(self, _event: UIEvent, _context: Context) -> None:
-        with self.lock:
-            self.state.skipping = None
+        self.update(skipping=None)
 
     @_click
     def output_retry(self, _event: UIEvent, _context: Context) -> None:
@@ -374,12 +383,11 @@ class App:
                 with self.lock:
                     session = self._session
                 history = session.history() if session else []
+                self.update(history=tuple(history))
                 with self.lock:
-                    self.state.history = history
                     pending, shown = self.pending_folder, self.state.folder
                 if pending is not None and pending != shown:
                     self.load(pending)
-                self.redraw()
 
         threading.Thread(target=tick, name="release-checklist-tick", daemon=True).start()
         threading.Thread(target=run, name="release-checklist-run", daemon=True).start()
@@ -403,18 +411,20 @@ class App:
         return describe_os_error(error, self.plugin.language, path)
 
     def _on_line(self, _step_id: str, line: str) -> None:
+        # Kept in the controller's buffer and copied into the state drawn (as the release is), not one
+        # update per line: a check printing 200,000 lines took 2.0-2.25x the engine alone in the panel
+        # that way, against 0.93x (bench_release_checklist chatty_panel, 2 x 3 runs). Rendered when the
+        # panel's turn comes, once per turn.
         with self.lock:
-            self.state.live_lines.append(line)
+            self._live.append(line)
             shown = self.panel_open
         if shown:
-            # Rendered when the panel's turn comes, not per line: a check printing thousands of lines
-            # a second costs one render per 52 ms (bench_release_checklist "200,000-line check").
             self.plugin.redraw(self._tree)
 
     def select(self, step_id: Optional[str]) -> None:
         with self.lock:
-            self.state.selected = step_id
-            self.state.live_lines.clear()
+            self._live.clear()
+        self.update(selected=step_id)
 
     def run_all(self) -> None:
         from .steps import StepState
@@ -566,9 +576,9 @@ class App:
             pass  # refused, with the pane named: a tag or push now would publish an agent's half-done work
         elif action in ids.STARTS_WORK and step.irreversible and not confirmed:
             preview = self._push_preview(session, step_id)
-            with self.lock:  # asked in the panel itself, with the exact command shown
-                self.state.confirm = {"step": step_id, "action": ids.ACT_RUN if action == ids.ACT_RETRY else action,
-                                      "preview": preview, "local": _local_only(session.command_of(step))}
+            # Asked in the panel itself, with the exact command shown.
+            self.update(confirm=Confirm(step_id, ids.ACT_RUN if action == ids.ACT_RETRY else action, preview,
+                                        _local_only(session.command_of(step))))
         elif action in (ids.ACT_RUN, ids.ACT_RETRY):
             self.run_one(step_id, confirmed)
         elif action == ids.ACT_TYPE:
@@ -582,8 +592,7 @@ class App:
         elif action == ids.ACT_UNDO:
             session.reset(step_id)
         elif action == ids.ACT_SKIP:
-            with self.lock:
-                self.state.skipping, self.state.skip_error = step_id, False
+            self.update(skipping=step_id, skip_error=False)
         elif action == ids.ACT_OUTPUT:
             self.select(step_id)
         # Not drawn here: every caller is a panel event, and _click draws once after it.
@@ -598,8 +607,7 @@ class App:
         pane = busy[0]
         self.plugin.notify(self.t("agent_busy", pane=pane_label(pane), status=self.t("pane_" + pane.status),
                                 title=session.title_of(step)), "warning")
-        with self.lock:
-            self.state.confirm = None
+        self.update(confirm=None)
         return True
 
     def _push_preview(self, session: ReleaseSession, step_id: str) -> str:
@@ -641,9 +649,10 @@ class App:
 
     def confirm(self, yes: bool) -> None:
         with self.lock:
-            pending, self.state.confirm = self.state.confirm, None
+            pending = self.state.confirm
+            self.update(confirm=None)
         if pending and yes:
-            self.do_step(pending["step"], pending["action"], confirmed=True)
+            self.do_step(pending.step, pending.action, confirmed=True)
 
     def skip(self, reason: str) -> None:
         with self.lock:
@@ -651,18 +660,18 @@ class App:
             if session is None or step_id is None:
                 return
             if not reason.strip():
-                self.state.skip_error = True
+                self.update(skip_error=True)
                 return
         session.skip(step_id, reason)
         with self.lock:
-            self.state.skipping, self.typed[ids.SKIP_REASON] = None, ""
+            self.typed[ids.SKIP_REASON] = ""
+        self.update(skipping=None)
 
     def reset_release(self, confirmed: bool) -> None:
         session = self.session
         if confirmed and session is not None:
             session.reset()
-        with self.lock:
-            self.state.confirm_reset = False
+        self.update(confirm_reset=False)
 
     def apply_version(self, value: str) -> None:
         from .versions import is_version
@@ -672,8 +681,7 @@ class App:
         if session is None or not value or value == session.version:
             return
         if not is_version(value):
-            with self.lock:
-                self.state.version_error = self.t("version_bad", value=value)
+            self.update(version_error=self.t("version_bad", value=value))
             return
         self._choose(session.repo, value)
         self.load(self._shown_folder(), value)

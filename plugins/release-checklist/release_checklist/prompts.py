@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import Translate
 from .steps import StepState
+from .view import Translate
 from .view_release import result_text
 
 if TYPE_CHECKING:

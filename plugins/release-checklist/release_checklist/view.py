@@ -1,27 +1,73 @@
-"""The panel as a pure function of the controller's state: render(state, t) -> a UI tree (no host, no I/O)."""
+"""The panel as a pure function of the controller's state: render(state, t) -> a UI tree (no host, no I/O).
+
+State is the snapshot the controller (app.py) replaces whole with App.update(**changes), under its lock.
+"""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Dict
+from typing import TYPE_CHECKING, Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 from agentty_plugin import ui
 from agentty_plugin.panes import display_path
 
 from . import ids
-from .state import State, Translate
 
 if TYPE_CHECKING:
     from .checklist_file import ChecklistProblem
+    from .release_view import Release
+    from .run_store import ReleaseSummary
+
+Translate = Callable[..., str]
+LIVE_LINES = 12  # lines of a running step's output shown under the spinner
+
+
+class Confirm(NamedTuple):
+    """An irreversible step waiting for "Yes, do it" in the panel."""
+
+    step: str
+    action: str  # ids.ACT_*
+    preview: str = ""  # what it will do, in words (what a push sends)
+    local: bool = False  # it changes only this clone (a local tag): no "cannot be undone"
+
+
+class State(NamedTuple):
+    """Everything the panel shows: an immutable snapshot (a NamedTuple: a dataclass costs the first panel
+    start-up time). The controller replaces it with App.update(**changes); render() only reads it."""
+
+    folder: Optional[str] = None
+    loading: bool = False
+    not_repo: bool = False
+    repo_problem: str = ""  # why there is no repository: not-repo, refused (safe.directory), no-git
+    problems: Tuple[ChecklistProblem, ...] = ()
+    problems_file: str = ""
+    read_error: Optional[str] = None
+    selected: Optional[str] = None  # step whose output is shown
+    confirm: Optional[Confirm] = None
+    confirm_reset: bool = False
+    skipping: Optional[str] = None
+    skip_error: bool = False
+    press_enter: bool = False
+    version_error: Optional[str] = None
+    history: Tuple[ReleaseSummary, ...] = ()
+    # Filled for each drawing by the controller, never stored: the release as it is now (a snapshot of
+    # the live session: the view never sees the engine), the running step's last lines, the language
+    # and the clock.
+    release: Optional[Release] = None
+    live_lines: Tuple[str, ...] = ()  # the running step's last LIVE_LINES lines
+    language: str = "en"  # for the history's "3 days ago"
+    now: Optional[float] = None  # when the panel is drawn (elapsed times, "3 days ago"); None: now
+
 
 # The release itself is drawn by view_release.py, imported on the first release drawn: the first panel
 # ("Reading the checklist…") must not wait for the engine's modules (bench_runtime "First panel" table).
 
 
 def badge_text(state: State) -> str:
-    """"3/8": complete steps of all steps (never more than 8 characters)."""
-    if state.release is None:
-        return ""
-    complete, total = state.release.progress()
+    """"3/8": complete steps of all steps (never more than 8 characters); "" with no release."""
+    return progress_badge(*state.release.progress()) if state.release is not None else ""
+
+
+def progress_badge(complete: int, total: int) -> str:
     text = f"{complete}/{total}"
     return text if len(text) <= 8 else f"{complete}"[:8]
 

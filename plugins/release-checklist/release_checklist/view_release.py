@@ -12,9 +12,9 @@ from . import ids
 from .checklist_file import CHECKLIST_FILE_NAME
 from .command_runner import Outcome
 from .publishing import TAG_PUSH
-from .state import State, Translate
 from .steps import Step, StepKind, StepState
 from .versions import tag_for
+from .view import State, Translate
 
 if TYPE_CHECKING:
     from .release_view import Release
@@ -165,12 +165,12 @@ def _confirmation(state: State, release: Release, t: Translate) -> Optional[Dict
                     ui.button(ids.RESET_NO, t("cancel"), variant="ghost")], gap="small"),
         ])
     if state.confirm is not None:
-        step = release.step(state.confirm["step"])
-        local = "_local" if state.confirm.get("local") else ""  # a local tag can be deleted: not "cannot be undone"
+        step = release.step(state.confirm.step)
+        local = "_local" if state.confirm.local else ""  # a local tag can be deleted: not "cannot be undone"
         return ui.section(t("confirm_title" + local), [
-            ui.text(t("confirm_" + state.confirm["action"] + local, title=release.title_of(step)), "error"),
+            ui.text(t("confirm_" + state.confirm.action + local, title=release.title_of(step)), "error"),
             ui.text(release.command_of(step) or "", "code"),
-            bool(state.confirm.get("preview")) and ui.text(state.confirm.get("preview", ""), "small"),
+            bool(state.confirm.preview) and ui.text(state.confirm.preview, "small"),
             _publishes(release, step, t),
             ui.row([ui.button(ids.CONFIRM_YES, t("confirm_yes"), icon="zap", variant="danger"),
                     ui.button(ids.CONFIRM_NO, t("cancel"), variant="ghost")], gap="small"),
