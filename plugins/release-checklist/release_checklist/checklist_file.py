@@ -26,6 +26,7 @@ import shlex
 import unicodedata
 from typing import Dict, List, Optional, Tuple
 
+from .markdown_lines import BLANK, TEXT, MarkdownLines
 from .steps import Step, StepKind
 from .versions import is_tag_format
 
@@ -122,25 +123,11 @@ def parse_checklist(text: str, path: Optional[str] = None) -> ChecklistSpec:
     title = "Release checklist"
     settings: Dict[str, str] = {}
     list_items: List[Tuple[int, re.Match[str]]] = []  # plain list items, steps if there is no task item
-    fence: Optional[str] = None
-    in_comment = False
     seen_heading = False
-    for number, raw_line in enumerate(text.splitlines(), start=1):
-        line = raw_line.rstrip("\r")
-        stripped = line.strip()
+    scanned = MarkdownLines(text)
+    for number, line, kind in scanned:
         # Code blocks and HTML comments are documentation, never steps.
-        if fence is not None:
-            if stripped.startswith(fence):
-                fence = None
-            continue
-        if in_comment:
-            in_comment = "-->" not in line
-            continue
-        if stripped.startswith("```") or stripped.startswith("~~~"):
-            fence = stripped[:3]
-            continue
-        if stripped.startswith("<!--"):
-            in_comment = "-->" not in stripped[4:]
+        if kind not in (TEXT, BLANK):
             continue
         report = _LineProblems(number, problems)
         heading = _HEADING.match(line)
@@ -171,7 +158,7 @@ def parse_checklist(text: str, path: Optional[str] = None) -> ChecklistSpec:
         step = _parse_item(item.group(4), item.start(4), number, report, used_ids, len(steps) + 1)
         if step is not None:
             steps.append(step)
-    if fence is not None:
+    if scanned.unclosed_fence is not None:
         problems.append(ChecklistProblem(len(text.splitlines()) or 1, 1, "unclosed-fence",
                                          "A code block (```) is opened but never closed."))
     if not steps and not problems:

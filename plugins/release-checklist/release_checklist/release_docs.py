@@ -14,6 +14,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from .checklist_file import _PLACEHOLDER, ChecklistSpec, _slug, _unique_id
+from .markdown_lines import BLANK, CODE, COMMENT, FENCE_CLOSE, FENCE_OPEN, MarkdownLines
 from .steps import Step, StepKind
 
 ADOPTED_FOLDERS = ("", ".github", "docs", "doc")
@@ -152,7 +153,8 @@ def _underlined_headings(lines: List[str]) -> Dict[int, str]:
             continue
         if _ITEM.match(line) or line.lstrip().startswith(("```", "~~~", "..", "|")):
             continue
-        if _UNDERLINE.match(below) and len(below.strip()) >= min(len(line.strip()), 3):
+        if _UNDERLINE.match(below) and len(below.strip()) >= min(len(line.strip()), 3) and \
+                below.strip() not in ("```", "~~~"):  # a code fence, not an underline
             found[index] = line.strip()
             found[index + 1] = ""
             if index and _UNDERLINE.match(lines[index - 1]):
@@ -166,37 +168,27 @@ def _sections(text: str) -> Tuple[str, List[_Section]]:
     sections = [_Section("")]
     items: List[Item] = sections[0].items
     base: Optional[int] = None  # indentation of the current list's top-level items
-    fence: Optional[str] = None
     fence_kept = False  # the open code block belongs to the last item
-    in_comment = False
-    all_lines = text.splitlines()
-    underlined = _underlined_headings(all_lines)
-    for number, line in enumerate(all_lines, start=1):
+    scanned = MarkdownLines(text)
+    underlined = _underlined_headings([line for _number, line, _kind in scanned])
+    for number, line, kind in scanned:
         stripped = line.strip()
-        if fence is None and not in_comment and (number - 1) in underlined:
+        if kind in (CODE, FENCE_CLOSE):
+            if fence_kept:
+                items[-1][2].append(stripped)
+            continue
+        if kind in (COMMENT, BLANK):
+            continue
+        if (number - 1) in underlined:
             if underlined[number - 1]:
                 title, base = title or underlined[number - 1], None
                 sections.append(_Section(underlined[number - 1]))
                 items = sections[-1].items
             continue
         indent = len(line) - len(line.lstrip())
-        if fence is not None:
-            if fence_kept:
-                items[-1][2].append(stripped)
-            if stripped.startswith(fence):
-                fence = None
-            continue
-        if in_comment:
-            in_comment = "-->" not in line
-            continue
-        if not stripped:
-            continue
-        if stripped.startswith("<!--"):
-            in_comment = "-->" not in stripped[4:]
-            continue
         inside = bool(items) and base is not None and indent > base
-        if stripped.startswith(("```", "~~~")):
-            fence, fence_kept = stripped[:3], inside
+        if kind == FENCE_OPEN:
+            fence_kept = inside
             if inside:
                 items[-1][2].append(stripped)
             continue
