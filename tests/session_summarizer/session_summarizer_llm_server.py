@@ -2,7 +2,7 @@
 
 The model name picks the behaviour, so one server covers every case: "ok", "unauthorized",
 "ratelimit", "cut" (connection dropped mid-body), "eof" (clean close, no end marker), "malformed",
-"stall" (sends one token, then waits), "modern" (refuses max_tokens like newer OpenAI models),
+"stall" (sends one token, then waits until the server closes), "modern" (refuses max_tokens like newer OpenAI models),
 "error-event" (an error inside the stream), "slow" (events 50 ms apart), "servererror" (503).
 """
 
@@ -65,7 +65,8 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             if model == "stall" and number == 2:
                 self.server.stalled.set()
-                self.server.release.wait(30)
+                # Held until the server closes (no clock): "still stalled" then means exactly that.
+                self.server.release.wait()
                 self.server.stall_ended.set()
                 return
             self._write(event, chunked)

@@ -86,14 +86,22 @@ def test_no_server_and_insecure_key():
 
 
 def test_stop_interrupts_a_stalled_stream_at_once(server):
+    server.stalled.clear()
+    server.stall_ended.clear()
     cancellation = Cancellation()
     first_token = threading.Event()
-    # Press Stop once the first token is in and the server has gone quiet.
-    threading.Thread(target=lambda: (first_token.wait(10), cancellation.cancel()), daemon=True).start()
-    result = stream_completion(_settings(server, OPENAI, "stall"), "s", "p", None, lambda _: first_token.set(),
-                               cancellation)
-    # The server is still holding the stream open (it would for 30 s): the call ended because of Stop,
-    # not because the stream did. No clock involved, so a loaded machine cannot change the outcome.
+    # Press Stop once the first token is in AND the server has gone quiet. Waiting on the token alone
+    # raced: under load, Stop could land before the server's thread reached its stall, and the check
+    # below then saw `stalled` still unset. Both waits are on events, with no time bound.
+    threading.Thread(target=lambda: (first_token.wait(), server.stalled.wait(), cancellation.cancel()),
+                     daemon=True).start()
+    # No read or total deadline can end the call here: the only way out while the server holds the
+    # stream (until it closes, after this module) is Stop. A Stop that fails to interrupt the read hangs
+    # this call, and pytest-timeout fails the test.
+    settings = _settings(server, OPENAI, "stall", read_timeout_seconds=3600.0, total_timeout_seconds=3600.0)
+    result = stream_completion(settings, "s", "p", None, lambda _: first_token.set(), cancellation)
+    # The server is still holding the stream open: the call ended because of Stop, not because the
+    # stream did. No clock involved, so a loaded machine cannot change the outcome.
     assert server.stalled.is_set() and not server.stall_ended.is_set()
     assert result.error.kind == "stopped" and result.text == "## Goal\n" and not result.complete
 
