@@ -1,6 +1,6 @@
 """Typo tolerance: when a query finds nothing, replace unknown words with the nearest indexed word."""
 
-from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .engines.base import SearchEngine
 from .query import ParsedQuery, Term
@@ -72,12 +72,19 @@ def _candidates(
     limit: int,
     headings_only: bool,
     prefix: bool,
-    keep: Optional[Callable[[str], bool]] = None,
+    third_and_fourth: Sequence[str] = (),
 ) -> Dict[str, int]:
+    """Indexed words (or, with `prefix`, their starts) starting with one of `starts` that could be
+    within `limit` edits of `word`; with `third_and_fourth`, only words whose third and fourth letters
+    are one of these (the engine filters them: a first letter alone starts thousands of words)."""
     found: Dict[str, int] = {}
     for start in starts:
-        for term, docs in engine.terms_starting_with(start, _CANDIDATES_PER_START, headings_only):
-            if term == word or not term.isalpha() or (keep is not None and not keep(term)):
+        if third_and_fourth:
+            listed = engine.terms_by_letters(start, third_and_fourth, _CANDIDATES_PER_START, headings_only)
+        else:
+            listed = engine.terms_starting_with(start, _CANDIDATES_PER_START, headings_only)
+        for term, docs in listed:
+            if term == word or not term.isalpha():
                 continue
             if prefix:
                 # A word still being typed is compared with the starts of indexed words: "meetn" is one
@@ -95,20 +102,15 @@ def _candidates(
 CHOICES = 6
 # Notes counted per tried correction (enough to tell a word that goes with the others from one that does not).
 MATCH_CAP = 50
+BOTH = (True, False)  # nearest_words reads the words of names, titles and headings, then the body's
 # Words tried, rarest first, when every word is in some note but no note holds them all; only words
 # in this few notes are taken for a misspelling (a word in many notes is most likely meant as typed).
 _CORRECT_ONE_WORDS = 2
 RARE_TYPO_NOTES = 3
 
 
-def _dropped_second_letter(word: str, term: str) -> bool:
-    """A word whose second letter was left out or mistyped ("lgin" for login, "lxgin"): found among
-    all the words sharing the first letter, which are many, so only these are compared."""
-    return term[2:4] in (word[1:3], word[2:4])
-
-
 def nearest_words(
-    engine: SearchEngine, word: str, prefix: bool = False, most_edits: int = 2
+    engine: SearchEngine, word: str, prefix: bool = False, most_edits: int = 2, names_first: bool = False
 ) -> List[Tuple[int, int, str]]:
     """The indexed words (with `prefix`, starts of words: the last word is still being typed) within
     allowed_distance(word) edits, as (edits, -notes, word), nearest first, then in most notes.
@@ -127,9 +129,9 @@ def nearest_words(
     # term -> (edits, 0 for a word of a name, title or heading else 1, letters more or fewer, -notes)
     found: Dict[str, Tuple[int, int, int, int]] = {}
 
-    def compare(starts: Set[str], keep: Optional[Callable[[str], bool]] = None) -> None:
-        for headings_only in (True, False):
-            for term, docs in _candidates(engine, starts, word, limit, headings_only, prefix, keep).items():
+    def compare(starts: Set[str], third_and_fourth: Sequence[str] = (), sources: Sequence[bool] = BOTH) -> None:
+        for headings_only in sources:
+            for term, docs in _candidates(engine, starts, word, limit, headings_only, prefix, third_and_fourth).items():
                 known = seen.get(term)
                 if known is None or (0 if headings_only else 1, -docs) < (known[0], -known[1]):
                     seen[term] = (0 if headings_only else 1, docs)
@@ -142,8 +144,21 @@ def nearest_words(
             if distance <= allowed:
                 found[term] = (distance, body, abs(len(term) - len(word)), -docs)
 
-    compare({word[:2], word[0] + word[2]})
-    compare({word[0]}, lambda term: _dropped_second_letter(word, term))
+    # A dropped or wrong second letter ("lgin", "lxgin" for login): the word's third and fourth letters
+    # are the typed second and third, or third and fourth.
+    dropped = sorted({word[1:3], word[2:4]})
+    if names_first:
+        # A word alone: a word of a name, title or heading one edit away wins over any body word (see
+        # the order below), so the body's words, many more, are read only when there is none.
+        compare({word[:2], word[0] + word[2]}, sources=(True,))
+        compare({word[0]}, dropped, sources=(True,))
+        measure(1)
+        if not found:
+            compare({word[:2], word[0] + word[2]}, sources=(False,))
+            compare({word[0]}, dropped, sources=(False,))
+    else:
+        compare({word[:2], word[0] + word[2]})
+        compare({word[0]}, dropped)
     measure(1)
     if not found:
         compare({word[1]})  # a wrong or extra first letter: the most words to compare, so last
@@ -207,7 +222,9 @@ def correct_query(
     terms = list(query.terms)
     for position, number in enumerate(unmatched):
         term = query.terms[number]
-        choices = nearest_words(engine, term.tokens[0], prefix=term.kind == "prefix")
+        choices = nearest_words(
+            engine, term.tokens[0], prefix=term.kind == "prefix", names_first=len(query.terms) == 1
+        )
         if not choices:
             continue
         later = set(unmatched[position + 1 :])

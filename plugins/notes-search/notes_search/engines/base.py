@@ -162,6 +162,14 @@ class SearchEngine:
         folders, headings and tags) starting with `prefix`, with their document counts."""
         raise NotImplementedError
 
+    def terms_by_letters(
+        self, start: str, third_and_fourth: Sequence[str], limit: int, headings_only: bool = False
+    ) -> List[Tuple[str, int]]:
+        """terms_starting_with(start) whose third and fourth letters are one of `third_and_fourth`
+        (typo correction's dropped second letter); engines may filter them without Python."""
+        wanted = set(third_and_fourth)
+        return [(t, n) for t, n in self.terms_starting_with(start, limit, headings_only) if t[2:4] in wanted]
+
     def has_match(self, term: Term) -> bool:
         """True when some note matches this one term (typo correction leaves such terms alone)."""
         return bool(self.search(ParsedQuery((term,)), 1))

@@ -951,6 +951,27 @@ class SqliteEngine(SearchEngine):
             ).fetchone()
         return row is not None
 
+    def terms_by_letters(
+        self, start: str, third_and_fourth: Sequence[str], limit: int, headings_only: bool = False
+    ) -> List[Tuple[str, int]]:
+        """In SQL: a first letter starts thousands of words, and reading them all into Python took ~8 ms
+        per typo at 6,000 notes (the help vault's as-typed stream)."""
+        if headings_only:
+            table, count = "notes_head_vocab", "doc"
+        else:
+            with self._read_lock:
+                if not self._lexicon_ready():
+                    return super().terms_by_letters(start, third_and_fourth, limit, headings_only)
+            table, count = "lexicon", "docs"
+        marks = ",".join("?" * len(third_and_fourth))
+        sql = (
+            f"SELECT term, {count} FROM {table} WHERE term >= ? AND term < ?"
+            f" AND substr(term, 3, 2) IN ({marks}) LIMIT ?"
+        )
+        with self._read_lock:
+            rows = self._reader.execute(sql, (start, lexicon.after_prefix(start), *third_and_fourth, limit)).fetchall()
+        return [(term, int(docs)) for term, docs in rows]
+
     def match_count(self, query: ParsedQuery, cap: int) -> int:
         if query.is_empty:
             return 0
