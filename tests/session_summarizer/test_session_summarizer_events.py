@@ -297,3 +297,17 @@ def test_errors_under_a_heading_of_possible_causes_are_guesses():
              "The test run itself printed no error.")
     summary = _summary([("user", "The worker fails on start."), ("assistant", reply)])
     assert summary.errors.items == []
+
+
+def test_a_long_pasted_stack_trace_under_one_line_is_an_error_report_not_a_brief():
+    frames = "\n".join("    at render{0} (file:///home/ana/shop/node_modules/vue/dist/vue.cjs.js:{0}:{1})".format(
+        number, number * 7) for number in range(1, 60))
+    ask = "画面を開くと次のエラーになります。直してください。\n\nTypeError: Cannot read properties of undefined " \
+          "(reading 'items')\n" + frames
+    summary = _summary([("user", "Add a cart page to the shop."), ("assistant", "Added CartPage.vue."),
+                        ("user", ask), ("assistant", "The store was read before it was created; fixed.")])
+    assert any("Cannot read properties of undefined" in item for item in summary.errors.items)
+    # A brief is still a brief: a long spec listing known failures is where the work starts.
+    spec = "Port the shop to Vue 3. " * 120 + "\nToday it fails with TypeError: cart is undefined on checkout."
+    summary = _summary([("user", spec), ("assistant", "Ported the store and the pages.")])
+    assert not any("cart is undefined" in item for item in summary.errors.items)

@@ -578,6 +578,17 @@ _RUN_COMMAND = re.compile(r"^(?:/run|/test|/lint|!)\s*(.+)$")
 _BRIEF_CHARS = 2500
 
 
+# A line of pasted output rather than the user's words: a stack frame, or a line that points at a
+# file position ("at f (file:///a.js:12:3)", "  File \"a.py\", line 3", "src/a.ts:4:1").
+_OUTPUT_LINE = re.compile(r"^\s*(?:at\s+\S|File \"[^\"]+\", line \d)|\S:\d+:\d+\b")
+
+
+def _own_words_chars(prose: str) -> int:
+    """How much of a user's turn the user wrote: a long stack trace pasted under one line is a report of
+    an error, not a brief."""
+    return sum(len(line) for line in prose.split("\n") if not _OUTPUT_LINE.search(line))
+
+
 def _read_user_turn(text: str, errors: "_Collector") -> None:
     tool_result = cline_result(text.strip())
     if tool_result is not None:  # a tool's output handed back in the user's role (Cline)
@@ -593,7 +604,7 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
         if language not in ex.SOURCE_LANGUAGES:
             for line in _error_lines(code.split("\n")):
                 errors.add(line, _error_key(line))
-    if len(prose) > _BRIEF_CHARS:
+    if _own_words_chars(prose) > _BRIEF_CHARS:
         return  # a brief's list of failures is where the work starts, not what the session ran into
     for line in prose.split("\n"):  # users paste error output too
         if ex.is_error_sentence(line) and not ex.is_question(line) and _looks_pasted(line):
