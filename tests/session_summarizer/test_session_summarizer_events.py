@@ -311,3 +311,28 @@ def test_a_long_pasted_stack_trace_under_one_line_is_an_error_report_not_a_brief
     spec = "Port the shop to Vue 3. " * 120 + "\nToday it fails with TypeError: cart is undefined on checkout."
     summary = _summary([("user", spec), ("assistant", "Ported the store and the pages.")])
     assert not any("cart is undefined" in item for item in summary.errors.items)
+
+
+def test_a_tools_own_failure_lines_are_errors_hit():
+    # aider prints its own failures (no error type, no "error:") as quoted lines of its reply.
+    text = ("I'll add the fixtures.\n\n"
+            "> /home/li/budget/fixtures: unable to read: [Errno 13] Permission denied: '/home/li/budget/fixtures'\n"
+            "> Unable to commit: Cmd('git') failed due to: exit code(128)\n"
+            "> Cannot find the fixtures, so they were created: budget/fixtures/a.json\n")
+    summary = _summary([("user", "Add test fixtures for the budget report."), ("assistant", text)])
+    errors = " | ".join(summary.errors.items)
+    assert "[Errno 13] Permission denied" in errors and "Unable to commit:" in errors
+    assert "Cannot find the fixtures" not in errors  # a sentence with a comma is prose, not a failure line
+
+
+def test_done_takes_a_results_list_s_own_items_not_their_details():
+    reply = ("## Summary of changes\n\n"
+             "1. **Sticky header**: the toolbar stays on top while the table scrolls\n"
+             "2. **Column widths**: fixed widths for every column:\n"
+             "   - **Name**: 240px\n"
+             "   - **Price**: 90px\n"
+             "3. **Empty state**: a message when no product matches the filter\n")
+    summary = _summary([("user", "Polish the product table."), ("assistant", reply)])
+    done = " | ".join(summary.done.items)
+    assert "Sticky header" in done and "Column widths" in done and "Empty state" in done
+    assert "240px" not in done and "90px" not in done

@@ -367,7 +367,11 @@ def is_next_step(sentence: str) -> bool:
 _ERROR_START = re.compile(
     r"^[\s>⎿└│●✗✘×•*\-]*(?:(?:[\w.]+\.)?[A-Z][A-Za-z]*(?:Error|Exception)\b|Error\b|ERROR\b|FAIL(?:ED)?\b"
     r"|fatal:|panic(?:ked)?\b|npm ERR!|(?i:error)(?:\[E?\d+\])?:|Traceback|Segmentation fault|Uncaught\b"
-    r"|Unhandled\b|\S+: command not found|exit (?:code|status) [1-9]|Could not resolve)"
+    r"|Unhandled\b|\S+: command not found|exit (?:code|status) [1-9]|Could not resolve"
+    # A tool's own failure line, after an optional `[service]` prefix: "Unable to commit: …",
+    # "[db] failed to inspect service: Cannot connect to …".
+    r"|(?:\[[\w.-]+\]\s*)?(?:Unable to|Cannot|Could not|[Ff]ailed to)\s\w+[^:,\n]{0,40}:\s)"
+    r"|\[Errno \d+\]|\bPermission denied\b"  # an OSError anywhere in the line
     r"|\berror [A-Z]{2,}\d+:"  # tsc, MSBuild, C#: "a.ts(3,1): error TS2304: …"
     r"|^\S+:\d+:\d+:? (?:[A-Z]+\d+|error|warning: unused)\b"
     r"|\bE(?:CONN(?:REFUSED|RESET|ABORTED)|NETUNREACH|HOSTUNREACH|NOENT|ACCES|PERM|ADDRINUSE|TIMEDOUT|PIPE"

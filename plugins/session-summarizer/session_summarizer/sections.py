@@ -245,16 +245,22 @@ def result_lists(prose: str) -> List[str]:
     """Items of lists under a results heading (the agent's own account of what it achieved)."""
     found: List[str] = []
     under = False
+    top = -1  # the indent of the list's own items; deeper items are details of the item above them
     for line in prose.split("\n"):
         stripped = line.strip()
         if not stripped:
             continue
         item = _LIST_ITEM.match(stripped)
         if under and item:
-            found.append(item.group(1))
+            indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+            if top < 0 or indent < top:
+                top = indent
+            if indent <= top:
+                found.append(item.group(1))
             continue
         if item is None and len(stripped) <= 60:
             under = bool(_RESULT_HEADING.match(stripped.rstrip(":：").strip()))
+            top = -1
         elif item is None:
             under = False
     return found
