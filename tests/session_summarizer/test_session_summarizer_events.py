@@ -300,8 +300,8 @@ def test_errors_under_a_heading_of_possible_causes_are_guesses():
 
 
 def test_a_long_pasted_stack_trace_under_one_line_is_an_error_report_not_a_brief():
-    frames = "\n".join("    at render{0} (file:///home/ana/shop/node_modules/vue/dist/vue.cjs.js:{0}:{1})".format(
-        number, number * 7) for number in range(1, 60))
+    frames = "\n".join(f"    at render{number} (file:///home/ana/shop/node_modules/vue/dist/vue.cjs.js:{number}:"
+                       f"{number * 7})" for number in range(1, 60))
     ask = "画面を開くと次のエラーになります。直してください。\n\nTypeError: Cannot read properties of undefined " \
           "(reading 'items')\n" + frames
     summary = _summary([("user", "Add a cart page to the shop."), ("assistant", "Added CartPage.vue."),
