@@ -336,3 +336,16 @@ def test_done_takes_a_results_list_s_own_items_not_their_details():
     done = " | ".join(summary.done.items)
     assert "Sticky header" in done and "Column widths" in done and "Empty state" in done
     assert "240px" not in done and "90px" not in done
+
+
+def test_a_fix_the_session_expects_to_work_but_never_saw_work_is_left_open():
+    for last, expected in (("Bumped the deploy action to v4. Tag a release and the upload should work now.",
+                            "should work now"),
+                           ("設定を修正しました。再起動すれば表示されるはずです。", "表示されるはず"),
+                           ("已经修改了路由配置，刷新后应该可以正常显示了。", "应该可以正常显示")):
+        summary = _summary([("user", "The release upload fails."), ("assistant", "Found the cause."),
+                            ("assistant", last)])
+        assert any(expected in item for item in summary.next_steps.items), (last, summary.next_steps.items)
+    summary = _summary([("user", "The release upload fails."),
+                        ("assistant", "Bumped the deploy action to v4 and re-ran it: the upload passed.")])
+    assert summary.next_steps.items == []

@@ -56,6 +56,12 @@ _STUB_LATIN = re.compile(
     r"\b(?:stubs?|stubbed|placeholders?|not (?:yet )?implemented|unimplemented|todo|fixme|mock(?:ed)? (?:data|out)"
     r"|hard-?coded for now|dummy|notimplementederror)\b")
 _STUB_WIDE = re.compile(r"未実装|スタブ|仮実装|ダミー|占位|桩|未实现|尚未实现|모의|스텁|미구현")
+# A fix the session expects to work but did not see work: "should work now", "はずです", "应该可以了".
+_UNVERIFIED = re.compile(
+    r"(?i)\bshould (?:now )?(?:work|fix|resolve|pass|succeed|be (?:fixed|resolved|working|gone|fine|visible"
+    r"|able to))\b|\bshould now (?:show|appear|load|run)\b"
+    r"|動くはず|解決するはず|表示されるはず|はずです|应该(?:可以|能|就|会)(?:正常|成功|显示|解决|工作|了)|应该没问题"
+    r"|(?:해결될|작동할|동작할|표시될) (?:것입니다|겁니다)")
 _QUESTION_TO_USER = re.compile(
     r"[?？]\s*[)\"'」』）]*\s*$|(?:でしょうか|ますか|ませんか)[。]?$|[吗呢][。]?$|(?:까요|습니까|나요)[.]?$"
 )
@@ -133,3 +139,8 @@ def mentions_stub(text: str) -> bool:
 
 def asks_the_user(text: str) -> bool:
     return bool(_QUESTION_TO_USER.search(text.strip()))
+
+
+def expects_unverified(text: str) -> bool:
+    """The agent expects a fix to work without having seen it work: left for the user to confirm."""
+    return bool(_UNVERIFIED.search(text))

@@ -305,7 +305,9 @@ def group_by_folder(paths: Sequence[str], limit: int = 6) -> str:
 # ------------------------------------------------------------------------------------------ open
 
 def open_kind(sentence: str) -> str:
-    """What a sentence near the end leaves open: "stub", "user_task", "deferred", or ""."""
+    """What a sentence near the end leaves open: "stub", "user_task", "deferred", "unverified", or ""."""
+    if cues.expects_unverified(sentence):  # "Push and re-run should work now": nobody saw it work
+        return "unverified"
     if ex.is_action(sentence) and not cues.mentions_stub(sentence):
         return ""
     if cues.mentions_stub(sentence) and not re.search(r"(?i)\bno (?:stubs?|todos?|placeholders?)\b", sentence):
