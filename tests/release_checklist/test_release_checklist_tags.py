@@ -112,3 +112,48 @@ def test_first_release_only_when_there_is_no_release_tag_at_all(make_repo, with_
                            "v8.21.1"], cwd=other.path, capture_output=True, text=True)
     assert done.returncode != 0 and "first release" not in done.stdout
     assert "curl-8_21_0" in done.stdout
+
+
+def test_a_project_name_ending_in_a_digit_is_part_of_the_tag_prefix(make_repo, with_remote, data_dir):
+    # "pcre2-10.47", "log4j2-2.1", "python3-3.12.1": the digit belongs to the name, the version follows the "-".
+    repo = make_repo(version=None, files={"configure.ac": "AC_INIT([demo], [-])\n"})
+    with_remote(repo)
+    for tag in ("pcre2-10.46", "pcre2-10.47-RC1", "pcre2-10.47"):
+        repo.git("tag", "-a", tag, "-m", tag)
+    repo.write("lib.c", "int x;\n")
+    repo.commit("fix")
+    assert guess_tag_format(["pcre2-10.47", "pcre2-10.47-RC1", "pcre2-10.46"], ["pcre2"]) == "pcre2-{version}"
+    session = ReleaseSession(str(repo.path), data_dir)
+    assert session.loaded.last_release == ("pcre2-10.47", "10.47")
+    assert (session.version, session.tag) == ("10.48", "pcre2-10.48")
+    record = _version_check(session)
+    assert record.state == StepState.PASSED
+    assert "first release" not in " ".join(record.tail)
+
+
+def test_a_lone_number_tag_is_not_the_newest_release(make_repo, with_remote, data_dir):
+    # Old snapshot tags named by a date ("V20000512", mistyped "V1990307") are not higher release numbers.
+    repo = make_repo(version=None, files={"configure.ac": "AC_INIT([demo], [-])\n"})
+    with_remote(repo)
+    for tag in ("V1990307", "V20000512", "R_2_8_2", "R_2_8_3"):
+        repo.git("tag", "-a", tag, "-m", tag)
+    repo.write("lib.c", "int x;\n")
+    repo.commit("fix")
+    session = ReleaseSession(str(repo.path), data_dir)
+    assert session.loaded.tag_format == "R_{major}_{minor}_{patch}"
+    assert session.loaded.last_release == ("R_2_8_3", "2.8.3")
+    assert (session.version, session.tag) == ("2.8.4", "R_2_8_4")
+    assert _version_check(session).state == StepState.PASSED
+    assert guess_tag_format(["v4", "v4.1.0", "v3"]) == "v{version}"  # an action's moving major tag
+    assert guess_tag_format(["v255", "v254"]) == "v{version}"  # lone numbers alone are still read
+
+
+def test_tags_that_look_like_releases_in_an_unread_style_are_never_a_first_release(make_repo, tmp_path):
+    # Whatever the parser makes of a tag, numbers joined by . _ or - mean releases exist: could not check.
+    repo = make_repo(version="3.0.1")
+    for tag in ("build2-r10.47x", "rel2/3.0.0+final"):
+        repo.git("tag", "-a", tag, "-m", tag)
+    done = subprocess.run([sys.executable, "-m", "release_checklist.builtin_checks", "version-bumped", "3.0.1",
+                           "v3.0.1"], cwd=repo.path, capture_output=True, text=True)
+    assert "first release" not in done.stdout
+    assert done.returncode != 0

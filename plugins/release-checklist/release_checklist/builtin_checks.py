@@ -15,9 +15,8 @@ from . import git_repo
 from .project_files import changelog_mentions, entry_in_folder, find_changelog
 from .versions import (
     format_of_tag,
-    guess_tag_format,
     highest_tagged_version,
-    is_final,
+    may_be_release_tag,
     tag_for,
     version_from_tag,
     version_key,
@@ -133,7 +132,7 @@ def version_bumped(repo: str, args: List[str]) -> int:
             "run git fetch --unshallow --tags, then check again.")
         return UNKNOWN
     if previous is None:
-        others = [tag for tag in tags if _looks_like_release(tag)]
+        others = [tag for tag in tags if may_be_release_tag(tag)]
         if others:
             # Release tags in another style: not a first release, and we cannot compare.
             say(f"No release tag like {tag_for('1.2.3', tag_format)} before {tag}, but the repository has release "
@@ -154,10 +153,6 @@ def version_bumped(repo: str, args: List[str]) -> int:
     return FAIL
 
 
-def _looks_like_release(tag: str) -> bool:
-    style = guess_tag_format([tag])
-    version = version_from_tag(tag, style)
-    return version is not None and is_final(version)
 
 
 def changelog_entry(repo: str, args: List[str]) -> int:

@@ -100,26 +100,47 @@ def version_from_tag(tag: str, tag_format: str) -> Optional[str]:
     return version if is_version(version) else None
 
 
-_COMMON_PREFIXES = ("", "v", "V", "release-", "release/", "rel-", "version-")
+# The usual release prefixes: "v1.2", "release-1.2", "rel/1.2", "REL_16_1" (PostgreSQL), "R_2_8_3" (expat).
+_COMMON_PREFIX = re.compile(r"(?i)(?:v|(?:r|rel|release|version)[-_/]?v?)?")
 
 
 def _split_tag(tag: str) -> Optional[Tuple[str, str, str]]:
-    """(prefix, format, version): ("jq-", "jq-{version}", "1.8.2") from "jq-1.8.2", and ("curl-",
-    "curl-{major}_{minor}_{patch}", "8.21.0") from "curl-8_21_0"."""
-    match = re.search(r"\d", tag)
-    if match is None:
-        return None
-    prefix, rest = tag[:match.start()], tag[match.start():]
-    if re.match(r"^\d+\.\d", rest) and is_version(rest):
-        return prefix, prefix + "{version}", rest
-    separated = _SEPARATED.match(rest)
-    if separated:
-        separator = separated.group(2)
-        numbers = [group for group in separated.groups()[2:] if group is not None]
-        names = NUMBER_PARTS[:len(numbers) + 1]
-        style = prefix + separator.join("{" + name + "}" for name in names)
-        return prefix, style, ".".join([separated.group(1), *numbers])
-    return (prefix, prefix + "{version}", rest) if is_version(rest) else None
+    """(prefix, format, version): ("jq-", "jq-{version}", "1.8.2") from "jq-1.8.2", ("curl-",
+    "curl-{major}_{minor}_{patch}", "8.21.0") from "curl-8_21_0", and ("pcre2-", "pcre2-{version}", "10.47")
+    from "pcre2-10.47": a name may end in a digit, so the version starts at the first run of digits that
+    reads as numbers joined by dots (or by one other separator); a lone number ("V20000512") comes last."""
+    starts = [match.start() for match in re.finditer(r"(?<!\d)\d", tag)]
+    for start in starts:
+        prefix, rest = tag[:start], tag[start:]
+        if re.match(r"^\d+\.\d", rest) and is_version(rest):
+            return prefix, prefix + "{version}", rest
+        separated = _SEPARATED.match(rest)
+        if separated:
+            separator = separated.group(2)
+            numbers = [group for group in separated.groups()[2:] if group is not None]
+            names = NUMBER_PARTS[:len(numbers) + 1]
+            style = prefix + separator.join("{" + name + "}" for name in names)
+            return prefix, style, ".".join([separated.group(1), *numbers])
+    for start in starts:
+        prefix, rest = tag[:start], tag[start:]
+        if is_version(rest):
+            return prefix, prefix + "{version}", rest
+    return None
+
+
+def may_be_release_tag(tag: str) -> bool:
+    """Whether a tag could name a release, read or not: a version after some prefix, or numbers joined by
+    ".", "_" or "-" anywhere ("build2-r10.47x"). Only a repository without such tags has its first release."""
+    split = _split_tag(tag)
+    if split is not None and is_final(split[2]):
+        return True
+    return re.search(r"\d+[._-]\d+", tag) is not None
+
+
+def _is_lone_number(version: str) -> bool:
+    """A version without parts ("20000512" of the snapshot tag "V20000512", "4" of an action's moving "v4"):
+    it ranks below any release with parts, or an old date stamp would outrank every release."""
+    return version.isdigit()
 
 
 def guess_tag_format(tags: Iterable[str], names: Iterable[str] = ()) -> str:
@@ -144,21 +165,22 @@ def guess_tag_format(tags: Iterable[str], names: Iterable[str] = ()) -> str:
                    for name in wanted)
 
     def allowed(prefix: str) -> bool:
-        return prefix in _COMMON_PREFIXES or names_project(prefix) or counts[prefix] * 2 > total
+        return _COMMON_PREFIX.fullmatch(prefix) is not None or names_project(prefix) or counts[prefix] * 2 > total
 
-    best: Optional[Tuple[VersionKey, int, str]] = None
+    best: Optional[Tuple[bool, VersionKey, int, str]] = None
     for index, (prefix, style, version) in enumerate(splits):
         key = version_key(version)
         if key is None or not allowed(prefix) or not is_final(version):
             continue
-        # Highest version first; between equal versions the tag created last (tags come newest first).
-        rank = (key, -index, style)
-        if best is None or rank[:2] > best[:2]:
+        # Highest version first, lone numbers below any release with parts; between equal versions the tag
+        # created last (tags come newest first).
+        rank = (not _is_lone_number(version), key, -index, style)
+        if best is None or rank[:3] > best[:3]:
             best = rank
     if best is None:
         candidates = [style for prefix, style, _version in splits if allowed(prefix)]
         return candidates[0] if candidates else "v{version}"
-    return best[2]
+    return best[3]
 
 
 def highest_tagged_version(tags: Iterable[str], tag_format: str, final_only: bool = True) -> Optional[Tuple[str, str]]:
