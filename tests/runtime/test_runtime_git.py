@@ -179,12 +179,16 @@ def test_a_timeout_is_a_state_and_kills_the_process(tmp_path, stuck_git):
     assert pids.exists() and not _alive(int(pids.read_text()))
 
 
-def test_no_index_lock_is_taken_and_nothing_prompts(tmp_path, env):
-    repo = tmp_path / "r"
+def _committed_repository(repo, env, name="a.txt"):
     subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
-    (repo / "a.txt").write_text("a\n")
-    git(repo, "add", "a.txt", env=env)
+    (repo / name).write_text("a\n")
+    git(repo, "add", name, env=env)
     git(repo, "commit", "-qm", "a", env=env)
+    return repo
+
+
+def test_no_index_lock_is_taken_and_nothing_prompts(tmp_path, env):
+    repo = _committed_repository(tmp_path / "r", env)
     os.utime(repo / "a.txt", (1, 1))  # a stat change that a locking status would write back
     before = (repo / ".git" / "index").stat().st_mtime_ns
     environment = SafeGit().environment()
@@ -239,11 +243,7 @@ def test_find_repository_from_a_subfolder_a_symlink_and_inside_dot_git(tmp_path,
 
 
 def test_find_repository_follows_gitdir_files_of_linked_worktrees(tmp_path, env):
-    repo = tmp_path / "r"
-    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
-    (repo / "a").write_text("a")
-    git(repo, "add", "a", env=env)
-    git(repo, "commit", "-qm", "a", env=env)
+    repo = _committed_repository(tmp_path / "r", env)
     git(repo, "worktree", "add", "-q", str(tmp_path / "wt"), env=env)
     found = find_repository(str(tmp_path / "wt"))
     assert found.root == str(tmp_path / "wt") and found.is_linked_worktree

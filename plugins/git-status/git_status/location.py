@@ -8,6 +8,8 @@ import time
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
+from agentty_plugin.git import classify_stderr
+
 from .runner import GitFailed, GitRunner
 
 
@@ -38,12 +40,13 @@ class LocateProblem(Exception):
 
 
 def classify_failure(stderr: str) -> str:
-    """Maps git's (C-locale) error text to a panel state."""
-    lowered = stderr.lower()
-    if "dubious ownership" in lowered or "safe.directory" in lowered:
+    """Maps git's (C-locale) error text to a panel state: the runtime's refusal and not-repo, and ours."""
+    state = classify_stderr(stderr)
+    if state == "refused":
         return "unsafe"
-    if "not a git repository" in lowered:
+    if state == "not-repo":
         return "not-repo"
+    lowered = stderr.lower()
     if "must be run in a work tree" in lowered:
         return "bare"
     if "folder not found" in lowered or "cannot change to" in lowered:
