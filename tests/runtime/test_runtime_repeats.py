@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from agentty_plugin._repeats import RepeatFolder
 from agentty_plugin.clock import ManualClock
+from agentty_plugin.testing import PluginHost
+from runtime_helpers import PROBE
 
 
 def test_a_repeat_within_the_window_is_counted_and_reported_when_the_window_closes():
@@ -39,14 +41,19 @@ def test_distinct_messages_are_never_folded_and_memory_stays_bounded():
     assert folder.admit("line 0") == ["line 0"]  # forgotten long ago: written again
 
 
-def test_a_handler_failing_in_a_loop_writes_one_traceback_and_one_toast(host):
-    for _ in range(50):
-        host.run_command("probe.fail")
-    host.run_command("probe.hello", "after")
-    host.wait_for_text("hello after", timeout=60)
-    host.wait_for(lambda: ("hello after", "info") in host.notifications, 60)  # a bound, not a speed target
-    tracebacks = [line for line in host.stderr_lines if line.startswith("agentty-plugin: handler fail failed")]
-    assert len(tracebacks) == 1
-    failures = [n for n in host.notifications if n[0] == "the probe failed on purpose"]
-    assert failures == [("the probe failed on purpose", "error")]
-    assert host.violations == []
+def test_a_handler_failing_in_a_loop_writes_one_traceback_and_one_toast(world, tmp_path):
+    # The window is an hour here: what is tested is the folding, not how fast a loaded machine loops.
+    with PluginHost(PROBE, world=world, data_dir=str(tmp_path / "data"),
+                    env={"AGENTTY_PLUGIN_REPEAT_WINDOW": "3600"}) as host:
+        host.open_panel()
+        host.wait_for_text("ready")
+        for _ in range(50):
+            host.run_command("probe.fail")
+        host.run_command("probe.hello", "after")
+        host.wait_for_text("hello after", timeout=60)
+        host.wait_for(lambda: ("hello after", "info") in host.notifications, 60)  # a bound, not a speed target
+        tracebacks = [line for line in host.stderr_lines if line.startswith("agentty-plugin: handler fail failed")]
+        assert len(tracebacks) == 1
+        failures = [n for n in host.notifications if n[0] == "the probe failed on purpose"]
+        assert failures == [("the probe failed on purpose", "error")]
+        assert host.violations == []
