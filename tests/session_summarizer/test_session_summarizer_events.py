@@ -229,6 +229,34 @@ def test_decisions_are_a_choice_with_a_reason_or_an_alternative_in_four_language
     assert not is_decision("I updated the README.")
 
 
+def test_a_choice_and_its_reason_in_the_next_sentence_are_one_decision():
+    reply = ("The log shows the cache directory is missing on CI.\n\n"
+             "The simplest fix: vendor the `tzdata` package with the app. This keeps the build independent of "
+             "whatever timezone files the runner image ships.\n\nI'll make that change now.")
+    summary = _summary([("user", "The nightly build fails on timezone lookups."), ("assistant", reply)])
+    assert any("vendor the `tzdata` package" in item and "This keeps the build independent" in item
+               for item in summary.findings.items)
+    ja = ("ビルドが Node 18 で失敗しています。\n\npnpm を使用します。これにより lockfile の差分が小さくなります。")
+    zh = "构建在 Node 18 上失败。\n\n我们改用 pnpm。这样可以让锁文件的差异更小。"
+    ko = "빌드가 Node 18에서 실패합니다.\n\npnpm을 사용하기로 했습니다. 이렇게 하면 lockfile 차이가 줄어듭니다."
+    for reply, choice in ((ja, "pnpm を使用します"), (zh, "改用 pnpm"), (ko, "pnpm을 사용하기로")):
+        summary = _summary([("user", "Fix the build."), ("assistant", reply)])
+        assert any(choice in item and "pnpm" in item for item in summary.findings.items), summary.findings.items
+    # Two unrelated sentences are not a decision; an offer followed by a reason is not one either.
+    summary = _summary([("user", "Fix the build."),
+                        ("assistant", "Should I use pnpm for this? It makes installs faster on CI.")])
+    assert not any("pnpm" in item for item in summary.findings.items)
+
+
+def test_an_order_of_preference_with_a_fallback_is_a_decision():
+    assert is_decision("Read the proxy from HTTPS_PROXY first and only fall back to the system settings if "
+                       "that is unset.")
+    assert is_decision("まず環境変数のトークンを使い、失敗したら設定ファイルを読むようにしました。")
+    assert is_decision("优先使用本地缓存，失败时回退到远程接口。")
+    assert is_decision("먼저 로컬 캐시를 읽고, 실패하면 원격 API를 호출하도록 했습니다.")
+    assert not is_decision("The request might fall back to HTTP first if TLS is unavailable.")
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

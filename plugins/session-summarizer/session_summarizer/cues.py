@@ -27,11 +27,29 @@ _CHOICE_LATIN = re.compile(
     r"\b(?:decided|decide to|chose|choose|chosen|picked|opted|went with|going with|go with|settled on|switched to"
     r"|we(?:'ll| will) use|i(?:'ll| will) use|let's use|using \w+ (?:for|as)|use \w[\w.-]* (?:for|as|with|to)"
     r"|prefer|selected|adopt(?:ed)?|keep(?:ing)? (?:the|it|a)|default(?:s)? to|stick with"
+    r"|(?:simplest|quickest|best|cleanest|safest|most reliable|recommended) (?:fix|approach|option|solution|way)"
     r"|решил|выбрал|используем|будем использовать|decid[íi]|eleg[íi]|usaremos|vamos a usar|escolh|decidi"
     r"|vamos usar|entschieden|verwenden|choisi|utiliser)\b")
 _CHOICE_WIDE = re.compile(
-    r"ことにしました|ことにします|採用|選択|選びました|使います|使用します|にしました|方針|决定|选择|采用|选用|改用|使用了|我们用"
-    r"|결정|선택|채택|사용하기로|쓰기로|으로 했")
+    r"ことにしました|ことにします|採用|選択|選びました|使います|使用します|にしました|方針|推奨|最善|决定|选择|采用|选用|改用|使用了"
+    r"|我们用|推荐|最好的(?:方法|方案)|결정|선택|채택|사용하기로|쓰기로|으로 했|권장|추천")
+# A sentence that gives the reason for the sentence before it: "This makes the project self-contained",
+# "これにより…", "这样可以…", "이렇게 하면…". Only its start is read: the reason points back.
+_FOLLOW_REASON_LATIN = re.compile(
+    r"^(?:this|that|it|doing so|which|these|both)\s+(?:(?:also|then|now|way)\s+)?(?:makes|keeps|avoids|means|ensures"
+    r"|prevents|lets|allows|gives|removes|guarantees|is (?:safer|simpler|faster|cleaner|more|less))\b"
+    r"|^(?:это|так) (?:позволяет|делает|избавляет)|^(?:esto|isso|isto) (?:hace|permite|evita|torna|garante)")
+_FOLLOW_REASON_WIDE = re.compile(
+    r"^(?:これにより|これで|こうすることで|そうすることで|この方が|这样(?:可以|就|能|做)|这可以|这能|此举"
+    r"|이렇게 하면|이를 통해|그러면|이 방식은)")
+# An order of preference with a fallback: "try the system store first and fall back to certifi",
+# "まず…、失敗したら…", "先…，失败再…", "먼저 …, 실패하면 …".
+_FALLBACK_LATIN = re.compile(
+    r"\b(?:first|primary|preferred|prefer)\b.{0,120}\b(?:fall(?:s|ing)? (?:back|through) (?:to|on)|fallbacks? (?:to|on)"
+    r"|(?:and|then) (?:only )?if (?:that|it) fails)|\bfallback (?:strategy|chain|order)\b|\d-tier fallback")
+_FALLBACK_WIDE = re.compile(
+    r"(?:まず|優先).{0,60}(?:失敗したら|失敗した場合|だめなら|フォールバック)|先.{0,40}(?:失败|不行)(?:再|则|时|后)|优先.{0,40}(?:回退|降级)"
+    r"|먼저.{0,60}(?:실패하면|안 되면|폴백|대체)")
 _DEFERRAL_LATIN = re.compile(
     r"\b(?:later|for now|for the time being|in a (?:future|follow-up|later)|future (?:work|pr|version)"
     r"|out of scope|not (?:yet|now|in this)|postpone|defer(?:red)?|skip(?:ped)? for now|left as|leave (?:it|that|this)"
@@ -78,7 +96,8 @@ _GATES = {
                "parce", "afin", "pour "),
     "contrast": ("instead", "rather than", "over ", "not ", "favo", "opposed", "en lugar", "en vez", "em vez",
                  "invés", "statt", "au lieu", "plutôt"),
-    "choice": ("decid", "chose", "choos", "picked", "opted", "went with", "going with", "go with", "settled",
+    "choice": ("simplest", "quickest", "best ", "cleanest", "safest", "reliable", "recommended",
+               "decid", "chose", "choos", "picked", "opted", "went with", "going with", "go with", "settled",
                "switched", "use", "using", "prefer", "selected", "adopt", "keep", "default", "stick with", "elegi",
                "escolh", "entschied", "verwend", "choisi", "utiliser"),
     "deferral": ("later", "for now", "time being", "future", "follow", "scope", "not yet", "not now", "not in this",
@@ -99,13 +118,35 @@ def _gated(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text: s
     return bool(wide.search(text)) or bool(latin.search(lowered))
 
 
+# Stems of a sentence that gives the reason for the one before it ("This makes …", "It avoids …").
+_FOLLOW_STEMS = ("makes", "keeps", "avoids", "means", "ensures", "prevents", "lets", "allows", "gives", "removes",
+                 "guarantees", "is safer", "is simpler", "is faster", "is cleaner")
+
+
 def may_hold_decision(text: str) -> bool:
     """Cheap test over a whole turn: could a sentence in it be a choice with a reason or alternative?"""
     if not text.isascii():
         return True
     lowered = text.lower()
-    return (any(stem in lowered for stem in _GATES["choice"])
-            and any(stem in lowered for stem in _GATES["reason"] + _GATES["contrast"]))
+    return ((any(stem in lowered for stem in _GATES["choice"])
+             and any(stem in lowered for stem in _GATES["reason"] + _GATES["contrast"] + _FOLLOW_STEMS))
+            or "fall" in lowered)
+
+
+def gives_reason_for_previous(sentence: str) -> bool:
+    """"This makes the project self-contained": the reason for the choice the sentence before made."""
+    stripped = sentence.strip().lstrip("-*• ")
+    if stripped.isascii():
+        return bool(_FOLLOW_REASON_LATIN.match(stripped.lower()))
+    return bool(_FOLLOW_REASON_WIDE.match(stripped)) or bool(_FOLLOW_REASON_LATIN.match(stripped.lower()))
+
+
+def has_fallback_order(text: str) -> bool:
+    """"X first, falling back to Y": a choice with its alternative, in order of preference."""
+    lowered = text.lower()
+    if text.isascii():
+        return "fall" in lowered and bool(_FALLBACK_LATIN.search(lowered))
+    return bool(_FALLBACK_WIDE.search(text)) or bool(_FALLBACK_LATIN.search(lowered))
 
 
 def has_reason(text: str) -> bool:

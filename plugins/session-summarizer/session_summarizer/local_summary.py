@@ -527,10 +527,16 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                 findings.add(item)
         if not (maybe_finding or maybe_error or maybe_decision):
             continue
+        previous = ""
         for sentence in ex.sentences(rules.without_guess_lists(prose) if maybe_error else prose):
             verdict = judged.get(sentence)
             if verdict is None:
                 verdict = judged[sentence] = _judge(sentence, maybe_decision, maybe_finding, maybe_error)
+            choice, previous = previous, sentence
+            if (maybe_decision and not verdict[0] and choice and not judged.get(choice, (False,))[0]
+                    and rules.is_decision_pair(choice, sentence)):
+                decisions.add(choice + " " + sentence)  # the reason sits in the sentence after the choice
+                continue
             if verdict[0]:
                 decisions.add(sentence)
             elif verdict[1]:

@@ -222,9 +222,18 @@ def is_decision(sentence: str) -> bool:
     cue languages. A guess or an offer is not a decision."""
     if ex.is_question(sentence) or len(sentence) < 16 or _NEGATED_CHOICE.search(sentence):
         return False
-    if cues.has_contrast(sentence):
+    if cues.has_contrast(sentence) or cues.has_fallback_order(sentence):
         return not cues.is_hedged(sentence)
     return cues.has_reason(sentence) and cues.has_choice(sentence) and not cues.is_hedged(sentence)
+
+
+def is_decision_pair(choice: str, reason: str) -> bool:
+    """A choice in one sentence and its reason in the next, in the same reply: "Install certifi in the venv.
+    This makes the project self-contained." Neither may be a question, an offer or a guess."""
+    if not cues.gives_reason_for_previous(reason) or not cues.has_choice(choice):
+        return False
+    return not any(ex.is_question(part) or _NEGATED_CHOICE.search(part) or cues.is_hedged(part)
+                   for part in (choice, reason))
 
 
 # ------------------------------------------------------------------------------------------ results
