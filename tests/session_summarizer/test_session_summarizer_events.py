@@ -257,6 +257,28 @@ def test_an_order_of_preference_with_a_fallback_is_a_decision():
     assert not is_decision("The request might fall back to HTTP first if TLS is unavailable.")
 
 
+def test_the_option_the_user_picks_from_the_offered_ones_is_a_decision():
+    offer = ("The import fails because the wheel is built for x86.\n\n"
+             "**Option 1 — Pin numpy 1.26** so the existing wheel keeps working.\n\n"
+             "**Option 2 — Build from source** with the ARM toolchain; slower CI, but current numpy.\n\n"
+             "Which would you prefer?")
+    summary = _summary([("user", "The import of numpy fails on the ARM runner."), ("assistant", offer),
+                        ("user", "Let's go with option 2."), ("assistant", "Switching the CI job now.")])
+    assert any("Option 2 — Build from source" in item for item in summary.findings.items), summary.findings.items
+    assert not any("Option 1" in item for item in summary.findings.items)
+    ja_offer = "対応案は2つあります。\n\n1. キャッシュを無効化する\n2. キャッシュのキーにバージョンを含める（推奨）"
+    zh_offer = "有两个方案：\n\n方案一：关闭缓存\n方案二：在缓存键中加入版本号（推荐）"
+    ko_offer = "두 가지 방법이 있습니다.\n\n1. 캐시를 끈다\n2. 캐시 키에 버전을 넣는다 (권장)"
+    for ask, offer, pick, chosen in (("キャッシュを直して。", ja_offer, "2番でお願いします", "バージョンを含める"),
+                                     ("请修复缓存的问题。", zh_offer, "用方案二吧", "加入版本号"),
+                                     ("캐시 문제를 고쳐 주세요.", ko_offer, "2번으로 해주세요", "버전을 넣는다")):
+        summary = _summary([("user", ask), ("assistant", offer), ("user", pick)])
+        assert any(chosen in item and "1" not in item for item in summary.findings.items), (pick, summary.findings)
+    # A pick with no options offered before it is not a decision.
+    summary = _summary([("user", "Let's go with option 2."), ("assistant", "Done.")])
+    assert not summary.findings.items
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

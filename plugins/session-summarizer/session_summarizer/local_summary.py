@@ -205,7 +205,8 @@ def summarize(session: Session, language: Optional[str] = None,
     explicit = any(turn_parts is not None and turn_parts.calls for turn_parts in parts)
     commands = _commands(turns, parts, explicit)
     call_errors = rules.call_errors(parts)
-    findings, prose_errors = _read_oldest_first(turns, parts, enough_errors=len(call_errors) >= LIMITS["errors"])
+    findings, prose_errors = _read_oldest_first(turns, parts, enough_errors=len(call_errors) >= LIMITS["errors"],
+                                                language=language)
     errors = _errors(call_errors, prose_errors, language)
     done = _read_done_newest_first(turns, parts, language)
 
@@ -485,7 +486,7 @@ def _fit_files(checks: List[FileCheck], limit: int) -> Tuple[List[FileCheck], Li
 # ---------------------------------------------------------------------------------------------- reading turns
 
 def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
-                       enough_errors: bool = False) -> Tuple[Section, List[str]]:
+                       enough_errors: bool = False, language: str = "en") -> Tuple[Section, List[str]]:
     """Decisions and findings, and errors that prose or pasted output report, in the order they came up.
 
     Decisions (a choice with its reason or rejected alternative) come first; findings fill what is left.
@@ -497,11 +498,16 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     if enough_errors:  # tool output already gave more errors than the section shows
         errors.seen = 10 * LIMITS["errors"] + 1
     judged: Dict[str, Tuple[bool, bool, bool]] = {}  # verdicts of sentences already read (agents repeat)
+    offer = ""  # the assistant's last reply before the user's turn
     for turn, turn_parts in zip(turns, parts):
         if decisions.full and findings.full and errors.full:
             break
         if turn_parts is None:  # the user's turn: pasted errors, and choices the user made
             _read_user_turn(turn.text, errors)
+            chosen = rules.picked_option(ask_text(turn.text), offer) if offer and not decisions.full else ""
+            if chosen:
+                decisions.add(phrase(language, "decision.user_chose", choice=chosen))
+            offer = ""
             if not decisions.full and cues.may_hold_decision(turn.text):
                 for sentence in ex.sentences(ex.split_code(turn.text)[0]):
                     if rules.is_decision(sentence):
@@ -517,6 +523,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                 for line in _error_lines(turn_parts.output):
                     errors.add(line, _error_key(line))
         prose = turn_parts.prose
+        if re.search(r"\w{3,}", prose):
+            offer = prose  # the options the user may pick from next
         # Turn-level gates: most turns hold no finding, choice or error words at all.
         ascii_prose = prose.isascii()
         maybe_finding = not findings.full and (not ascii_prose or ex.has_finding_words(prose.lower()))

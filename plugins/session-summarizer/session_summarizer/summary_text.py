@@ -36,6 +36,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "error.open": "still open at the end",
         "open_error": "Still failing at the end: {text}",
         "done.edited": "Edited files (per the session's edit records): {files}",
+        "decision.user_chose": "The user chose: {choice}",
     },
     "ja": {
         "title": "セッションの要約",
@@ -68,6 +69,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "error.open": "最後まで未解決",
         "open_error": "最後まで失敗したまま: {text}",
         "done.edited": "編集したファイル (セッションの編集記録より): {files}",
+        "decision.user_chose": "ユーザーの選択: {choice}",
     },
     "ko": {
         "title": "세션 요약",
@@ -100,6 +102,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "error.open": "끝까지 해결되지 않음",
         "open_error": "끝까지 실패한 상태: {text}",
         "done.edited": "편집한 파일 (세션의 편집 기록): {files}",
+        "decision.user_chose": "사용자의 선택: {choice}",
     },
     "zh": {
         "title": "会话摘要",
@@ -132,6 +135,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "error.open": "结束时仍未解决",
         "open_error": "结束时仍然失败：{text}",
         "done.edited": "编辑过的文件（据会话的编辑记录）：{files}",
+        "decision.user_chose": "用户的选择：{choice}",
     },
 }
 
