@@ -279,6 +279,22 @@ def test_the_option_the_user_picks_from_the_offered_ones_is_a_decision():
     assert not summary.findings.items
 
 
+def test_the_user_turning_down_one_way_and_naming_the_other_is_a_decision():
+    asks = ("we don't need to support the v1 config files, just convert them once on startup",
+            "旧形式の設定ファイルは不要なので、起動時に一度だけ変換してください",
+            "不需要兼容旧的配置文件，直接在启动时转换一次",
+            "구버전 설정 파일은 필요 없고, 시작할 때 한 번 변환해 주세요")
+    for ask in asks:
+        summary = _summary([("user", "Load the settings from config.toml."),
+                            ("assistant", "Loading the settings from config.toml now."), ("user", ask)])
+        assert any(ask in item for item in summary.findings.items), (ask, summary.findings.items)
+    # The assistant's advice of the same shape is not the user's choice; a user's question is not one either.
+    summary = _summary([("user", "Load the settings from config.toml."),
+                        ("assistant", "You don't need to restart, just reload the page."),
+                        ("user", "Don't we need to keep the v1 files, and just convert them?")])
+    assert not summary.findings.items
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

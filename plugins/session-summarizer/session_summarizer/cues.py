@@ -33,6 +33,16 @@ _CHOICE_LATIN = re.compile(
 _CHOICE_WIDE = re.compile(
     r"ことにしました|ことにします|採用|選択|選びました|使います|使用します|にしました|方針|推奨|最善|决定|选择|采用|选用|改用|使用了"
     r"|我们用|推荐|最好的(?:方法|方案)|결정|선택|채택|사용하기로|쓰기로|으로 했|권장|추천")
+# The user turns down one way and names the other: "we don't need backward compatibility, just migrate
+# the records", "互換性は不要なので、移行して", "不需要兼容，直接迁移", "호환성은 필요 없고 마이그레이션해".
+_REJECT_AND_REPLACE_LATIN = re.compile(
+    r"\b(?:don'?t|do not|no need to|never|won'?t) (?:need|want|use|keep|add|support|bother)\b[^.;?]{0,80}"
+    r"(?:[,;:]|\band|—|-)\s*(?:just|only|instead|simply|use|always|let'?s)\b"
+    r"|\bno need (?:for|to)\b[^.;?]{0,60}[,;:]\s*(?:just|only|instead|use)\b")
+_REJECT_AND_REPLACE_WIDE = re.compile(
+    r"(?:不要|いらない|必要(?:は)?ない|使わない|しない)(?:ので|から|です|。)?[、,]?[^。]{0,40}(?:して|にして|を使|で(?:お願い|いい))"
+    r"|不(?:需要|要|用)[^。]{0,30}[，,]\s*(?:直接|只|就|改|用)"
+    r"|(?:필요 없|하지 말|쓰지 말|안 써)[^.]{0,30}(?:고|,)\s*\S")
 # A sentence that gives the reason for the sentence before it: "This makes the project self-contained",
 # "これにより…", "这样可以…", "이렇게 하면…". Only its start is read: the reason points back.
 _FOLLOW_REASON_LATIN = re.compile(
@@ -147,6 +157,14 @@ def has_fallback_order(text: str) -> bool:
     if text.isascii():
         return "fall" in lowered and bool(_FALLBACK_LATIN.search(lowered))
     return bool(_FALLBACK_WIDE.search(text)) or bool(_FALLBACK_LATIN.search(lowered))
+
+
+def rejects_and_replaces(text: str) -> bool:
+    """"Don't X, just Y": one way turned down and the other named, as a user states a choice."""
+    lowered = text.lower()
+    if text.isascii():
+        return ("n" in lowered) and bool(_REJECT_AND_REPLACE_LATIN.search(lowered))
+    return bool(_REJECT_AND_REPLACE_WIDE.search(text)) or bool(_REJECT_AND_REPLACE_LATIN.search(lowered))
 
 
 def has_reason(text: str) -> bool:

@@ -508,9 +508,9 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             if chosen:
                 decisions.add(phrase(language, "decision.user_chose", choice=chosen))
             offer = ""
-            if not decisions.full and cues.may_hold_decision(turn.text):
+            if not decisions.full and (cues.may_hold_decision(turn.text) or cues.rejects_and_replaces(turn.text)):
                 for sentence in ex.sentences(ex.split_code(turn.text)[0]):
-                    if rules.is_decision(sentence):
+                    if rules.is_user_choice(sentence):
                         decisions.add(sentence)
             continue
         if not errors.full:

@@ -228,6 +228,14 @@ def is_decision(sentence: str) -> bool:
     return cues.has_reason(sentence) and cues.has_choice(sentence) and not cues.is_hedged(sentence)
 
 
+def is_user_choice(sentence: str) -> bool:
+    """A choice the user states: a decision by the usual cues, or one way turned down and the other named
+    ("we don't need backward compatibility, just migrate the records")."""
+    if ex.is_question(sentence) or len(sentence) < 16:
+        return False
+    return is_decision(sentence) or (cues.rejects_and_replaces(sentence) and not cues.is_hedged(sentence))
+
+
 def is_decision_pair(choice: str, reason: str) -> bool:
     """A choice in one sentence and its reason in the next, in the same reply: "Install certifi in the venv.
     This makes the project self-contained." Neither may be a question, an offer or a guess."""
