@@ -11,7 +11,7 @@ from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, _unique_id, format_checklist, parse_checklist
 from .new_file import create_text
 from .project_files import ProjectInfo, detect_project
-from .publishing import COMMAND, DISPATCH, MANUAL, RELEASE_EVENT, TAG_PUSH, Publishing
+from .publishing import COMMAND, DISPATCH, GO_MODULE, GO_PROXY, MANUAL, RELEASE_EVENT, TAG_PUSH, Publishing
 from .steps import Step, StepKind
 from .versions import guess_tag_format
 
@@ -95,7 +95,13 @@ def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
     if publishing.kind == MANUAL:
         return [Step("", "Publish {version}", StepKind.MANUAL,
                      "Publishing is manual: no publish command or release workflow was found for this project.")]
-    return []  # a Go module: the pushed tag is the release
+    if publishing.kind == GO_MODULE and publishing.registry and publishing.registry != GO_PROXY:
+        # Nothing to upload: say that the push is the release, and where it shows (a Go module's
+        # proxy fetches on first request: there is nothing to look for; its push confirmation says it).
+        return [Step("", f"{publishing.registry} serves {{tag}}", StepKind.MANUAL,
+                     f"Pushing {{tag}} is the release: {publishing.registry} serves the tag, nothing is uploaded. "
+                     f"Check that {publishing.registry} lists {{version}}.")]
+    return []
 
 
 # A document's step that the derived steps already do: tagging, pushing.
@@ -154,7 +160,8 @@ def _own_commands(step: Step) -> bool:
 
 
 def _is_publishing_step(step: Step) -> bool:
-    return step.id in ("publish", "ci-publishes", "publish-the-github-release-for", "start-the-release-workflow")
+    return step.id in ("publish", "ci-publishes", "publish-the-github-release-for", "start-the-release-workflow") or \
+        step.id.endswith("-serves")
 
 
 def default_checklist_text(repo: str, project: Optional[ProjectInfo] = None) -> str:

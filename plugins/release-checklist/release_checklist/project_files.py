@@ -57,6 +57,8 @@ class ProjectInfo:
     ignored: Tuple[IgnoredVersion, ...] = ()
     test_tool: Optional[str] = None  # the program the test command needs (to name it when it is missing)
     workspace: bool = False  # a Cargo/npm workspace root: test every member
+    # A changelog the project stopped keeping: (file, its newest entry's version). It is not required.
+    changelog_stopped: Optional[Tuple[str, str]] = None
 
 
 def read_toml_values(text: str) -> Dict[str, Dict[str, str]]:
@@ -489,6 +491,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
         tests["go"] = "go test ./..."
         if not candidates:
             from_tags = from_tags or "go"  # a Go module's version is its tag
+    name = _other_ecosystems(repo, names, ecosystems, candidates) or name
     for file_name in ("version", "version.txt"):
         if file_name in names:
             first_line = ((_read(os.path.join(repo, names[file_name]), 200) or "").strip().splitlines() or [""])[0]
@@ -508,8 +511,112 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
                              and _runs_first(eco, tests)), None)
                     or make_target(repo, "check"))
     changelog = find_changelog(repo, [version or "", last_release or ""], declared_changelog)
+    stopped: Optional[Tuple[str, str]] = None
+    top = (changelog_stopped_at(repo, changelog, last_release)
+           if changelog and changelog != declared_changelog and last_release else None)
+    if changelog and top:
+        stopped = (changelog.replace(os.sep, "/"), top)
+        changelog = None
     return ProjectInfo(tuple(ecosystems), name, version, chosen_file, test_command, changelog, from_tags,
-                       tuple(ignored), _tool_of(test_command), workspace)
+                       tuple(ignored), _tool_of(test_command), workspace, stopped)
+
+
+# Where the newer notes went instead: "newer than 2.10 is available only on the GitHub Releases page".
+_NOTES_ELSEWHERE = re.compile(r"(?is)\b(?:newer|later|after|since|subsequent|future|now|no longer|moved|only)\b"
+                              r".{0,200}?(?:github\.com/[^\s)]+/releases|releases? page|github releases)")
+
+
+def changelog_stopped_at(repo: str, changelog: str, last_release: str) -> Optional[str]:
+    """The newest entry's version of a changelog the project no longer keeps, else None.
+
+    Not kept: its newest entry is older than the last release, it never names the last release, and either
+    it says newer notes are elsewhere (GitHub Releases) or it is a whole minor version or more behind.
+    A changelog that missed only the last patch release is still kept: its missing entry is a real failure.
+    """
+    path = os.path.join(repo, changelog)
+    if not os.path.isfile(path):
+        return None
+    text = _read(path, 2_000_000) or ""
+    top = top_changelog_version(text[:200_000], last_release)
+    top_key, last_key = (version_key(top) if top else None), version_key(last_release)
+    if top is None or top_key is None or last_key is None or top_key >= last_key:
+        return None
+    if changelog_mentions(text, last_release):
+        return None
+    if _NOTES_ELSEWHERE.search(text[:2000]) or top_key[0][:2] < last_key[0][:2]:
+        return top
+    return None
+
+
+# Manifests of other ecosystems: (ecosystem, file name pattern at the root).
+_RUBY_VERSION = re.compile(r"""^\s*VERSION\s*(?:\|\|)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
+_MIX_VERSION = re.compile(r'^\s*@version\s+"([^"]+)"|^\s*version:\s*"([^"]+)"', re.MULTILINE)
+_FIELD_VERSION = re.compile(r"^version\s*:\s*([^\s#]+)", re.MULTILINE | re.IGNORECASE)  # cabal, pubspec.yaml
+DOTNET_FOLDERS = ("", "src", "source")
+
+
+def _other_ecosystems(repo: str, names: Dict[str, str], ecosystems: List[str],
+                      candidates: List[Tuple[str, str]]) -> Optional[str]:
+    """RubyGems, Composer, SwiftPM, Hex, Hackage, pub and NuGet: add the ecosystem and its version (if the
+    manifest has one); return the package name when the manifest names it."""
+    name: Optional[str] = None
+    gemspecs = sorted(real for lower, real in names.items() if lower.endswith(".gemspec"))
+    if gemspecs:
+        ecosystems.append("ruby")
+        name = gemspecs[0][:-len(".gemspec")]
+        for folder in (name, name.replace("-", "/"), name.replace("-", "_")):
+            relative = f"lib/{folder}/version.rb"
+            match = _RUBY_VERSION.search(_read(os.path.join(repo, relative), 200_000) or "")
+            if match:
+                candidates.append((match.group(1), relative))
+                break
+    if "composer.json" in names:
+        try:
+            composer = json.loads(_read(os.path.join(repo, names["composer.json"])) or "{}")
+        except ValueError:
+            composer = {}
+        if isinstance(composer, dict):
+            ecosystems.append("php" if composer.get("type", "library") != "project" else "php-app")
+            name = name or (composer.get("name") if isinstance(composer.get("name"), str) else None)
+            if isinstance(composer.get("version"), str):
+                candidates.append((composer["version"], names["composer.json"]))
+    if "package.swift" in names and "sources" in names:
+        # A Swift package of its own (SwiftPM's Sources/): a C++ library's Package.swift that only wraps
+        # its headers for Swift users does not make SwiftPM the project's release channel.
+        ecosystems.append("swift")
+    if "mix.exs" in names:
+        ecosystems.append("elixir")
+        match = _MIX_VERSION.search(_read(os.path.join(repo, names["mix.exs"]), 200_000) or "")
+        if match:
+            candidates.append((match.group(1) or match.group(2), names["mix.exs"]))
+    cabals = sorted(real for lower, real in names.items() if lower.endswith(".cabal"))
+    if cabals:
+        ecosystems.append("haskell")
+        name = name or cabals[0][:-len(".cabal")]
+        match = _FIELD_VERSION.search(_read(os.path.join(repo, cabals[0]), 500_000) or "")
+        if match:
+            candidates.append((match.group(1), cabals[0]))
+    if "pubspec.yaml" in names:
+        text = _read(os.path.join(repo, names["pubspec.yaml"]), 200_000) or ""
+        ecosystems.append("flutter" if re.search(r"^\s+sdk:\s*flutter\b", text, re.MULTILINE) else "dart")
+        match = _FIELD_VERSION.search(text)
+        if match:
+            candidates.append((match.group(1).split("+", 1)[0].strip("'\""), names["pubspec.yaml"]))
+    if dotnet_project(repo):
+        ecosystems.append("dotnet")
+    return name
+
+
+def dotnet_project(repo: str) -> bool:
+    """A .sln or .csproj/.fsproj at the root or in src/ (one folder deeper for src/<Project>/)."""
+    root = _listing(repo)
+    for folder in DOTNET_FOLDERS:
+        if folder and folder not in root:
+            continue
+        names = _listing(os.path.join(repo, root[folder])) if folder else root
+        if any(lower.endswith((".sln", ".slnx", ".csproj", ".fsproj")) for lower in names):
+            return True
+    return False
 
 
 def _runs_first(ecosystem: str, tests: Dict[str, str]) -> bool:

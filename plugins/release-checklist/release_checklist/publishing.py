@@ -16,7 +16,7 @@ TAG_PUSH = "ci-tag"  # pushing the tag starts a workflow that publishes
 RELEASE_EVENT = "ci-release"  # publishing a GitHub release for the tag starts it
 DISPATCH = "ci-dispatch"  # a workflow started by hand (or by a branch push) publishes; the tag is not the trigger
 COMMAND = "command"  # the ecosystem's publish command, typed by the maintainer
-GO_MODULE = "go"  # the tag itself publishes a Go module (the module proxy serves it)
+GO_MODULE = "go"  # the pushed tag itself is the release: a registry serves it (Go proxy, Packagist, SwiftPM)
 MANUAL = "manual"  # nothing found: publishing is manual
 
 # Steps of a workflow that publish something: package registries, release pages, images.
@@ -27,7 +27,11 @@ _PUBLISHES = re.compile(
     r"\bcargo\s+release\b|goreleaser|softprops/action-gh-release|\bgh\s+release\s+(?:create|upload)|"
     r"actions/create-release|ncipollo/release-action|create-gh-release|upload-rust-binary|"
     r"docker/build-push-action|\bdocker\s+push|scripts/publish|\bjreleaser\b|release-please|"
-    r"semantic-release|\bnpx\s+np\b|\bgem\s+push|\bmvn\b[^\n]*\bdeploy\b|gradle[^\n]*publish")
+    r"semantic-release|\bnpx\s+np\b|\bgem\s+push|\bmvn\b[^\n]*\bdeploy\b|gradle[^\n]*publish|"
+    r"\brake\s+release\b|rubygems/release-gem|\bmix\s+hex\.publish|\bcabal\s+upload|"
+    r"\b(?:dart|flutter)\s+pub\s+publish|\bnuget\s+push|"
+    # a reusable workflow that publishes (dart-lang/ecosystem/.github/workflows/publish.yaml@main)
+    r"\buses:\s*[\w.-]+/[\w.-]+/\.github/workflows/[\w./-]*(?:publish|release)[\w.-]*\.ya?ml@")
 _WORKFLOW_SUFFIXES = (".yml", ".yaml")
 MAX_WORKFLOW_BYTES = 300_000
 
@@ -37,6 +41,12 @@ class Publishing:
     kind: str  # one of the constants above
     workflows: Tuple[str, ...] = ()  # relative paths of the workflows that publish, for the CI kinds
     command: Optional[str] = None  # the publish command, for COMMAND
+    registry: Optional[str] = None  # what serves the pushed tag, for GO_MODULE ("Packagist")
+
+
+# Registries that serve a pushed tag as the release, with nothing to upload.
+GO_PROXY = "Go module proxy"
+TAG_REGISTRIES = (("go", GO_PROXY), ("php", "Packagist"), ("swift", "Swift Package Manager"))
 
 
 @dataclasses.dataclass
@@ -209,8 +219,9 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
     command = publish_command(repo, project)
     if command:
         return Publishing(COMMAND, command=command)
-    if "go" in project.ecosystems:
-        return Publishing(GO_MODULE)
+    for ecosystem, registry in TAG_REGISTRIES:
+        if ecosystem in project.ecosystems:
+            return Publishing(GO_MODULE, registry=registry)
     return Publishing(MANUAL)
 
 
@@ -243,4 +254,20 @@ def publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
     if "python" in project.ecosystems and project.name and "pyproject.toml" not in passed_over:
         return "uv build && uv publish" if os.path.isfile(os.path.join(repo, "uv.lock")) else \
             "python3 -m build && twine upload dist/*"
+    return _other_publish_command(repo, project)
+
+
+def _other_publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
+    """RubyGems, Hex, Hackage, pub.dev and NuGet: the command that uploads this release."""
+    if "ruby" in project.ecosystems and project.name:
+        return f"gem build {project.name}.gemspec && gem push {project.name}-{{version}}.gem"
+    if "elixir" in project.ecosystems:
+        return "mix hex.publish"
+    if "haskell" in project.ecosystems and project.name:
+        return f"cabal sdist && cabal upload --publish dist-newstyle/sdist/{project.name}-{{version}}.tar.gz"
+    if "dart" in project.ecosystems or "flutter" in project.ecosystems:
+        return ("flutter" if "flutter" in project.ecosystems else "dart") + " pub publish"
+    if "dotnet" in project.ecosystems:
+        return ("dotnet pack -c Release -o nupkg && "
+                "dotnet nuget push 'nupkg/*.nupkg' --source https://api.nuget.org/v3/index.json")
     return None

@@ -113,6 +113,11 @@ EN: Dict[str, str] = {
     "rerun_after_fix": "{pane} is idle again: running \"{title}\" again.",
     "version_unreadable": "no version could be read from {file} (the Version file setting)",
     "confirm_publishes": "Pushing {tag} starts {workflows}, which publishes the release.",
+    "confirm_registry": "Pushing {tag} is the release: {registry} serves the tag as soon as it is pushed.",
+    "changelog_not_kept": (
+        "{file} stops at {version}, before the last release {last}: "
+        "it is no longer kept, so it is not checked"
+    ),
     "confirm_dirty": "The working tree has {count} uncommitted change(s) ({first}…); they are not part of the release.",
     "version_from_changelog": "from {file}: its top entry is newer than {tag}",
     "version_next": "suggested: the next after {tag}",
@@ -323,6 +328,13 @@ JA: Dict[str, str] = {
     "rerun_after_fix": "{pane} がアイドルに戻りました。「{title}」をもう一度実行します。",
     "version_unreadable": "{file}（Version file の設定）からバージョンを読み取れませんでした",
     "confirm_publishes": "{tag} をプッシュすると {workflows} が動き、リリースを公開します。",
+    "confirm_registry": (
+        "{tag} のプッシュがそのままリリースです。プッシュした時点で {registry} がこのタグを配信します。"
+    ),
+    "changelog_not_kept": (
+        "{file} は {version} で止まっており、前回のリリース {last} より古いため、"
+        "更新されていないものとしてチェックしません"
+    ),
     "confirm_dirty": "作業ツリーに未コミットの変更が {count} 件あります（{first}…）。これらはリリースに含まれません。",
     "version_from_changelog": "{file} から（先頭の項目が {tag} より新しい）",
     "version_next": "提案: {tag} の次",
@@ -535,6 +547,11 @@ KO: Dict[str, str] = {
     "rerun_after_fix": "{pane}이(가) 다시 유휴 상태입니다. \"{title}\"을(를) 다시 실행합니다.",
     "version_unreadable": "{file}(Version file 설정)에서 버전을 읽을 수 없습니다",
     "confirm_publishes": "{tag}을(를) 푸시하면 {workflows}이(가) 실행되어 릴리스를 게시합니다.",
+    "confirm_registry": "{tag} 푸시가 곧 릴리스입니다. 푸시하는 즉시 {registry}이(가) 이 태그를 배포합니다.",
+    "changelog_not_kept": (
+        "{file}은(는) {version}에서 멈춰 있어 이전 릴리스 {last}보다 오래되었습니다. "
+        "더 이상 관리되지 않으므로 확인하지 않습니다"
+    ),
     "confirm_dirty": "작업 트리에 커밋되지 않은 변경이 {count}개 있습니다({first}…). 릴리스에 포함되지 않습니다.",
     "version_from_changelog": "{file}에서(맨 위 항목이 {tag}보다 새로움)",
     "version_next": "제안: {tag} 다음 버전",
@@ -727,6 +744,8 @@ ZH: Dict[str, str] = {
     "rerun_after_fix": "{pane} 已再次空闲：重新运行“{title}”。",
     "version_unreadable": "无法从 {file}（Version file 设置）读取版本",
     "confirm_publishes": "推送 {tag} 会启动 {workflows}，由它发布此版本。",
+    "confirm_registry": "推送 {tag} 即是发布：推送后 {registry} 会立即提供这个标签。",
+    "changelog_not_kept": "{file} 停在 {version}，早于上次发布的 {last}：已不再维护，因此不检查",
     "confirm_dirty": "工作树有 {count} 处未提交的更改（{first}…）；它们不属于此次发布。",
     "version_from_changelog": "来自 {file}：其首条目比 {tag} 更新",
     "version_next": "建议：{tag} 的下一个版本",

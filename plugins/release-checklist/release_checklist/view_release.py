@@ -11,7 +11,7 @@ from agentty_plugin.files import describe_os_error
 from . import ids
 from .checklist_file import CHECKLIST_FILE_NAME
 from .command_runner import Outcome
-from .publishing import TAG_PUSH
+from .publishing import GO_MODULE, TAG_PUSH
 from .steps import Step, StepKind, StepState
 from .versions import tag_for
 from .view import State, Translate
@@ -150,9 +150,11 @@ def _publishes(release: Release, step: Step, t: Translate) -> Optional[Dict[str,
     publishing = release.loaded.publishing
     command = release.command_of(step) or ""
     tag = tag_for(release.version, release.loaded.tag_format)
-    if publishing is None or publishing.kind != TAG_PUSH or not command.startswith("git push"):
+    if publishing is None or not command.startswith("git push") or tag not in command.split():
         return None
-    if tag not in command.split():
+    if publishing.kind == GO_MODULE and publishing.registry:  # Packagist, SwiftPM, the Go proxy: the tag is it
+        return ui.text(t("confirm_registry", tag=tag, registry=publishing.registry), "error")
+    if publishing.kind != TAG_PUSH:
         return None
     return ui.text(t("confirm_publishes", tag=tag, workflows=", ".join(publishing.workflows)), "error")
 
@@ -269,6 +271,9 @@ def version_line(release: Release, t: Translate) -> str:
     for ignored in project.ignored[:2]:
         key = "version_unreadable" if ignored.reason == "unreadable" else "version_ignored"
         text += " · " + t(key, file=ignored.file, version=ignored.version, last=last[1] if last else "")
+    if project.changelog_stopped:
+        text += " · " + t("changelog_not_kept", file=project.changelog_stopped[0],
+                          version=project.changelog_stopped[1], last=last[0] if last else "")
     return text
 
 
