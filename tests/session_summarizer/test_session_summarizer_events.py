@@ -295,6 +295,31 @@ def test_the_user_turning_down_one_way_and_naming_the_other_is_a_decision():
     assert not summary.findings.items
 
 
+def test_a_report_after_a_cheer_and_an_emoji_is_a_result():
+    reply = ("Perfect! ✅ I've added pagination to the orders table, 50 rows per page.\n\n"
+             "Excellent! 🎉 I've implemented CSV export for the filtered orders!")
+    summary = _summary([("user", "Add pagination and CSV export to the orders page."), ("assistant", reply)])
+    joined = " ".join(summary.done.items)
+    assert "pagination to the orders table" in joined and "CSV export for the filtered orders" in joined
+
+
+def test_a_feature_built_early_is_not_crowded_out_by_the_last_replies_lists():
+    turns = [("user", "Build a recipe browser."),
+             ("assistant", "I've built the recipe browser with a search box and a Flask server serving recipes.json."),
+             ("user", "Add offline support.")]
+    turns.append(("assistant", "I've added a service worker that caches the recipes for offline use."))
+    for round_number in range(3):
+        items = "\n".join(f"- Restyled the {part} card border to {round_number * 10 + index}px"
+                          for index, part in enumerate(["title", "image", "tag", "footer", "rating", "time",
+                                                        "author", "header"]))
+        turns += [("user", f"Polish the cards, round {round_number + 1}."),
+                  ("assistant", "## Changes made\n\n" + items)]
+    summary = _summary(turns)
+    joined = " ".join(summary.done.items)
+    assert "recipe browser with a search box" in joined and "service worker" in joined, summary.done.items
+    assert len(summary.done.items) <= 15
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

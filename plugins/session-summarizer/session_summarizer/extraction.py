@@ -311,6 +311,7 @@ _NOT_AN_ERROR = re.compile(
     r"|エラーなし|エラーはありません|오류 없이|오류가 없|没有错误|无错误"
 )
 _PUNCTUATION = ",.;:!?()[]{}\"'`*<>"
+_CHEER = re.compile(r"^(?:[A-Z][a-z]{1,11}(?: [a-z]{1,8})?!+\s+)?(?:[^\w\s`'\"(\[{<*#>\-]+\s*)?(?=\S)")
 _NEXT_HEADING = re.compile(
     r"(?i)^(?:#+\s*|\*\*)?(?:next steps?|todo|remaining(?: work)?|follow[- ]ups?|what's left|次のステップ|今後の作業"
     r"|残りの作業|다음 단계|남은 작업|下一步|后续步骤|待办事项)[:：]?\**\s*$"
@@ -338,6 +339,8 @@ def is_action(sentence: str) -> bool:
     if sentence.endswith((":", "：")) or is_question(sentence):
         return False
     sentence = _DECORATION.sub("", sentence)  # "- I added …" is a list item reporting work
+    # "Perfect! ✅ I've fixed …", "Excellent! 🎉 I've added …": a cheer and an emoji before the report.
+    sentence = _CHEER.sub("", sentence)
     for word in sentence[:48].lower().split(None, 5):
         word = word.strip(_PUNCTUATION)
         if word not in _LEAD_WORDS:

@@ -667,14 +667,20 @@ def heading_findings(prose: str) -> List[str]:
 
 
 def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], language: str) -> Section:
-    """Results reported by the assistant, newest first until the list is full: where the work stands now.
+    """Results reported by the assistant over the whole session, shown in the order they came.
 
     The agent's own lists under a results heading, reported actions that say what they achieved, and
-    commit messages. Edit records ("Updated x with 8 additions") are evidence, not items: when the
+    commit messages. Replies are read newest first; the section takes the first result of each reply,
+    then the second of each, and so on, so a feature built early is not crowded out by the long list of
+    the last reply. Edit records ("Updated x with 8 additions") are evidence, not items: when the
     session reports few results, the files its tools edited are named once, grouped by folder.
     """
-    done = _Collector(LIMITS["done"])
+    limit = LIMITS["done"]
     undone = {commit for turn_parts in parts if turn_parts is not None for commit in turn_parts.undone}
+    groups: List[List[str]] = []  # each reply's results in its own order, newest reply first
+    seen: Set[str] = set()
+    candidates = 0
+    stopped = False  # replies older than the ones read hold more results, not counted
     for turn_parts in reversed(parts):
         if turn_parts is None:
             continue
@@ -684,16 +690,39 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
                    if ex.is_action(sentence) and rules.is_result(sentence)
                    and " ".join(ex.clean_item(sentence).lower().split()) not in listed_keys]
         commits = [record for commit, record in turn_parts.commit_of if commit not in undone]
-        for item in reversed(listed + actions + commits):
-            done.add(item)
-        if done.full:
+        group = []
+        for item in listed + actions + commits:
+            key = " ".join(item.lower().strip(_DECORATION_CHARS).split())
+            if len(key) >= 3 and key not in seen:
+                seen.add(key)
+                group.append(item)
+        if group:
+            groups.append(group)
+            candidates += len(group)
+        if candidates > _DONE_READ * limit:
+            stopped = True
             break
-    section = done.section(newest_first=True)
+    picked: List[Tuple[int, int, str]] = []  # (reply, position) so the section reads in session order
+    depth = 0
+    while len(picked) < limit and any(len(group) > depth for group in groups):
+        for reply, group in enumerate(groups):
+            if len(group) > depth and len(picked) < limit:
+                picked.append((-reply, depth, group[depth]))
+        depth += 1
+    done = _Collector(limit)
+    for _, _, item in sorted(picked):
+        done.add(item)
+    section = done.section()
+    section.overflow = -1 if stopped else max(0, candidates - len(picked))
     if len(section.items) < 3:
         edited = rules.edited_evidence(parts)
         if edited:
             section.items.append(phrase(language, "done.edited", files=rules.group_by_folder(edited)))
     return section
+
+
+# How far back "done" reads: replies until this many times the section's size in results.
+_DONE_READ = 2
 
 
 # An offer to do more is a question to the user ("If you want, I can outline the trims…").
