@@ -320,6 +320,17 @@ def test_a_feature_built_early_is_not_crowded_out_by_the_last_replies_lists():
     assert len(summary.done.items) <= 15
 
 
+def test_the_users_last_unanswered_report_keeps_the_error_it_pasted():
+    for report in ("The build still fails, we get this error:\n\n```\nTS2339: Property 'quota' does not exist on "
+                   "type 'StorageInfo'.\n```\n\nHow can I fix this?",
+                   "まだビルドが失敗します。このエラーが出ます：\n\n```\nTS2339: Property 'quota' does not exist on "
+                   "type 'StorageInfo'.\n```\n\n直し方を教えてください。"):
+        summary = _summary([("user", "Show the storage quota on the info page."),
+                            ("assistant", "I've added the quota card to the info page."), ("user", report)])
+        assert any("Property 'quota' does not exist" in item for item in summary.questions.items), \
+            summary.questions.items
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

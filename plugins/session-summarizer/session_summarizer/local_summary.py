@@ -776,12 +776,26 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
         questions.add(phrase(language, "reply_pending", text=_opening(pending, 200)))
 
 
+def _with_pasted_line(ask: str, text: str) -> str:
+    """The ask with the first line of the output pasted under it ("we get this error:" + the error), so the
+    open report says what went wrong and not only that something did."""
+    if not ask:
+        return ask
+    for language, code in ex.split_code(text)[1]:
+        if language in ex.SOURCE_LANGUAGES:
+            continue
+        line = next((line.strip() for line in code.split("\n") if line.strip()), "")
+        if line and line not in ex.split_code(ask)[0]:
+            return line[:160] + " — " + ask
+    return ask
+
+
 def _pending_ask(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> str:
     """The user's last ask when nothing answered it: the session ends on it, or only tool output followed."""
     for index in range(len(turns) - 1, -1, -1):
         turn, turn_parts = turns[index], parts[index]
         if turn.role == "user":
-            return ask_text(turn.text)
+            return _with_pasted_line(ask_text(turn.text), turn.text)
         if turn_parts is not None and re.search(r"\w{3,}", turn_parts.prose):
             return ""  # the agent said something after it
     return ""
