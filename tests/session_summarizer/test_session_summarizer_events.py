@@ -331,6 +331,28 @@ def test_the_users_last_unanswered_report_keeps_the_error_it_pasted():
             summary.questions.items
 
 
+def test_work_put_off_in_the_middle_of_the_session_stays_open_unless_the_user_asked_for_it_again():
+    deferrals = ("I've built the upload page. Email notifications will be implemented later, once uploads work.",
+                 "アップロード画面を作成しました。メール通知は後で実装する予定です。",
+                 "上传页面已完成。邮件通知以后再实现。",
+                 "업로드 화면을 만들었습니다. 이메일 알림은 나중에 구현하겠습니다.")
+    for deferral, marker in zip(deferrals, ("implemented later", "メール通知", "邮件通知", "이메일 알림")):
+        turns = [("user", "Build the upload page."), ("assistant", deferral)]
+        for number in range(8):
+            turns += [("user", f"Tweak the upload button, step {number}."),
+                      ("assistant", f"I've changed the upload button padding to {number}px.")]
+        summary = _summary(turns)
+        assert any(marker in item for item in summary.next_steps.items), (deferral, summary.next_steps.items)
+    # Asked for again later: the work was picked up, so it is not listed as left.
+    turns = [("user", "Build the upload page."), ("assistant", deferrals[0]),
+             ("user", "Now add the Email notifications.")]
+    for number in range(8):
+        turns += [("assistant", f"I've changed the upload button padding to {number}px."),
+                  ("user", f"Tweak the upload button, step {number}.")]
+    turns.append(("assistant", "I've changed the upload button colour."))
+    assert not any("implemented later" in item for item in _summary(turns).next_steps.items)
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

@@ -84,6 +84,16 @@ _STUB_LATIN = re.compile(
     r"\b(?:stubs?|stubbed|placeholders?|not (?:yet )?implemented|unimplemented|todo|fixme|mock(?:ed)? (?:data|out)"
     r"|hard-?coded for now|dummy|notimplementederror)\b")
 _STUB_WIDE = re.compile(r"未実装|スタブ|仮実装|ダミー|占位|桩|未实现|尚未实现|모의|스텁|미구현")
+# Work the session itself puts off to later, in the middle of it: "auth will be implemented later",
+# "認証は後で実装予定です", "以后再实现登录", "인증은 나중에 구현합니다". Narrower than a deferral cue: it names
+# work (implement, add, handle) and a later time.
+_DEFERS_WORK = re.compile(
+    r"(?i)\b(?:will|to|can|could) (?:be )?(?:implement|add|do|handl|address|buil|tackl|revisit)(?:e|ed|t|d|ne)? "
+    r"(?:\S+ ){0,5}(?:later"
+    r"|in a (?:later|future|follow-up|separate)\b|next time)|\b(?:left|deferred|postponed|parked) (?:for|to|until)"
+    r" (?:later|a (?:later|future|follow-up|separate))"
+    r"|(?:後で|後ほど|今後|後日)[^。]{0,20}(?:実装|対応|追加)|(?:実装|対応|追加)(?:する)?予定"
+    r"|(?:以后|之后|后续|稍后)[^。]{0,10}(?:再)?(?:实现|添加|处理)|(?:나중에|추후|향후)[^.]{0,20}(?:구현|추가|처리)")
 # A fix the session expects to work but did not see work: "should work now", "はずです", "应该可以了".
 _UNVERIFIED = re.compile(
     r"(?i)\bshould (?:now )?(?:work|fix|resolve|pass|succeed|be (?:fixed|resolved|working|gone|fine|visible"
@@ -165,6 +175,18 @@ def rejects_and_replaces(text: str) -> bool:
     if text.isascii():
         return ("n" in lowered) and bool(_REJECT_AND_REPLACE_LATIN.search(lowered))
     return bool(_REJECT_AND_REPLACE_WIDE.search(text)) or bool(_REJECT_AND_REPLACE_LATIN.search(lowered))
+
+
+def defers_work(sentence: str) -> bool:
+    """The session puts a piece of work off to later ("payments will be implemented later")."""
+    lowered = sentence.lower()
+    if not any(stem in lowered for stem in _DEFER_STEMS):
+        return False
+    return bool(_DEFERS_WORK.search(sentence))
+
+
+_DEFER_STEMS = ("later", "future", "follow-up", "next time", "separate", "後で", "後ほど", "今後", "後日", "予定",
+                "以后", "之后", "后续", "稍后", "나중에", "추후", "향후")
 
 
 def has_reason(text: str) -> bool:

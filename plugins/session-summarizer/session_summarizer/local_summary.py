@@ -741,6 +741,8 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     """
     assistant = [index for index, turn in enumerate(turns) if turn.role == "assistant"]
     last_assistant = assistant[-TAIL_TURNS:]
+    for sentence in _deferred_mid_session(turns, parts, assistant[-_DEFER_WINDOW:-OPEN_TAIL_TURNS]):
+        next_steps.add(sentence)
     for index in assistant[-OPEN_TAIL_TURNS:-TAIL_TURNS] if len(assistant) > TAIL_TURNS else []:
         turn_parts = parts[index]
         for sentence in ex.sentences(turn_parts.prose if turn_parts is not None else ""):
@@ -774,6 +776,37 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     pending = _pending_ask(turns, parts)
     if pending:
         questions.add(phrase(language, "reply_pending", text=_opening(pending, 200)))
+
+
+_NAME = re.compile(r"`([^`]{2,40})`|\b([A-Z][A-Za-z0-9]{2,})\b")
+
+
+def _deferred_mid_session(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
+                          earlier: Sequence[int]) -> List[str]:
+    """Work the agent put off to later before the end of the session (the end is read separately), unless
+    the user asked about that work again afterwards: then it was picked up, not left."""
+    found: List[str] = []
+    for index in earlier:
+        turn_parts = parts[index]
+        prose = turn_parts.prose if turn_parts is not None else ""
+        if not prose or not cues.defers_work(prose):
+            continue
+        for sentence in ex.sentences(prose):
+            if ex.is_question(sentence) or not cues.defers_work(sentence):
+                continue
+            names = {(match.group(1) or match.group(2)).lower() for match in _NAME.finditer(sentence)}
+            later_asks = " ".join(turn.text.lower() for turn in turns[index + 1:] if turn.role == "user")
+            if not any(name in later_asks for name in names):
+                found.append(sentence)
+        if len(found) >= _DEFERRED_ITEMS:
+            break
+    return found[:_DEFERRED_ITEMS]
+
+
+# At most this many pieces of work put off mid-session are listed: the end of the session says more.
+_DEFERRED_ITEMS = 2
+# How many replies back work put off is looked for: further back, it was most likely overtaken.
+_DEFER_WINDOW = 200
 
 
 def _with_pasted_line(ask: str, text: str) -> str:
