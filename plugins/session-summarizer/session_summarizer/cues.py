@@ -138,9 +138,18 @@ def _gated(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text: s
     return bool(wide.search(text)) or bool(latin.search(lowered))
 
 
-# Stems of a sentence that gives the reason for the one before it ("This makes …", "It avoids …").
+# A sentence in a turn that opens with a reason for the one before it ("… This makes …", "It avoids …").
+_FOLLOW_IN_TEXT = re.compile(
+    r"(?:^|[.!?:]\s+|\n\s*)(?:this|that|it|doing so|which|these|both)\s+(?:(?:also|then|now|way)\s+)?(?:makes|keeps"
+    r"|avoids|means|ensures|prevents|lets|allows|gives|removes|guarantees|is (?:safer|simpler|faster|cleaner|more"
+    r"|less))\b")
+_CHOICE_REASON_STEMS = _GATES["reason"] + _GATES["contrast"]
 _FOLLOW_STEMS = ("makes", "keeps", "avoids", "means", "ensures", "prevents", "lets", "allows", "gives", "removes",
-                 "guarantees", "is safer", "is simpler", "is faster", "is cleaner")
+                 "guarantees", "is safer", "is simpler", "is faster", "is cleaner", "is more", "is less")
+
+
+def _follows_in(lowered: str) -> bool:
+    return any(stem in lowered for stem in _FOLLOW_STEMS) and bool(_FOLLOW_IN_TEXT.search(lowered))
 
 
 def may_hold_decision(text: str) -> bool:
@@ -148,9 +157,16 @@ def may_hold_decision(text: str) -> bool:
     if not text.isascii():
         return True
     lowered = text.lower()
-    return ((any(stem in lowered for stem in _GATES["choice"])
-             and any(stem in lowered for stem in _GATES["reason"] + _GATES["contrast"] + _FOLLOW_STEMS))
-            or "fall" in lowered)
+    if "fall" in lowered and ("fall back" in lowered or "fallback" in lowered or "falls back" in lowered
+                              or "falling back" in lowered or "fall through" in lowered):
+        return True
+    return (any(stem in lowered for stem in _GATES["choice"])
+            and (any(stem in lowered for stem in _CHOICE_REASON_STEMS) or _follows_in(lowered)))
+
+
+def may_give_reason_for_previous(text: str) -> bool:
+    """Cheap test over a whole turn: could a sentence in it open with the reason for the one before it?"""
+    return not text.isascii() or _follows_in(text.lower())
 
 
 def gives_reason_for_previous(sentence: str) -> bool:
@@ -173,7 +189,8 @@ def rejects_and_replaces(text: str) -> bool:
     """"Don't X, just Y": one way turned down and the other named, as a user states a choice."""
     lowered = text.lower()
     if text.isascii():
-        return ("n" in lowered) and bool(_REJECT_AND_REPLACE_LATIN.search(lowered))
+        return (any(stem in lowered for stem in ("don", "do not", "no need", "never", "won"))
+                and bool(_REJECT_AND_REPLACE_LATIN.search(lowered)))
     return bool(_REJECT_AND_REPLACE_WIDE.search(text)) or bool(_REJECT_AND_REPLACE_LATIN.search(lowered))
 
 

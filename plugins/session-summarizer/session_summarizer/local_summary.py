@@ -504,7 +504,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             break
         if turn_parts is None:  # the user's turn: pasted errors, and choices the user made
             _read_user_turn(turn.text, errors)
-            chosen = rules.picked_option(ask_text(turn.text), offer) if offer and not decisions.full else ""
+            chosen = (rules.picked_option(ask_text(turn.text), offer)
+                      if offer and len(turn.text) <= 300 and not decisions.full else "")
             if chosen:
                 decisions.add(phrase(language, "decision.user_chose", choice=chosen))
             offer = ""
@@ -523,7 +524,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                 for line in _error_lines(turn_parts.output):
                     errors.add(line, _error_key(line))
         prose = turn_parts.prose
-        if re.search(r"\w{3,}", prose):
+        if prose.strip():
             offer = prose  # the options the user may pick from next
         # Turn-level gates: most turns hold no finding, choice or error words at all.
         ascii_prose = prose.isascii()
@@ -536,12 +537,13 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         if not (maybe_finding or maybe_error or maybe_decision):
             continue
         previous = ""
+        pairs = maybe_decision and cues.may_give_reason_for_previous(prose)
         for sentence in ex.sentences(rules.without_guess_lists(prose) if maybe_error else prose):
             verdict = judged.get(sentence)
             if verdict is None:
                 verdict = judged[sentence] = _judge(sentence, maybe_decision, maybe_finding, maybe_error)
             choice, previous = previous, sentence
-            if (maybe_decision and not verdict[0] and choice and not judged.get(choice, (False,))[0]
+            if (pairs and not verdict[0] and choice and not judged.get(choice, (False,))[0]
                     and rules.is_decision_pair(choice, sentence)):
                 decisions.add(choice + " " + sentence)  # the reason sits in the sentence after the choice
                 continue

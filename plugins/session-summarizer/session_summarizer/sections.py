@@ -255,6 +255,8 @@ _PICK = re.compile(
     r"|第\s*([一二三1-9])\s*(?:个|種|种)|(おすすめ|推奨|推荐|추천|권장)")
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "first": "1", "second": "2", "third": "3", "一": "1", "二": "2",
                  "三": "3", "a": "1", "b": "2", "c": "3", "d": "4"}
+_PICK_STEMS = ("option", "approach", "alternative", "choice", "plan", "solution", "first", "second", "third",
+               "last", "recommend")
 _NUMERALS = {"1": ("1", "一", "１"), "2": ("2", "二", "２"), "3": ("3", "三", "３"), "4": ("4", "四", "４")}
 _RECOMMENDED = re.compile(r"(?i)recommend|おすすめ|推奨|推荐|추천|권장")
 
@@ -262,8 +264,10 @@ _RECOMMENDED = re.compile(r"(?i)recommend|おすすめ|推奨|推荐|추천|권�
 def picked_option(ask: str, offer: str) -> str:
     """The option line of the assistant's last reply that a short ask picks ("Option 2", "your recommended
     fix"), with the line after it when the option line is only a heading; "" when the ask picks none."""
+    if len(ask) > 300 or (ask.isascii() and not any(stem in ask.lower() for stem in _PICK_STEMS)):
+        return ""
     match = _PICK.search(ask)
-    if match is None or len(ask) > 300 or ex.is_question(ask):
+    if match is None or ex.is_question(ask):
         return ""
     picked = next(group for group in match.groups() if group)
     picked = _NUMBER_WORDS.get(picked.lower(), unicodedata.normalize("NFKC", picked))
