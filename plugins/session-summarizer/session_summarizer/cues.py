@@ -148,8 +148,19 @@ _FOLLOW_STEMS = ("makes", "keeps", "avoids", "means", "ensures", "prevents", "le
                  "guarantees", "is safer", "is simpler", "is faster", "is cleaner", "is more", "is less")
 
 
+_FOLLOW_SUBJECT = re.compile(r"(?:^|[.!?:]\s+|\n\s*)(?:this|that|it|doing so|which|these|both)\s+(?:(?:also|then|now"
+                             r"|way)\s+)?$")
+
+
 def _follows_in(lowered: str) -> bool:
-    return any(stem in lowered for stem in _FOLLOW_STEMS) and bool(_FOLLOW_IN_TEXT.search(lowered))
+    """Looks only just before each reason verb for the subject that points back ("… This makes")."""
+    for stem in _FOLLOW_STEMS:
+        position = lowered.find(stem)
+        while position > 0:
+            if _FOLLOW_SUBJECT.search(lowered, max(0, position - 24), position):
+                return bool(_FOLLOW_IN_TEXT.search(lowered, max(0, position - 24)))
+            position = lowered.find(stem, position + 1)
+    return False
 
 
 def may_hold_decision(text: str) -> bool:
