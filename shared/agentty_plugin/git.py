@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 DEFAULT_TIMEOUT = 10.0
 # A folder is searched this many parents up for its repository; real paths are far shallower, and
@@ -258,6 +258,7 @@ class _Sink:
 
 class _ConfigEntry(NamedTuple):
     scope: str
+    origin: str  # the file the entry came from, as git printed it ("" when it was not a file)
     key: str
     value: str
 
@@ -267,14 +268,12 @@ def parse_config_listing(data: bytes, with_scope: bool = True) -> List[_ConfigEn
     fields = data.decode("utf-8", "surrogateescape").split("\0")
     entries: List[_ConfigEntry] = []
     step = 3 if with_scope else 2
-    index = 0
-    while index + step - 1 < len(fields):
-        scope = fields[index] if with_scope else "unknown"
-        pair = fields[index + step - 1]
-        index += step
-        key, _, value = pair.partition("\n")
+    for index in range(0, len(fields) - step + 1, step):
+        origin = fields[index + step - 2]
+        key, _, value = fields[index + step - 1].partition("\n")
         if key:
-            entries.append(_ConfigEntry(scope, key, value))
+            entries.append(_ConfigEntry(fields[index] if with_scope else "unknown",
+                                        origin[len("file:"):] if origin.startswith("file:") else "", key, value))
     return entries
 
 
@@ -396,14 +395,19 @@ class SafeGit:
     # -- the repository's own program-valued settings -----------------------------------------------
 
     def repository_overrides(self, folder: str, cancel: Optional[threading.Event] = None) -> GitResult:
-        """`ok` with the `-c` pairs as `stdout` lines (key=value), or why they could not be had."""
+        """`ok` when git may run in `folder` (the repository's overrides are then read and cached),
+        else why not: git could not list the config, or the repository names an unfixable program."""
+        found = self._overrides(folder, cancel)
+        return found if isinstance(found, GitResult) else _refusal(found) or GitResult("ok", 0)
+
+    def _overrides(self, folder: str, cancel: Optional[threading.Event]) -> Union[GitResult, _CachedOverrides]:
         paths = find_repository(folder)
         cache_key = paths.git_dir if paths is not None else ""
         if paths is not None:
             with self._lock:
                 cached = self._cache.get(cache_key)
             if cached is not None and all(_stamp(path) == stamp for path, stamp in cached.stamps):
-                return self._overrides_result(cached)
+                return cached
         listing = self._spawn([self.executable, "--no-pager", "-C", folder, "config", "--list", "--show-scope",
                                "--show-origin", "-z"], None, self.timeout, cancel)
         with_scope = True
@@ -415,36 +419,29 @@ class SafeGit:
             return listing
         entries = parse_config_listing(listing.stdout, with_scope)
         if not with_scope:
-            entries = _guess_scopes(entries, listing.stdout)
-        watched = _watched_files(paths, listing.stdout, with_scope) if paths is not None else []
+            entries = _guess_scopes(entries)
+        if paths is None:  # no repository here: nothing to cache by
+            pairs, unfixable = overrides_for(entries)
+            return _CachedOverrides((), tuple(pairs), tuple(unfixable))
         # `git status` looks inside each submodule with a git of its own, which reads the submodule's
         # config, not ours; `-c` settings reach it (git passes them on), so its programs are undone here too.
-        for config in _submodule_configs(paths.common_dir) if paths is not None else ():
+        for config in _submodule_configs(paths.common_dir):
             sub = self._spawn([self.executable, "--no-pager", "config", "--file", config, "--includes", "--list",
                                "--show-origin", "-z"], None, self.timeout, cancel)
             if sub.state not in ("ok", "failed"):
                 return sub
             entries.extend(parse_config_listing(sub.stdout, with_scope=False))
-            watched.append(config)
-            watched.extend(_watched_files(RepositoryPaths(os.path.dirname(config), os.path.dirname(config),
-                                                          os.path.dirname(config)), sub.stdout, False)[4:])
         pairs, unfixable = overrides_for(entries)
-        entry = _CachedOverrides((), tuple(pairs), tuple(unfixable))
-        if paths is not None:
-            entry = entry._replace(stamps=tuple((path, _stamp(path)) for path in watched))
-            with self._lock:
-                if len(self._cache) > 128:
-                    self._cache.clear()
-                self._cache[cache_key] = entry
-        return self._overrides_result(entry)
-
-    @staticmethod
-    def _overrides_result(entry: _CachedOverrides) -> GitResult:
-        if entry.unfixable:
-            return GitResult("unsafe-config", stderr="the repository's configuration names a program that cannot "
-                             f"be switched off safely: {', '.join(entry.unfixable)}")
-        lines = "\n".join(f"{key}={value}" for key, value in entry.pairs)
-        return GitResult("ok", 0, lines.encode("utf-8", "surrogateescape"))
+        watched = [os.path.join(paths.common_dir, "config"), os.path.join(paths.git_dir, "config.worktree"),
+                   os.path.join(paths.common_dir, "config.worktree"), os.path.join(paths.git_dir, "HEAD"),
+                   *_watched_files(entries, paths.root)]
+        entry = _CachedOverrides(tuple((path, _stamp(path)) for path in dict.fromkeys(watched)), tuple(pairs),
+                                 tuple(unfixable))
+        with self._lock:
+            if len(self._cache) > 128:
+                self._cache.clear()
+            self._cache[cache_key] = entry
+        return entry
 
     # -- running -----------------------------------------------------------------------------------------
 
@@ -461,12 +458,13 @@ class SafeGit:
         folder = os.path.abspath(folder) if folder else ""
         if not folder or not os.path.isdir(folder):
             return GitResult("gone", stderr=f"folder not found: {folder}")
-        overrides = self.repository_overrides(folder, cancel)
-        if not overrides.ok:
+        overrides = self._overrides(folder, cancel)
+        if isinstance(overrides, GitResult):
             return overrides
-        pairs = [(key, value) for key, _, value in (line.partition("=") for line in overrides.text.splitlines())
-                 if key]
-        command = self.command_line(folder, args, pairs + list(extra_config), network)
+        refused = _refusal(overrides)
+        if refused is not None:
+            return refused
+        command = self.command_line(folder, args, overrides.pairs + tuple(extra_config), network)
         limit = timeout if timeout is not None else self.timeout
         result = self._spawn(command, max_bytes, limit, cancel)
         if result.state == "failed" and result.status in ok_statuses:
@@ -529,8 +527,6 @@ class SafeGit:
         watcher.start()
         process.wait()
         finished.set()
-        if cancel.is_set() and outcome["state"] == "exited":
-            return "exited"
         return outcome["state"]
 
 
@@ -569,61 +565,40 @@ def _submodule_configs(common_dir: str, limit: int = 64) -> List[str]:
     return sorted(found)
 
 
-def _origins(listing: bytes, with_scope: bool) -> List[Tuple[str, str, str]]:
-    """(scope, origin file, key) of each entry of a `--show-origin -z` listing."""
-    fields = listing.decode("utf-8", "surrogateescape").split("\0")
-    step = 3 if with_scope else 2
-    found = []
-    for index in range(0, len(fields) - step + 1, step):
-        scope = fields[index] if with_scope else "unknown"
-        origin = fields[index + step - 2]
-        key = fields[index + step - 1].partition("\n")[0]
-        found.append((scope, origin, key))
-    return found
+def _refusal(entry: _CachedOverrides) -> Optional[GitResult]:
+    if not entry.unfixable:
+        return None
+    return GitResult("unsafe-config", stderr="the repository's configuration names a program that cannot be "
+                     f"switched off safely: {', '.join(entry.unfixable)}")
 
 
-def _watched_files(paths: RepositoryPaths, listing: bytes, with_scope: bool) -> List[str]:
-    """Every file whose change could change the overrides: repository config files, what they
-    include (even files that do not exist yet), and HEAD."""
-    watched = [os.path.join(paths.common_dir, "config"), os.path.join(paths.git_dir, "config.worktree"),
-               os.path.join(paths.common_dir, "config.worktree"), os.path.join(paths.git_dir, "HEAD")]
-    for scope, origin, _key in _origins(listing, with_scope):
-        if scope not in REPOSITORY_SCOPES or not origin.startswith("file:"):
+def _is_include(key: str) -> bool:
+    lowered = key.lower()
+    return lowered == "include.path" or (lowered.startswith("includeif.") and lowered.endswith(".path"))
+
+
+def _watched_files(entries: Iterable[_ConfigEntry], root: str) -> List[str]:
+    """The files the repository's own entries came from, and every file they include, even one that
+    does not exist yet: creating it later changes the configuration without touching any file read so far."""
+    watched: List[str] = []
+    for entry in entries:
+        if entry.scope not in REPOSITORY_SCOPES or not entry.origin:
             continue
-        source = origin[len("file:"):]
-        if not os.path.isabs(source):
-            source = os.path.join(paths.root, source)
+        source = entry.origin if os.path.isabs(entry.origin) else os.path.join(root, entry.origin)
         watched.append(source)
-    # An include names its file in its value: watched even while it does not exist, since creating
-    # it later changes the configuration without touching any file read so far.
-    fields = listing.decode("utf-8", "surrogateescape").split("\0")
-    for field in fields:
-        key, _, value = field.partition("\n")
-        lowered = key.lower()
-        if value and (lowered == "include.path" or (lowered.startswith("includeif.") and lowered.endswith(".path"))):
-            target = os.path.expanduser(value)
-            if not os.path.isabs(target):
-                target = os.path.join(paths.common_dir, target)
-            watched.append(os.path.normpath(target))
-    seen: List[str] = []
-    for path in watched:
-        if path not in seen:
-            seen.append(path)
-    return seen
+        if entry.value and _is_include(entry.key):
+            target = os.path.expanduser(entry.value)  # relative to the file that includes it, as git reads it
+            watched.append(os.path.normpath(os.path.join(os.path.dirname(source), target)))
+    return watched
 
 
-def _guess_scopes(entries: List[_ConfigEntry], listing: bytes) -> List[_ConfigEntry]:
+def _guess_scopes(entries: List[_ConfigEntry]) -> List[_ConfigEntry]:
     """For git before 2.26: an entry from the user's own config files is `global`; every other is
     treated as the repository's (overriding a key the user set in an included file is the safe error)."""
     home = os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
     own = {os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config"), "/etc/gitconfig"}
-    origins = _origins(listing, False)
-    guessed = []
-    for entry, (_, origin, _) in zip(entries, origins):
-        path = origin[len("file:"):] if origin.startswith("file:") else origin
-        guessed.append(entry._replace(scope="global" if path in own else "unknown"))
-    return guessed
+    return [entry._replace(scope="global" if entry.origin in own else "unknown") for entry in entries]
 
 
 _shared: Optional[SafeGit] = None

@@ -392,27 +392,27 @@ def test_a_second_instance_started_while_the_first_indexes_corrupts_nothing(tmp_
         _sound_sqlite_index(data, 6001)
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_sigkill_during_the_first_index_and_during_an_update_then_a_restart_is_whole(tmp_path, engine):
-    root, data = tmp_path / "notes", tmp_path / "data"
-    _corpus(root, 4000)
-    with _host(data, root, engine) as host:
+def _killed_mid_index(data, root, engine, write_settings=True):
+    """SIGKILL the plugin once its panel shows an index under way."""
+    with _host(data, root, engine, write_settings=write_settings) as host:
         _open(host)
         host.wait_for_panel(lambda t: _indexing(host, t), WAIT)
         assert host.process is not None
         host.process.kill()
         host.process.wait()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_sigkill_during_the_first_index_and_during_an_update_then_a_restart_is_whole(tmp_path, engine):
+    root, data = tmp_path / "notes", tmp_path / "data"
+    _corpus(root, 4000)
+    _killed_mid_index(data, root, engine)
     with _host(data, root, engine, write_settings=False) as host:
         _open(host)
         _ready(host, 4001, engine)
     for index in range(4000, 6500):  # an update large enough to be caught mid-way at the next start
         write_note(root, f"more/extra-{index}.md", f"# Extra {index}\n\nadded later common words\n")
-    with _host(data, root, engine, write_settings=False) as host:
-        _open(host)
-        host.wait_for_panel(lambda t: _indexing(host, t), WAIT)
-        assert host.process is not None
-        host.process.kill()
-        host.process.wait()
+    _killed_mid_index(data, root, engine, write_settings=False)
     with _host(data, root, engine, write_settings=False) as host:
         _open(host)
         _ready(host, 6501, engine)

@@ -22,6 +22,14 @@ def _version_check(session):
     return session.run_step(step.id)
 
 
+def _proposes(repo, data_dir, last, version):
+    """The session reads `last` as the last release, proposes `version`, and the version check passes."""
+    session = ReleaseSession(str(repo), data_dir)
+    assert session.loaded.last_release == last
+    assert session.version == version
+    assert _version_check(session).state == StepState.PASSED
+
+
 def test_a_dev_marker_tag_on_another_branch_is_not_the_last_release(make_repo, with_remote, data_dir):
     repo = _scm_repo(make_repo, with_remote)
     repo.git("tag", "-a", "9.1.0", "-m", "9.1.0")
@@ -35,10 +43,7 @@ def test_a_dev_marker_tag_on_another_branch_is_not_the_last_release(make_repo, w
     repo.git("tag", "-a", "9.1.1", "-m", "9.1.1")
     repo.write("fix2.txt", "x\n")
     repo.commit("another fix")
-    session = ReleaseSession(str(repo), data_dir)
-    assert session.loaded.last_release == ("9.1.1", "9.1.1")
-    assert session.version == "9.1.2"
-    assert _version_check(session).state == StepState.PASSED
+    _proposes(repo, data_dir, last=("9.1.1", "9.1.1"), version="9.1.2")
 
 
 def test_a_pre_release_ancestor_with_a_higher_number_is_not_the_last_release(make_repo, with_remote, data_dir):
@@ -50,10 +55,7 @@ def test_a_pre_release_ancestor_with_a_higher_number_is_not_the_last_release(mak
         repo.git("tag", "-a", version, "-m", version)
     repo.write("g.txt", "x")
     repo.commit("fix")
-    session = ReleaseSession(str(repo), data_dir)
-    assert session.loaded.last_release == ("0.28.1", "0.28.1")
-    assert session.version == "0.28.2"
-    assert _version_check(session).state == StepState.PASSED
+    _proposes(repo, data_dir, last=("0.28.1", "0.28.1"), version="0.28.2")
 
 
 def test_the_tag_format_follows_the_newest_releases_not_the_most_numerous(make_repo, with_remote, data_dir):

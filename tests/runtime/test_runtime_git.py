@@ -115,16 +115,12 @@ def test_dubious_ownership_is_its_own_state(tmp_path, env):
     assert "dubious ownership" in result.first_error_line
 
 
-def test_states_for_a_missing_folder_a_plain_folder_and_no_git(tmp_path, env):
+def test_states_for_a_missing_folder_a_plain_folder_and_no_git(tmp_path, env, monkeypatch):
     assert SafeGit().run(str(tmp_path / "nowhere"), ["status"]).state == "gone"
     plain = tmp_path / "plain"
     plain.mkdir()
-    env_ceiling = str(tmp_path)
-    os.environ["GIT_CEILING_DIRECTORIES"] = env_ceiling
-    try:
-        assert SafeGit().run(str(plain), ["status"]).state == "not-repo"
-    finally:
-        del os.environ["GIT_CEILING_DIRECTORIES"]
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    assert SafeGit().run(str(plain), ["status"]).state == "not-repo"
     missing = SafeGit(executable=str(tmp_path / "no-such-git"))
     assert missing.run(str(plain), ["status"]).state == "no-git"
 

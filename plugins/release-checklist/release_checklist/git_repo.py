@@ -40,14 +40,14 @@ def run_git(repo: str, *args: str, timeout: float = GIT_TIMEOUT_SECONDS) -> GitR
         err = result.first_error_line
     else:
         err = result.stderr.strip()
-    code = _CODES.get(result.state, result.status if result.status is not None else 1)
-    if result.state in ("failed", "refused", "not-repo") and result.status is not None:
-        code = result.status
+    # git's own exit status where git ran to the end; the shell's numbers for the same cases otherwise.
+    code = result.status if result.status is not None and result.state in _GIT_ANSWERED else _CODES[result.state]
     return GitResult(code, result.text, err, result.state)
 
 
-# What a state that is not git's own exit status reads as (the shell's numbers for the same cases).
-_CODES = {"ok": 0, "timeout": 124, "cancelled": 130, "no-git": 127, "gone": 126, "unsafe-config": 126}
+_GIT_ANSWERED = frozenset({"ok", "failed", "refused", "not-repo"})
+_CODES = {"ok": 0, "failed": 1, "refused": 128, "not-repo": 128, "timeout": 124, "cancelled": 130, "no-git": 127,
+          "gone": 126, "unsafe-config": 126}
 
 
 def locate(path: str) -> Tuple[Optional[str], str]:
