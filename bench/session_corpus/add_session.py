@@ -41,6 +41,9 @@ def main() -> int:
     parser.add_argument("--lines", default="")
     parser.add_argument("--ext", default=".md")
     parser.add_argument("--commit-transcript", action="store_true")
+    parser.add_argument("--split", choices=("draw", "dev", "heldout"), default="heldout",
+                        help="heldout (default: the second draw holds out every new session), dev, or draw "
+                             "(the first draw's balancing rule)")
     parser.add_argument("--user", default="", help="the user's login (copilot-copy) or label line (labelled)")
     parser.add_argument("--assistant", default="", help="the assistant's label line (labelled)")
     args = parser.parse_args()
@@ -62,7 +65,8 @@ def main() -> int:
         source["lines"] = lines
     session: Dict[str, Any] = {"id": args.id, "source": source, "agent": args.agent, "format": args.format,
                                "language": args.language, "ext": args.ext,
-                               "split": draw_split(args.id, args.agent, args.language, existing)}
+                               "split": draw_split(args.id, args.agent, args.language, existing)
+                               if args.split == "draw" else args.split}
     if args.user:
         session["format_options"] = {"user": args.user}
     if args.assistant:

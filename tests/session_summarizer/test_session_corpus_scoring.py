@@ -184,13 +184,11 @@ def test_the_corpus_is_big_and_varied_enough_for_issue_25():
     assert sum(1 for session in SESSIONS if session["turns"] > 150) >= 3
 
 
-def test_the_halves_are_balanced_by_agent():
-    halves = {split: [s for s in SESSIONS if s["split"] == split] for split in ("dev", "heldout")}
-    assert set(halves) == {s["split"] for s in SESSIONS}
-    assert abs(len(halves["dev"]) - len(halves["heldout"])) <= 2
-    for agent in {s["agent"] for s in SESSIONS}:
-        counts = [sum(1 for s in half if s["agent"] == agent) for half in halves.values()]
-        assert abs(counts[0] - counts[1]) <= 1, agent
+def test_the_first_held_out_half_was_moved_to_development_once_it_was_read():
+    first_draw = [s for s in SESSIONS if s.get("first_draw") == "heldout"]
+    assert len(first_draw) == 23 and all(s["split"] == "dev" for s in first_draw)
+    assert {s["split"] for s in SESSIONS} <= {"dev", "heldout"}
+    assert not any(s.get("first_draw") for s in SESSIONS if s["split"] == "heldout")
 
 
 @pytest.mark.parametrize("session", SESSIONS, ids=[s["id"] for s in SESSIONS])
