@@ -169,6 +169,30 @@ def labelled_turns(text: str, user: str, assistant: str) -> Turns:
     return _marked(text, marks, drop=_RULE)
 
 
+# OpenCode's `/export` Markdown: `## User` and `## Assistant (Build · model · 3.3s)` headings, each after a
+# `---` rule. A heading that does not follow a rule is text a tool printed (a Markdown file it read).
+_OPENCODE = {"user": re.compile(r"^## User\s*$"), "assistant": re.compile(r"^## Assistant(?: \(.*\))?\s*$")}
+
+
+def opencode_turns(text: str) -> Turns:
+    turns: Turns = []
+    role, lines = "", []  # the title and session header before the first heading are dropped
+    previous = ""
+    for line in text.split("\n"):
+        opened = next((name for name, pattern in _OPENCODE.items() if pattern.match(line)), "")
+        if opened and _RULE.match(previous):
+            if role:
+                _push(turns, role, lines)
+            role, lines = opened, []
+        elif role and not _RULE.match(line):
+            lines.append(line)
+        if line.strip():
+            previous = line
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -180,6 +204,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "codex-tui": lambda text: prompt_turns(text, "› "),
     "copilot-copy": copilot_copy_turns,
     "labelled": labelled_turns,
+    "opencode": opencode_turns,
 }
 
 

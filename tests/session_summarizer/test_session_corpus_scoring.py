@@ -166,6 +166,16 @@ def test_copilot_and_labelled_logs_split_at_their_labels():
     assert [turn["role"] for turn in turns] == ["user", "assistant"]
 
 
+def test_opencode_turns_split_at_headings_after_a_rule_only():
+    text = ("# Fix the build\n\n**Session ID:** ses_1\n\n---\n\n## User\n\nfix it\n\n---\n\n"
+            "## Assistant (Build · kimi-k2.5 · 13.0s)\n\n**Tool: read**\n\n**Output:**\n```\n# Notes\n\n## User\n"
+            "guide\n```\n\n---\n\n## Assistant (Build · kimi-k2.5 · 2.0s)\n\nDone.\n\n---\n\n## User\n\nthanks\n")
+    turns = split_turns(text, "opencode")
+    assert [turn["role"] for turn in turns] == ["user", "assistant", "user"]
+    assert turns[0]["text"] == "fix it"
+    assert "## User\nguide" in turns[1]["text"] and turns[1]["text"].endswith("Done.")
+
+
 def test_aider_turns_start_at_the_first_ask():
     text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
             "> Applied edit to a.py\n")
