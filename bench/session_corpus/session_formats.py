@@ -199,6 +199,8 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "claude-md": claude_md_turns,
     "chat-export": chat_export_turns,
     "claude-tui": lambda text: prompt_turns(text, "> "),
+    # Claude Code 2.x marks the ask with `❯ ` (and still wraps a long ask with an indent).
+    "claude-tui-chevron": lambda text: prompt_turns(text, "❯ "),
     # A saved Gemini CLI screen starts with the tail of whatever was on it: an ask, or the agent's work.
     "gemini-tui": lambda text, first="user": prompt_turns(text, "> ", first=first),
     "codex-tui": lambda text: prompt_turns(text, "› "),

@@ -176,6 +176,15 @@ def test_opencode_turns_split_at_headings_after_a_rule_only():
     assert "## User\nguide" in turns[1]["text"] and turns[1]["text"].endswith("Done.")
 
 
+def test_claude_code_2_asks_start_at_the_chevron_and_keep_their_wrapped_lines():
+    text = ("❯ take a look at the sluice,\n  just ideas\n\n⏺ Read(src/a.rs)\n  ⎿  Read 9 lines\n\n"
+            "⏺ Done.\n\n❯ thanks\n\n⏺ Bye.\n")
+    assert split_turns(text, "claude-tui-chevron") == [
+        {"role": "user", "text": "take a look at the sluice,\njust ideas"},
+        {"role": "assistant", "text": "⏺ Read(src/a.rs)\n  ⎿  Read 9 lines\n\n⏺ Done."},
+        {"role": "user", "text": "thanks"}, {"role": "assistant", "text": "⏺ Bye."}]
+
+
 def test_aider_turns_start_at_the_first_ask():
     text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
             "> Applied edit to a.py\n")
