@@ -193,6 +193,41 @@ def opencode_turns(text: str) -> Turns:
     return turns
 
 
+# Cline / Roo Code "Export task" Markdown: `**User:**` and `**Assistant:**` blocks between `---` rules. Cline
+# sends tool results back as `**User:**` blocks; only the text inside <task>, <feedback>, <answer> or
+# <user_message> is what the person typed. The rest of such a block is tool output the panel shows in the
+# agent's reply, and <environment_details> is context Cline adds to every request (never shown).
+_CLINE_MARK = re.compile(r"^\*\*(User|Assistant):\*\*\s*$")
+_CLINE_ASK = re.compile(r"<(task|feedback|answer|user_message)>\n?(.*?)\n?</\1>", re.S)
+_CLINE_CONTEXT = re.compile(r"<environment_details>.*?(?:</environment_details>|\Z)", re.S)
+
+
+def cline_turns(text: str) -> Turns:
+    turns: Turns = []
+    blocks: List[Tuple[str, List[str]]] = []
+    previous = "---"  # the export opens on `**User:**` with no rule before it
+    for line in text.split("\n"):
+        mark = _CLINE_MARK.match(line)
+        if mark and _RULE.match(previous):
+            blocks.append((mark.group(1), []))
+        elif blocks:
+            blocks[-1][1].append(line)
+        if line.strip():
+            previous = line
+    for who, lines in blocks:
+        while lines and (_RULE.match(lines[-1]) or not lines[-1].strip()):
+            lines.pop()
+        body = "\n".join(lines)
+        if who == "Assistant":
+            _push(turns, "assistant", [body])
+            continue
+        body = _CLINE_CONTEXT.sub("", body)
+        asks = [match.group(2) for match in _CLINE_ASK.finditer(body)]
+        _push(turns, "assistant", [_CLINE_ASK.sub("", body)])  # tool results belong to the reply
+        _push(turns, "user", ["\n\n".join(asks)])
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -207,6 +242,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "copilot-copy": copilot_copy_turns,
     "labelled": labelled_turns,
     "opencode": opencode_turns,
+    "cline": cline_turns,
 }
 
 

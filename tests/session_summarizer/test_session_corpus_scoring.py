@@ -185,6 +185,19 @@ def test_claude_code_2_asks_start_at_the_chevron_and_keep_their_wrapped_lines():
         {"role": "user", "text": "thanks"}, {"role": "assistant", "text": "⏺ Bye."}]
 
 
+def test_cline_tool_results_join_the_reply_and_only_typed_text_is_an_ask():
+    text = ("**User:**\n\n<task>\nport the route\n</task>\n<environment_details>\n# VSCode Open Tabs\na.py\n"
+            "</environment_details>\n\n---\n\n**Assistant:**\n\n<read_file>\n<path>a.ts</path>\n</read_file>\n\n---\n\n"
+            "**User:**\n\n[read_file for 'a.ts'] Result:\nexport const a = 1;\n**User:** quoted in the file\n\n"
+            "<environment_details>\nx\n</environment_details>\n\n---\n\n**Assistant:**\n\nDone.\n\n---\n\n"
+            "**User:**\n\n[attempt_completion] Result:\nThe user has provided feedback.\n<feedback>\nuse the logger\n"
+            "</feedback>\n<environment_details>\ny\n</environment_details>\n")
+    turns = split_turns(text, "cline")
+    assert [turn["role"] for turn in turns] == ["user", "assistant", "user"]
+    assert turns[0]["text"] == "port the route" and turns[2]["text"] == "use the logger"
+    assert "export const a = 1;" in turns[1]["text"] and "VSCode" not in turns[1]["text"]
+
+
 def test_aider_turns_start_at_the_first_ask():
     text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
             "> Applied edit to a.py\n")
