@@ -228,6 +228,38 @@ def cline_turns(text: str) -> Turns:
     return turns
 
 
+# cctrace's Claude Code export: `### 👤 User` or `### 🤖 Assistant (model)` headings, tool calls and results
+# in ``` fences.
+_CCTRACE = {"user": re.compile(r"^### 👤 User\s*$"), "assistant": re.compile(r"^### 🤖 Assistant(?: \([^)]*\))?\s*$")}
+_CCTRACE_STAMP = re.compile(r"^\*\*\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\]\*\*\s*$")
+
+
+def cctrace_turns(text: str) -> Turns:
+    """cctrace's export files a tool's result under User, as the API sends it; Agentty shows it in the
+    agent's turn. A heading inside a tool result's fence is an export the tool printed (`cat` of an
+    earlier export). Fences are counted in tool results only: an ask may paste a stray ``` of its own."""
+    blocks: List[Tuple[str, List[str]]] = []
+    role, lines, result, fenced = "", [], False, False
+    for line in text.split("\n"):
+        opened = "" if fenced else next((name for name, pattern in _CCTRACE.items() if pattern.match(line)), "")
+        if opened:
+            if role:
+                blocks.append((role, lines))
+            role, lines, result, fenced = opened, [], False, False
+            continue
+        result = result or line.startswith("📊 **Tool Result")
+        fenced ^= result and line.startswith("```")
+        if role and not (_RULE.match(line) or _CCTRACE_STAMP.match(line)):
+            lines.append(line)
+    if role:
+        blocks.append((role, lines))
+    turns: Turns = []
+    for role, lines in blocks:
+        tool_result = role == "user" and "\n".join(lines).strip().startswith("📊 **Tool Result")
+        _push(turns, "assistant" if tool_result else role, lines)
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -239,6 +271,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     # A saved Gemini CLI screen starts with the tail of whatever was on it: an ask, or the agent's work.
     "gemini-tui": lambda text, first="user": prompt_turns(text, "> ", first=first),
     "codex-tui": lambda text: prompt_turns(text, "› "),
+    "cctrace": cctrace_turns,
     "copilot-copy": copilot_copy_turns,
     "labelled": labelled_turns,
     "opencode": opencode_turns,

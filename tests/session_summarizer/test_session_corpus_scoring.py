@@ -198,6 +198,18 @@ def test_cline_tool_results_join_the_reply_and_only_typed_text_is_an_ask():
     assert "export const a = 1;" in turns[1]["text"] and "VSCode" not in turns[1]["text"]
 
 
+def test_cctrace_files_tool_results_in_the_agents_turn_and_skips_a_printed_export():
+    text = ("# Claude Code Session Export\n\n---\n\n**[2025-07-02 20:06:59]**\n\n### 👤 User\n\nexport it\n\n---\n\n"
+            "### 🤖 Assistant (claude-opus-4)\n\n🔧 **Tool Use: Bash**\n```json\n{}\n```\n\n---\n\n### 👤 User\n\n"
+            "📊 **Tool Result:**\n```\n# Claude Code Session Export\n\n### 👤 User\n\nold ask\n```\n\n---\n\n"
+            "### 🤖 Assistant (claude-opus-4)\n\nDone.\n\n---\n\n### 👤 User\n\nthanks ```\n\n---\n\n"
+            "### 🤖 Assistant (claude-opus-4)\n\nBye.\n")
+    turns = split_turns(text, "cctrace")
+    assert [turn["role"] for turn in turns] == ["user", "assistant", "user", "assistant"]
+    assert turns[0]["text"] == "export it" and "old ask" in turns[1]["text"] and turns[1]["text"].endswith("Done.")
+    assert turns[2]["text"] == "thanks ```" and turns[3]["text"] == "Bye."
+
+
 def test_aider_turns_start_at_the_first_ask():
     text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
             "> Applied edit to a.py\n")
