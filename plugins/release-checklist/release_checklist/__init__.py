@@ -155,7 +155,8 @@ def __getattr__(name: str) -> Any:
 
 _SUBMODULES = frozenset({
     "builtin_checks", "checklist_file", "chosen_versions", "app", "command_runner", "couldnt_check",
-    "default_checklist", "fix_watch", "git_repo", "ids", "markdown_lines", "new_file", "output_tail",
+    "default_checklist", "doc_placeholders", "fix_watch", "git_repo", "ids", "markdown_lines", "new_file",
+    "output_tail",
     "project_files", "prompts", "publishing", "push_preview", "release_docs", "release_session", "release_view",
     "run_store", "steps", "text", "versions", "view", "view_release",
 })

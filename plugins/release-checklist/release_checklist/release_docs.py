@@ -11,9 +11,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .checklist_file import _PLACEHOLDER, ChecklistSpec, _slug, _unique_id
+from .doc_placeholders import fill_item
 from .markdown_lines import BLANK, CODE, COMMENT, FENCE_CLOSE, FENCE_OPEN, MarkdownLines
 from .steps import Step, StepKind
 
@@ -53,13 +54,6 @@ _TITLED_COMMAND = re.compile(r"^([^`]+?):\s*(`+)([A-Za-z.][^`<>]*\s[^`<>]*?)\2\s
 _IRREVERSIBLE = re.compile(r"\b(?:push|publish|upload|release|tag)\b")
 _KNOWN_PLACEHOLDERS = {"version": "{version}", "tag": "{tag}", "previous_tag": "{previous_tag}",
                        "branch": "{branch}", "remote": "{remote}"}
-# How documents write "the version being released": vX.Y.Z, x.y.z, ${tag}, $VERSION, <version>, <new-version>.
-_DOC_PLACEHOLDERS = (
-    (re.compile(r"(?<![\w.])[Xx]\.[Yy]\.[Zz](?![\w.])"), "{version}"),
-    (re.compile(r"\$\{(?:new_?)?tag\}|\$(?:new_?)?tag\b|<(?:new[-_ ]?)?tag>", re.IGNORECASE), "{tag}"),
-    (re.compile(r"\$\{(?:new_?)?version\}|\$(?:new_?)?version\b|<(?:new[-_ ]?)?version>|"
-                r"<(?:x\.y\.z|major\.minor\.patch)>", re.IGNORECASE), "{version}"),
-)
 
 
 def doc_signals(text: str) -> Dict[str, bool]:
@@ -119,10 +113,8 @@ def find_release_doc(repo: str) -> Optional[str]:
 
 def _placeholders(text: str) -> str:
     """{VERSION} -> {version}; any other {NAME}, and a shell's ${NAME}, stay literal ({{NAME}}), read the way
-    the checklist format reads placeholders, so nothing half-fills and the adopted file reads back."""
-    for pattern, placeholder in _DOC_PLACEHOLDERS:
-        text = pattern.sub(placeholder, text)
-
+    the checklist format reads placeholders, so nothing half-fills and the adopted file reads back.
+    (The document's own ways of writing the version, vX.Y.Z, $VERSION, <version>, are doc_placeholders'.)"""
     def replace(match: re.Match[str]) -> str:
         if match.group(1) is not None:
             return match.group(0)  # already literal
@@ -256,13 +248,15 @@ def _first_sentence(text: str) -> Tuple[str, str]:
     return text[:cut].rstrip(), text[cut + 1:].strip()
 
 
-def read_release_doc(text: str, path: str) -> Optional[ChecklistSpec]:
-    """The document's list as steps, or None when it has no list to follow."""
+def read_release_doc(text: str, path: str, tags: Sequence[str] = ()) -> Optional[ChecklistSpec]:
+    """The document's list as steps, or None when it has no list to follow. tags: the repository's release
+    tags, so that an earlier release written into a command as an example is read as this release."""
     title, sections = _sections(text)
     items = _procedure(sections)
     steps: List[Step] = []
     used: Dict[str, int] = {}
     for number, body, detail in items:
+        body, detail = fill_item(body, detail, tags)
         body = _placeholders(body)
         command: Optional[str] = None
         titled = _TITLED_COMMAND.match(body)

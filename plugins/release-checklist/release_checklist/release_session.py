@@ -125,10 +125,10 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
             source = "blank"  # to write it again, instead of "the file has no steps" for good
         else:
             spec, source = parse_checklist(text, path), "file"
-    elif path is not None:
-        spec, source = read_release_doc(_read_text(path), path), "adopted"
-    settings = spec or ChecklistSpec(())
     tags = tuple(git_repo.release_tags(repo))
+    if path is not None and source == "default":
+        spec, source = read_release_doc(_read_text(path), path, tags), "adopted"
+    settings = spec or ChecklistSpec(())
     if project is None:
         first = detect_project(repo, windows, version_file=settings.version_file,
                                version_macro=settings.version_macro)
