@@ -105,14 +105,72 @@ class _Collector:
 
 
 _SOFT_BREAK = re.compile(r"(?<![.!?:;。！？：；\n])\n[ \t]*(?=[^\s\-*•#>|`\d])")
+# Lines a merge or a stash left in a pasted ask ("<<<<<<< Updated upstream", "=======", "> > > > > > > Stashed").
+_CONFLICT_MARKER = re.compile(r"(?m)^[ \t]*(?:<{7}|={7}|>{7}|(?:> ){6,}>)[^\n]*$")
+_LIST_MARK = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+")
+_FENCE = re.compile(r"(?ms)^[ \t]*(`{3,}|~{3,})([^\n`]*)\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)")
 
 
-def _opening(text: str, limit_chars: int = 300) -> str:
+def _ask_units(text: str) -> List[Tuple[str, str]]:
+    """The ask's sentences in order, each ("prose", sentence) or ("code", a pasted block's first line).
+
+    A block of code in a source language is the user's code, not words: it is left out.
+    """
+    units: List[Tuple[str, str]] = []
+    position = 0
+    for fence in [*_FENCE.finditer(text), None]:
+        prose = text[position:fence.start()] if fence else text[position:]
+        prose = _LIST_MARK.sub("", _SOFT_BREAK.sub(" ", prose))  # "1. Dates are…": the number says nothing
+        units += [("prose", sentence) for sentence in ex.sentences(prose)]
+        if fence is None:
+            break
+        position = fence.end()
+        language = fence.group(2).strip().lower()
+        lines = [line.strip() for line in fence.group(3).split("\n") if line.strip()]
+        if lines and language not in ex.SOURCE_LANGUAGES:
+            units += [("code", line) for line in lines]
+    return units
+
+
+def _opening(text: str, limit_chars: int = 300, sentences: int = 2, enough: int = 80) -> str:
     """The opening of an ask, redacted before it is cut to a sentence or two.
 
-    A line break that does not end a sentence is the terminal wrapping what the user typed.
+    A line break that does not end a sentence is the terminal wrapping what the user typed. A sentence
+    that ends on a colon introduces what follows ("we get this error:"), so that comes with it; an ask
+    typed wholly inside a fence is read from the fence; merge-conflict lines an exporter left are dropped.
     """
-    return ex.first_sentences(_SOFT_BREAK.sub(" ", redact_text(text).strip()), limit_chars)
+    text = redact_text(text).strip()
+    if "<<<<<<<" in text or "=======" in text or "> > > >" in text:
+        text = _CONFLICT_MARKER.sub("", text)
+    units = _ask_units(text)
+    own_words = any(kind == "prose" for kind, _ in units)
+    picked: List[str] = []
+    size = 0
+    read = 0  # units read so far, picked or passed over
+    for kind, sentence in units:
+        read += 1
+        introduced = bool(picked) and picked[-1].endswith((":", "："))
+        if kind == "code" and own_words and not introduced:
+            continue
+        picked.append(sentence)
+        size += len(sentence)
+        if (size >= enough or len(picked) >= sentences) and not sentence.endswith((":", "：")):
+            break
+        if len(picked) >= sentences + 2:
+            break
+    if picked and not any(_TASK_WORDS.search(sentence) or ex.is_question(sentence) for sentence in picked):
+        # Context came first ("The smoke tests now hit real APIs."): the request follows within a few lines.
+        rest = units[read:read + 6]
+        for index, (kind, sentence) in enumerate(rest):
+            if kind == "prose" and _TASK_WORDS.search(sentence):
+                picked.append(sentence)
+                if sentence.endswith((":", "：")) and index + 1 < len(rest):
+                    picked.append(rest[index + 1][1])  # "Fix these 3 issues:" and the first of them
+                break
+    joined = " ".join(" ".join(picked).split())
+    if len(joined) > limit_chars:
+        joined = joined[: limit_chars - 1].rstrip() + "…"
+    return ex.clean_item(joined) if len(joined) <= ex.MAX_ITEM_CHARS else joined
 
 
 _PASTED_ERROR = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|Traceback|(?i:\berror:)|FAILED|panic|fatal:")
@@ -149,21 +207,9 @@ def summarize(session: Session, language: Optional[str] = None,
 
     asks = [text for text in (ask_text(turn.text) for turn in user_turns) if text]
     first = _first_real_ask(asks)
-    goal = _opening(asks[first]) if asks else ""
-    # Later requests: the newest few that differ from the goal, read from the end (no need to read all).
-    # A side question ("what does this flag do?") asks something; it does not change the goal.
-    later = _Collector(LIMITS["later_asks"], keep_newest=True)
-    goal_key = " ".join(goal.lower().split())
-    candidates = [ask for index, ask in enumerate(asks) if index != first and not _side_question(ask)]
-    half = LIMITS["later_asks"] // 2
-    # The first later asks usually shape the goal, the newest say where it went: half of each.
-    picked = candidates if len(candidates) <= LIMITS["later_asks"] else candidates[:half] + candidates[-half:]
-    for text in picked:
-        opening = _opening(text)
-        if " ".join(opening.lower().split()) != goal_key:
-            later.items.setdefault(" ".join(opening.lower().split()), opening)
-    later_section = later.section()
-    later_section.overflow = max(0, len([a for a in asks[1:] if not _side_question(a)]) - len(later_section.items))
+    # The first ask is the goal: a little more of it than of the later asks, which only say what changed.
+    goal = _opening(asks[first], sentences=3, enough=160) if asks else ""
+    later_section = _later_asks(asks, first, goal)
 
     paths: List[str] = []
     edited: Set[str] = set()
@@ -250,6 +296,76 @@ def summarize(session: Session, language: Optional[str] = None,
     _fit_words(summary)
     summary.markdown = render_markdown(summary)
     return summary
+
+
+def _later_asks(asks: Sequence[str], first: int, goal: str) -> Section:
+    """The later asks that changed the goal: those that bring the most the session had not asked for yet.
+
+    A side question ("what does this flag do?") asks something; it does not change the goal. Short
+    feedback ("use a new port"), an ask repeated and pasted output add little that is new and give way to
+    asks that name new work; the kept ones are shown in the order they came. Asks are ranked on their
+    first characters, unredacted and never shown; only the kept ones are redacted and cut to an opening.
+    """
+    limit = LIMITS["later_asks"]
+    seen = _content_words(goal)
+    heads = {" ".join(asks[first][:_RANKED_CHARS].lower().split())} if asks else set()
+    scored: List[Tuple[int, int, str]] = []
+    candidates = 0
+    for index, ask in enumerate(asks):
+        if index == first or _side_question(ask):
+            continue
+        candidates += 1
+        head = ask[:_RANKED_CHARS]
+        key = " ".join(head.lower().split())
+        if key in heads:
+            continue  # the same ask again
+        heads.add(key)
+        words = _content_words(head)
+        new = len(words - seen)
+        seen |= words
+        if _looks_pasted(head):
+            new //= 4  # a pasted error reports a failure; the ask around it rarely changes the goal
+        scored.append((-new, index, ask))
+    # The newest ask that brought anything new says where the session went; the rest by what they add.
+    newest = next((item for item in reversed(scored) if item[0] < 0), None)
+    ranked = [item for item in sorted(scored) if item is not newest][: limit - 1 if newest else limit]
+    kept = sorted(ranked + ([newest] if newest else []), key=lambda item: item[1])
+    section = _Collector(limit)
+    goal_key = " ".join(goal.lower().split())
+    for _, _, ask in kept:
+        opening = _opening(ask)
+        key = " ".join(opening.lower().split())
+        if key != goal_key:
+            section.items.setdefault(key, opening)
+    result = section.section()
+    result.overflow = max(0, candidates - len(result.items))
+    return result
+
+
+# Asks are ranked on this many of their first characters: what they ask for is said at the start.
+_RANKED_CHARS = 400
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_./#@-]{3,}")
+_WIDE_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[\uac00-\ud7af]{2,}")
+_COMMON = frozenset((
+    "this", "that", "with", "from", "have", "what", "when", "make", "please", "would", "could", "should", "there",
+    "then", "just", "like", "want", "need", "also", "into", "your", "some", "more", "them", "they", "it's", "does",
+    "doesn't", "don't", "let's", "lets", "okay", "thanks", "great", "good", "sure", "again", "still", "here", "about",
+    "were", "will", "which", "where", "their", "these", "those", "only", "really", "think", "know", "yeah", "look",
+    "looks", "sounds", "right", "same", "other", "than", "very", "much", "can't", "isn't", "now,", "well",
+))
+
+
+def _content_words(text: str) -> Set[str]:
+    """Words that carry what an ask is about: Latin words of four letters or more that are not filler, Korean
+    words, and pairs of Chinese or Japanese characters (those languages do not space their words)."""
+    words = {word.lower().rstrip(".,:;!?") for word in _LATIN_WORD.findall(text)} - _COMMON
+    if not text.isascii():
+        for run in _WIDE_RUN.findall(text):
+            if "\uac00" <= run[0] <= "\ud7af":
+                words.add(run)
+            else:
+                words.update(run[position:position + 2] for position in range(max(1, len(run) - 1)))
+    return words
 
 
 _BUG_REPORT = re.compile(r"(?i)\b(?:bug|crash\w*|broken|fails?|failing|doesn'?t work|not working|error|exception"

@@ -1,0 +1,86 @@
+"""The goal section on held-out-style asks: the first real ask and the later asks that changed it.
+
+The asks are invented here in the shapes users type them into several agents (a question typed inside a
+fence, Cursor's "we get this error:" with a pasted block and stash markers, a brief that opens with
+context, a long run of short feedback), in several languages; none is copied from the corpus.
+"""
+
+from session_summarizer.local_summary import summarize
+from session_summarizer.session import parse_session
+from session_summarizer.worktree import check_files
+
+
+def _summary(turns, agent="cursor"):
+    raw = {"agent": agent, "cwd": "", "turns": [{"role": role, "text": text} for role, text in turns]}
+    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, ""))
+
+
+def test_an_ask_typed_inside_a_fence_is_the_goal():
+    ask = ("```\nAuto-run terminal commands\nWhen enabled the agent runs commands without asking.\n"
+           "ㄴ 이 설정은 무슨 뜻인가?\n```")
+    summary = _summary([("user", ask), ("assistant", "이 설정은 명령을 자동으로 실행합니다.")])
+    assert summary.goal.startswith("Auto-run terminal commands") and "무슨 뜻인가" in summary.goal
+
+
+def test_code_in_a_source_language_is_not_read_as_the_ask():
+    summary = _summary([("user", "```python\nprint('hi')\n```"), ("assistant", "It prints hi.")])
+    assert "print" not in summary.goal
+
+
+def test_a_sentence_ending_on_a_colon_brings_the_pasted_line_and_stash_markers_are_dropped():
+    ask = ("For the code present, we get this error:\n<<<<<<< Updated upstream\n\n```\n"
+           "Cannot find module '@/lib/chart' or its corresponding type declarations.\n```\n\n=======\n\n```\n"
+           "Cannot find module '@/lib/chart' or its corresponding type declarations.\n```\n"
+           "> > > > > > > Stashed changes\n\nHow can I resolve this? If you propose a fix, please make it concise.")
+    summary = _summary([("user", ask), ("assistant", "Created src/lib/chart.ts.")])
+    assert "Cannot find module '@/lib/chart'" in summary.goal
+    assert "<<<<<<<" not in summary.goal and "=======" not in summary.goal
+
+
+def test_a_request_after_context_sentences_is_part_of_the_opening():
+    ask = ("The nightly export now reaches the real warehouse (the connection works). The run took four minutes."
+           "\n\nFix these 2 issues:\n\n1. Dates are written in local time\n2. Empty rows are exported")
+    summary = _summary([("user", "Write the nightly export job."), ("assistant", "Wrote export_job.py."),
+                        ("user", ask), ("assistant", "Fixed both.")], agent="codex")
+    later = " ".join(summary.later_asks.items)
+    assert "Fix these 2 issues" in later and "Dates are written in local time" in later
+
+
+def test_the_goal_keeps_the_request_that_follows_two_sentences_of_context():
+    ask = ("Look at tools/sync_mirror.sh. It was copied from another repository. Make sure it works for this "
+           "repository's layout. Also tidy the script.")
+    summary = _summary([("user", ask), ("assistant", "Updated tools/sync_mirror.sh.")], agent="claude-code")
+    assert "Make sure it works for this repository's layout" in summary.goal
+
+
+def test_later_asks_that_bring_new_work_win_over_short_feedback_and_repeats():
+    warmup = "create a page called hello.html with my name and serve it with a simple Python server."
+    feedback = ["use another port", "i cannot see it", "looks good", "still blank", "try again please",
+                "use another port", "bigger", "ok", "thanks"]
+    turns = [("user", warmup), ("assistant", "Made changes.")]
+    for text in feedback[:4]:
+        turns += [("user", text), ("assistant", "Made changes.")]
+    turns += [("user", "in index.html read recipes.json and build a searchable, filterable recipe browser"),
+              ("assistant", "Made changes.")]
+    for text in feedback[4:]:
+        turns += [("user", text), ("assistant", "Made changes.")]
+    turns += [("user", "group the recipes into cuisines shown in a dropdown next to the search box"),
+              ("assistant", "Made changes.")]
+    turns += [("user", warmup), ("assistant", "Made changes."), ("user", "ok now deploy it"),
+              ("assistant", "Made changes.")]
+    summary = _summary(turns, agent="copilot")
+    later = summary.later_asks.items
+    assert any("recipe browser" in item for item in later)
+    assert any("cuisines" in item for item in later)
+    assert later[-1] == "ok now deploy it"  # the newest ask that adds anything says where the session went
+    assert not any(item == warmup for item in later)
+    assert len(later) <= 6
+
+
+def test_japanese_and_chinese_later_asks_are_ranked_by_what_they_add():
+    turns = [("user", "地図アプリを作成してください。"), ("assistant", "作成しました。"),
+             ("user", "もう一度"), ("assistant", "はい。"),
+             ("user", "建物を3Dで表示して、影も付けてください。"), ("assistant", "追加しました。"),
+             ("user", "给书签分组添加多选功能，所有分组显示在同一个卡片里"), ("assistant", "已添加。")]
+    later = _summary(turns).later_asks.items
+    assert any("建物" in item for item in later) and any("多选" in item for item in later)
