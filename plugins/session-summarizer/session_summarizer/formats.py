@@ -12,6 +12,8 @@ from typing import Any, List, Optional, Tuple
 from urllib.parse import unquote
 
 RUN, EDIT, READ, SEARCH, EXTERNAL = "run", "edit", "read", "search", "external"
+# A call the tool did not carry out (refused, or failed before it acted): only its error line is kept.
+FAILED = "failed"
 
 
 class Call:
@@ -116,18 +118,33 @@ def _specstory_block(attributes: str, summary: str, body: str, parts: Any) -> st
         inline = _INLINE_LINE.search(body.split("```", 1)[0])
         in_body = _BODY_PATH.search(body[:600])
         path = (inline.group(1) if inline else "") or (in_body.group(1).rstrip(".:,") if in_body else "")
+    refused = _TOOL_ERROR.search(body)
     if kind in (EDIT, READ) and path:
         parts.call(kind, path.strip())
     elif kind == SEARCH:
         parts.call(SEARCH, summary_text[:120])
     elif kind == EXTERNAL and name:
         parts.call(EXTERNAL, external_name(name))
-        for _, code in fences:  # its result, where an error shows
+        # Its result, where an error shows; the parameters and the approval data above it are not output.
+        result = _RESULT_LABEL.split(body, 1)
+        for _, code in _FENCE.findall(result[1]) if len(result) > 1 else (fences if "Parameters:" not in body else ()):
             for line in code.split("\n")[:40]:
                 if line.strip():
                     parts.out(line.strip())
+    if refused:  # the tool said it did not do it: the call failed, whatever its kind
+        if kind in (EDIT, READ) and path:
+            parts.drop_call(kind)
+        if kind in (EDIT, READ) or not parts.calls:
+            parts.call(FAILED, path.strip() or name or kind)
+        first = refused.group(1).strip().split("\n", 1)[0]
+        parts.out(first if re.match(r"(?i)error\b", first) else "Error: " + first)
     parts.close_call()
     return "\n"
+
+
+# Claude Code's tool error, as SpecStory keeps it: the tool did not do what was asked.
+_TOOL_ERROR = re.compile(r"<tool_use_error>([\s\S]*?)(?:</tool_use_error>|$)")
+_RESULT_LABEL = re.compile(r"(?m)^Result:[ \t]*$")
 
 
 def _run_output_pairs(text: str, parts: Any) -> str:

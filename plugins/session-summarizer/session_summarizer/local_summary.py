@@ -174,8 +174,6 @@ def _opening(text: str, limit_chars: int = 300, sentences: int = 2, enough: int 
 
 
 _PASTED_ERROR = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|Traceback|(?i:\berror:)|FAILED|panic|fatal:")
-# Where two error lines differ only in file positions, names in quotes or numbers, they are one error.
-_ERROR_NOISE = re.compile(r"\S+:\d+(?::\d+)?:?|'[^']*'|\"[^\"]*\"|\d+")
 
 
 def _looks_pasted(line: str) -> bool:
@@ -184,7 +182,7 @@ def _looks_pasted(line: str) -> bool:
 
 
 def _error_key(line: str) -> str:
-    return " ".join(_ERROR_NOISE.sub(" ", line.lower()).split())
+    return rules.error_key(line)
 
 
 def _error_lines(lines: Iterable[str]) -> Iterable[str]:
@@ -688,7 +686,9 @@ def _judge(sentence: str, maybe_decision: bool, maybe_finding: bool, maybe_error
     # Reported work ("Fixed X because Y") goes to "done", which is read separately.
     finding = (not decision and maybe_finding and ex.is_finding(sentence) and not ex.is_action(sentence)
                and not rules.is_possible_cause(sentence))
-    error = (maybe_error and ex.is_error_sentence(sentence) and bool(_ERROR_EVENT.search(sentence))
+    # A sentence that ends on a colon introduces what follows (the output, the fix): it is not the error.
+    error = (maybe_error and not sentence.rstrip().endswith((":", "：")) and ex.is_error_sentence(sentence)
+             and bool(_ERROR_EVENT.search(sentence))
              and not ex.is_action(sentence) and not ex.is_next_step(sentence)
              and not rules.is_possible_cause(sentence))
     return decision, finding, error
@@ -731,6 +731,10 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
         return
     if errors.full or (text.isascii() and not ex.has_error_words(text) and "E" not in text):
         return
+    lead_ins = set()
+    for lead_in, line in pasted_after_lead_in(text):
+        lead_ins.add(lead_in)
+        errors.add(line, _error_key(line))
     prose, blocks = ex.split_code(text)
     for language, code in blocks:
         if language not in ex.SOURCE_LANGUAGES:
@@ -739,8 +743,35 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
     if _own_words_chars(prose) > _BRIEF_CHARS:
         return  # a brief's list of failures is where the work starts, not what the session ran into
     for line in prose.split("\n"):  # users paste error output too
-        if ex.is_error_sentence(line) and not ex.is_question(line) and _looks_pasted(line):
+        if (ex.is_error_sentence(line) and not ex.is_question(line) and _looks_pasted(line)
+                and line.strip() not in lead_ins):
             errors.add(line, _error_key(line))
+
+
+# A line that introduces pasted output ("For the code present, we get this error:", "报错如下：",
+# "エラーが出ました:") names no error itself: the block under it is the error, in whatever words or language.
+_LEAD_IN_FENCE = re.compile(
+    r"(?im)^([^\n`]{0,200}?(?:error|exception|fail\w*|traceback|crash\w*|エラー|例外|失敗|错误|報錯|报错|异常|失败"
+    r"|오류|에러|실패|예외|ошибк\w*|erro|falla|fallo)[^\n`]{0,80}[:：])[ \t]*\n"
+    r"(?:[ \t]*(?:(?:<{7}|={7}|>{7}|(?:> ){3,})[^\n]*)?\n)*"  # blank lines, or a merge's conflict markers
+    r"[ \t]*(```|~~~)[^\n]*\n"
+    r"([\s\S]*?)^[ \t]*\2")
+
+
+def pasted_after_lead_in(text: str) -> List[Tuple[str, str]]:
+    """(lead-in line, error) for each block that a lead-in line introduces: the block's first error line,
+    else its first line."""
+    found: List[Tuple[str, str]] = []
+    if "```" not in text and "~~~" not in text:
+        return found
+    for match in _LEAD_IN_FENCE.finditer(text):
+        lines = [line.strip() for line in match.group(3).split("\n") if line.strip()]
+        if not lines:
+            continue
+        telling = next((line for line in lines[:6] if len(line) >= 6 and ex.is_error_line(line)), lines[0])
+        if len(telling) >= 4:
+            found.append((match.group(1).strip(), telling[:200]))
+    return found
 
 
 # A heading over a list of causes or findings makes each item a finding, whatever its words.

@@ -11,7 +11,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import cues
 from . import extraction as ex
-from .formats import EDIT, EXTERNAL, READ, RUN, Call
+from .formats import EDIT, EXTERNAL, FAILED, READ, RUN, Call
 
 __all__ = ["EDIT", "EXTERNAL", "READ", "RUN"]
 from .transcript import TurnParts
@@ -84,41 +84,83 @@ _GENERIC = re.compile(r"(?i)^(?:error:\s*)?(?:FAIL(?:ED)?\b|npm ERR! (?:code|err
                       r"|could not compile|process didn't exit successfully|Recipe|script)|exit (?:code|status))")
 
 
-_JSON_ERROR = re.compile(r"\\?\"(?:error|message)\\?\"\s*:\s*\\?\"([^\"\\]{6,200})")
+_JSON_ERROR = re.compile(r"\\?\"error\\?\"\s*:\s*\\?\"([^\"\\]{6,200})")
 _EXIT = re.compile(r"(?i)^(?:error: )?exit (?:code|status):? ?[1-9]")
+# "Error: <what went wrong>" names the error; "Error: Exit code 1" or "Error: Process completed with exit
+# code 1" only says that something failed.
+_ERROR_MESSAGE = re.compile(r"^(?:Error|ERROR|error)(?:\[\w-]+\])?:\s*\S")
+_ERROR_SAYS_NOTHING = re.compile(r"(?i)^error:\s*(?:exit (?:code|status)|process completed with exit code"
+                                 r"|command failed|\d+ errors?\b|script )")
+# Lines that only show where an error happened: stack frames, code excerpts ("12|   throw …", "   ^"),
+# the test runner's headers ("stderr | a.spec.ts > …").
+_NOT_THE_ERROR = re.compile(r"^(?:at\s|File \"|\d{1,6}\s*\||\|\s|\^|~+\^?$|❯\s|stderr \||stdout \||hint:)")
+# A line that names an error of its own (a type and message, an errno, a compiler code): a second error
+# of the same run, where "error: failed to push some refs" after "! [rejected]" only echoes the first.
+_DISTINCT = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|^Error: \S|\bE[A-Z]{4,}\b|\berror TS\d+"
+                       r"|\berror\[E\d+\]|^[✗×✘]\s")
+# How many distinct errors one run's output may give: a test run can fail on several at once.
+_PER_CALL = 3
+
+
+def _is_telling(line: str) -> bool:
+    if _ERROR_MESSAGE.match(line):
+        return not _ERROR_SAYS_NOTHING.match(line)
+    return bool(_TELLING.search(line)) and not _GENERIC.match(line)
+
+
+def error_key(line: str) -> str:
+    """Two error lines that differ only in file positions, quoted names or numbers are one error."""
+    return " ".join(_ERROR_NOISE.sub(" ", line.lower()).split())
+
+
+_ERROR_NOISE = re.compile(r"\S+:\d+(?::\d+)?:?|'[^']*'|\"[^\"]*\"|\d+")
+
+
+def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
+    """The telling error lines of what a call printed, in the order printed, each distinct error once.
+
+    A line that names the error (a type and message, an errno, a refusal) beats the lines that only
+    say something failed; without one, the first such line (or a failed exit status) is the error.
+    """
+    telling: Dict[str, str] = {}
+    generic = ""
+    after_exit = False  # "Exit code 2" first, then what went wrong
+    for line in call.output:
+        stripped = line.strip()
+        if len(stripped) < 6 or stripped.startswith("Traceback") or _NOT_THE_ERROR.match(stripped):
+            continue
+        in_json = _JSON_ERROR.search(stripped) if '"error' in stripped else None
+        if in_json:  # a tool's JSON result: {"error": "MCP error -32603: …"}
+            telling.setdefault(error_key(in_json.group(1)), in_json.group(1))
+        elif _EXIT.match(stripped):
+            generic = generic or stripped
+            after_exit = True
+        elif _REFUSED.search(stripped):
+            telling.setdefault(error_key(stripped), stripped)
+        elif ex.is_error_line(stripped) or (after_exit and not telling and _TELLING.search(stripped)
+                                           and len(stripped) < 300):
+            if telling and not (_DISTINCT.search(stripped) and not _ERROR_SAYS_NOTHING.match(stripped)):
+                continue  # after the first error, only a line naming another error, not its echo
+            if _is_telling(stripped) or (after_exit and not telling and not _GENERIC.match(stripped)):
+                telling.setdefault(error_key(stripped), stripped)
+            else:
+                generic = generic or stripped
+        if len(telling) >= limit:
+            break
+    if telling:
+        return list(telling.values())
+    if generic:
+        return [generic]
+    for line in call.output[:8]:
+        if _FAILED_RUN.search(line):
+            return [line.strip()]
+    return []
 
 
 def first_error(call: Call) -> str:
-    """The first telling line of what a call printed when it failed, else "".
-
-    A line that names the error (a type and message, an errno, a refusal) beats the first line that
-    only says something failed; without either, a failed exit status or refusal is the line.
-    """
-    generic = ""
-    for line in call.output:
-        stripped = line.strip()
-        if len(stripped) < 6 or stripped.startswith("Traceback"):
-            continue
-        in_json = _JSON_ERROR.search(stripped)
-        if in_json:  # a tool's JSON result: {"error": "MCP error -32603: …"}
-            return in_json.group(1)
-        if generic and _EXIT.match(generic) and (_TELLING.search(stripped) or ex.is_error_line(stripped)):
-            return stripped  # "Exit code 2" first, then what went wrong
-        if not generic and _EXIT.match(stripped):
-            generic = stripped
-            continue
-        if _REFUSED.search(stripped):
-            return stripped
-        if ex.is_error_line(stripped) or (generic and _TELLING.search(stripped) and len(stripped) < 300):
-            if _TELLING.search(stripped) and not _GENERIC.match(stripped):
-                return stripped
-            generic = generic or stripped
-    if generic:
-        return generic
-    for line in call.output[:8]:
-        if _FAILED_RUN.search(line):
-            return line.strip()
-    return ""
+    """The first telling line of what a call printed when it failed, else "" (see call_error_lines)."""
+    lines = call_error_lines(call, 1)
+    return lines[0] if lines else ""
 
 
 _PREFIX = re.compile(r"^(?:\s*(?:cd|pushd|Set-Location)\s+[^&;|]+(?:&&|;)\s*|\s*[A-Z_][A-Z0-9_]*=\S*\s+)+")
@@ -133,7 +175,11 @@ def call_key(call: Call) -> str:
     return call.kind + ":" + call.text.lower()
 
 
-FIXED, OPEN = "fixed", "open"
+FIXED, OPEN, REFUSED = "fixed", "open", "refused"
+# A tool call the user or a policy turned down: an error of its own kind, neither fixed nor open later.
+_REFUSAL = re.compile(
+    r"(?i)doesn'?t want to proceed|user rejected|rejected by the user|approval policy|not approved|declined by"
+    r"|permission (?:to use \S+ )?(?:was )?denied by|sandbox (?:denied|blocked)|in plan mode")
 
 
 class ErrorHit:
@@ -146,42 +192,55 @@ class ErrorHit:
         self.key = key
 
 
+def _refusal_line(line: str) -> str:
+    """A refusal's first sentence: Claude Code's rejection note goes on about what the agent must do next."""
+    first = re.split(r"(?<=[.!。])\s", line, maxsplit=1)[0]
+    return first if len(first) >= 12 else line
+
+
 def call_errors(parts: Sequence[Optional[TurnParts]]) -> List[ErrorHit]:
     """Errors from tool output, each with the call that hit it and whether it was fixed or still open.
 
-    Fixed: the same step ran again later without an error. Open: it is the last try of that step and it
-    came in the last quarter of the session's calls. Otherwise the session does not say.
+    One run may print several distinct errors (a test run failing on three); each is a hit. Fixed: the
+    same step ran again later without an error. Open: it is the last try of that step and it came in
+    the last quarter of the session's calls. A refused call is marked refused. Otherwise the session
+    does not say.
     """
     calls: List[Call] = [call for turn_parts in parts if turn_parts is not None for call in turn_parts.calls]
     last_ok: Dict[str, int] = {}
     last_seen: Dict[str, int] = {}
-    failures: List[Tuple[int, str]] = []
+    failures: List[Tuple[int, List[str]]] = []
     for index, call in enumerate(calls):
-        if call.kind not in (RUN, EXTERNAL, EDIT) and not call.output:
+        if call.kind not in (RUN, EXTERNAL, EDIT, FAILED) and not call.output:
             continue
         key = call_key(call)
         last_seen[key] = index
         if call.kind in (RUN, EXTERNAL):
-            line = first_error(call) if call.output else ""
-        else:  # an edit's or a read's output is the file; only a refusal in its first line is an error
+            lines = call_error_lines(call) if call.output else []
+        else:  # an edit's or a read's output is the file; only an error in its first line counts
             head = Call(call.kind, call.text)
             head.output = call.output[:1]
-            line = first_error(head) if call.output and ex.is_error_line(call.output[0]) else ""
-        if line:
-            failures.append((index, line))
+            lines = call_error_lines(head, 1) if call.output and (
+                call.kind == FAILED or ex.is_error_line(call.output[0])) else []
+        if lines:
+            failures.append((index, lines))
         else:  # printed no error (or nothing: a quiet success)
             last_ok[key] = index
     hits: List[ErrorHit] = []
-    for index, line in failures:
+    for index, lines in failures:
         call = calls[index]
         key = call_key(call)
-        if last_ok.get(key, -1) > index:
-            status = FIXED
-        elif last_seen.get(key) == index and index >= 0.75 * len(calls):
-            status = OPEN
-        else:
-            status = ""
-        hits.append(ErrorHit(line, _PREFIX.sub("", call.text) or call.text, status, key))
+        for line in lines:
+            if _REFUSAL.search(line):
+                hits.append(ErrorHit(_refusal_line(line), call.text, REFUSED, key))
+                continue
+            if last_ok.get(key, -1) > index:
+                status = FIXED
+            elif last_seen.get(key) == index and index >= 0.75 * len(calls):
+                status = OPEN
+            else:
+                status = ""
+            hits.append(ErrorHit(line, _PREFIX.sub("", call.text) or call.text, status, key))
     return hits
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from .extraction import is_command_line, split_code
-from .formats import EDIT, EXTERNAL, READ, RUN, SEARCH, Call, external_name, tagged_calls
+from .formats import EDIT, EXTERNAL, FAILED, READ, RUN, SEARCH, Call, external_name, tagged_calls
 
 
 @dataclass
@@ -55,7 +55,7 @@ class TurnParts:
             if self.calls[index].kind == kind:
                 del self.calls[index]
                 break
-        bucket = {RUN: self.commands, EDIT: self.edited}.get(kind)
+        bucket = {RUN: self.commands, EDIT: self.edited, READ: self.read}.get(kind)
         if bucket:
             bucket.pop()
 
@@ -117,6 +117,8 @@ _SHOWN_CUE = re.compile(
     r"|please run|run this|to do this)\b|^\s*\d{1,2}[.)]\s"
     r"|例如|比如|可以运行|可以执行|手順|例えば|예를 들어"
 )
+# ">>>>>>> Stashed changes" after a Markdown formatter: "> > > > > > > Stashed changes".
+_CONFLICT_MARKER = re.compile(r"^(?:>[ \t]?){4,}(?:[ \t]*(?:Stashed changes|Updated upstream)\b)?")
 _ECHO = re.compile(r"^\s*(?:echo|printf|Write-Host|Write-Output)\b", re.I)
 
 
@@ -321,10 +323,16 @@ def read_turn(text: str) -> TurnParts:
                 continue
             if first_output and _REFUSED.match(body):
                 # The user said no, or the tool failed: the edit never happened, the command never ran.
+                # The call stays as a failed one, so its error line is kept with what it tried.
+                dropped = ""
                 if tool in _EDIT_TOOLS and parts.edited:
+                    dropped = parts.edited[-1]
                     parts.drop_call(EDIT)
                 elif tool in _RUN_TOOLS and parts.commands and not body.lower().startswith("error"):
+                    dropped = parts.commands[-1]
                     parts.drop_call(RUN)
+                if dropped:
+                    parts.call(FAILED, dropped)
                 first_output = False
                 parts.out(body)
                 mode = "output"
@@ -339,6 +347,11 @@ def read_turn(text: str) -> TurnParts:
             continue
         mode, tool = "", ""
         if stripped.startswith(">") and not stripped.startswith(">>>"):
+            marker = _CONFLICT_MARKER.match(stripped)
+            if marker:  # a merge's conflict marker that a Markdown formatter spread out: not tool output
+                if stripped[marker.end():].strip():
+                    prose.append(stripped[marker.end():].strip())
+                continue
             _aider_line(stripped[1:].strip(), parts)  # aider's tool lines: output goes on to its run
             continue
         parts.close_call()

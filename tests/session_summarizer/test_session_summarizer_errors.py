@@ -1,0 +1,150 @@
+"""The "Errors hit" section on held-out-style cases: errors that tool output printed (each distinct one,
+by its telling line), tool errors of any call kind, refusals, and errors the user pasted under a
+lead-in line. The cases are invented, in several agents' shapes and languages.
+"""
+
+from session_summarizer.local_summary import summarize
+from session_summarizer.sections import call_errors
+from session_summarizer.session import parse_session
+from session_summarizer.transcript import read_turn
+from session_summarizer.worktree import check_files
+
+
+def _summary(turns):
+    raw = {"agent": "agent", "cwd": "", "turns": [{"role": role, "text": text} for role, text in turns]}
+    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, ""))
+
+
+# ------------------------------------------------------------------------------ what one run printed
+
+GEMINI_TEST_RUN = """╭──────────────────────────────────────────────────────────────╮
+│ ✓  Shell npx jest tests/api                                  │
+│                                                              │
+│  FAIL  tests/api/orders.test.ts                              │
+│ stderr | tests/api/orders.test.ts > creates an order          │
+│ [queue] consume error ReplyError: WRONGTYPE Operation against │
+│ TypeError: Cannot read properties of undefined (reading 'id') │
+│    12|   expect(order.id).toBe(3)                            │
+│        |                ^                                    │
+│ Error: Timeout - Async callback was not invoked within 5000ms │
+│  Tests  3 failed | 9 passed (12)                             │
+╰──────────────────────────────────────────────────────────────╯
+✦ Three tests fail; I'll look at the order fixture first."""
+
+
+def test_a_run_that_fails_on_several_errors_gives_each_distinct_one():
+    lines = [hit.line for hit in call_errors([read_turn(GEMINI_TEST_RUN)])]
+    assert "TypeError: Cannot read properties of undefined (reading 'id')" in lines
+    assert "Error: Timeout - Async callback was not invoked within 5000ms" in lines
+    assert not any(line.startswith(("FAIL", "stderr", "12|")) for line in lines)  # where, not what
+
+
+def test_one_error_told_in_several_lines_is_one_error():
+    text = ("• Ran git push origin feature/login\n"
+            "  └ To github.com:kim/shop.git\n"
+            "     ! [rejected]        feature/login -> feature/login (fetch first)\n"
+            "    error: failed to push some refs to 'github.com:kim/shop.git'\n"
+            "    hint: Updates were rejected because the remote contains work that you do not have")
+    assert [hit.line for hit in call_errors([read_turn(text)])] == [
+        "! [rejected]        feature/login -> feature/login (fetch first)"]
+
+
+def test_a_bare_error_message_beats_the_line_that_only_says_a_file_failed():
+    text = ("⏺ Bash(pnpm vitest run)\n"
+            "  ⎿  FAIL  src/cart.test.ts [ src/cart.test.ts ]\n"
+            "     Error: STRIPE_KEY must be set before the client is created\n"
+            "      ❯ src/payments.ts:4:9")
+    assert [hit.line for hit in call_errors([read_turn(text)])] == [
+        "Error: STRIPE_KEY must be set before the client is created"]
+
+
+# ------------------------------------------------------------------------------ tool errors, refusals
+
+SPECSTORY_TOOL_ERRORS = """_**Agent (claude-sonnet-4 2026-03-02 10:12:00Z)**_
+
+<tool-use data-tool-type="read" data-tool-name="Read"><details>
+<summary>Tool use: **Read**</summary>
+ `./src/billing/invoice.py`
+
+```text
+<tool_use_error>File does not exist.</tool_use_error>
+```
+</details></tool-use>
+
+<tool-use data-tool-type="write" data-tool-name="Edit"><details>
+<summary>Tool use: **Edit**</summary>
+
+```text
+<tool_use_error>String to replace not found in file.
+String:     total = sum(lines)</tool_use_error>
+```
+</details></tool-use>
+"""
+
+
+def test_a_tool_error_of_a_read_or_an_edit_is_an_error_and_the_path_was_not_read():
+    parts = read_turn(SPECSTORY_TOOL_ERRORS)
+    assert "./src/billing/invoice.py" not in parts.read
+    lines = [hit.line for hit in call_errors([parts])]
+    assert lines == ["Error: File does not exist.", "Error: String to replace not found in file."]
+    summary = _summary([("user", "Fix the invoice totals."), ("assistant", SPECSTORY_TOOL_ERRORS)])
+    assert any("File does not exist" in item and "invoice.py" in item for item in summary.errors.items)
+
+
+def test_a_rejected_call_is_a_refusal_on_one_line_not_an_error_fixed_later():
+    rejected = ("⏺ Update(config/deploy.yml)\n"
+                "  ⎿  User rejected update to config/deploy.yml\n")
+    retried = "⏺ Update(config/deploy.yml)\n  ⎿  Updated config/deploy.yml with 2 additions\n"
+    summary = _summary([("user", "デプロイ設定を直して"), ("assistant", rejected), ("assistant", retried)])
+    assert summary.errors.items == ["User rejected update to config/deploy.yml; 拒否され実行されず"]
+    specstory = ("<tool-use data-tool-type=\"shell\" data-tool-name=\"Bash\"><details>\n"
+                 "<summary>Tool use: **Bash**</summary>\n\n`git push --force`\n\n```text\n"
+                 "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a "
+                 "file edit, the new_string was NOT written to the file). STOP what you are doing.\n```\n"
+                 "</details></tool-use>")
+    summary = _summary([("user", "Push it."), ("assistant", specstory)])
+    assert summary.errors.items == [
+        "The user doesn't want to proceed with this tool use. — `git push --force`; refused, not run"]
+
+
+def test_an_mcp_calls_parameters_are_not_its_output():
+    text = """<tool-use data-tool-type="unknown" data-tool-name="mcp_gitlab_create_commit">
+<details>
+<summary>Tool use: **mcp_gitlab_create_commit**</summary>
+
+Parameters:
+
+```json
+{"project": "kim/shop", "message": "Add the checkout page", "branch": "main"}
+```
+Result:
+
+```json
+{"result": "{\\"error\\":\\"MCP error -32602: branch main is protected\\"}"}
+```
+</details>
+</tool-use>"""
+    assert [hit.line for hit in call_errors([read_turn(text)])] == ["MCP error -32602: branch main is protected"]
+
+
+# ------------------------------------------------------------------------------ pasted by the user
+
+def test_the_block_under_a_lead_in_is_the_error_and_the_lead_in_is_not():
+    turns = [("user", "Fix the sidebar."), ("assistant", "I added the sidebar."),
+             ("user", "For the code present, we get this error:\n```\n"
+                      "属性“collapsed”在类型“SidebarProps”上不存在。\n```\nHow can I resolve this?"),
+             ("assistant", "在 `SidebarProps` 中添加 `collapsed`。"),
+             ("user", "빌드하면 이런 오류가 납니다:\n\n<<<<<<< Updated upstream\n```\n"
+                      "Module not found: Can't resolve '@/lib/icons'\n```\n"),
+             ("assistant", "`@/lib/icons` 파일을 만들었습니다.")]
+    errors = _summary(turns).errors.items
+    assert "属性“collapsed”在类型“SidebarProps”上不存在。" in errors
+    assert "Module not found: Can't resolve '@/lib/icons'" in errors
+    assert not any("we get this error" in item or "오류가 납니다" in item for item in errors)
+
+
+def test_a_conflict_marker_spread_by_a_formatter_is_not_tool_output():
+    text = ("> > > > > > > Stashed changes\n"
+            "> > > > > > > 这个错误是因为类型定义缺少属性。我们来修改接口：\n\n```ts\ninterface A { b: string }\n```")
+    parts = read_turn(text)
+    assert parts.output == [] and "这个错误是因为类型定义缺少属性" in parts.prose
