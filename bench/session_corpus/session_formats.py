@@ -260,6 +260,31 @@ def cctrace_turns(text: str) -> Turns:
     return turns
 
 
+# Antigravity's (and Windsurf's) chat export: `### User Input` and `### Planner Response` headings. The agent's
+# own steps (`*Viewed [x]*`, `*Edited relevant file*`, `*User accepted the command `…``*) follow the ask with no
+# heading of their own: the first of them ends the ask and starts the reply.
+_ANTIGRAVITY = {"user": re.compile(r"^### User Input\s*$"), "assistant": re.compile(r"^### Planner Response\s*$")}
+_ANTIGRAVITY_STEP = re.compile(r"^\*(?:Viewed|Edited|User accepted|User rejected|Grep searched|Listed directory|"
+                               r"Analyzed|Checked command status|Searched|Read|Ran|Running|Opened|Created|Deleted|"
+                               r"Generated)\b")
+
+
+def antigravity_turns(text: str) -> Turns:
+    turns: Turns = []
+    role, lines = "", []  # the export's title and note come before the first heading
+    for line in text.split("\n"):
+        opened = next((name for name, pattern in _ANTIGRAVITY.items() if pattern.match(line)), "")
+        if opened or (role == "user" and _ANTIGRAVITY_STEP.match(line)):
+            if role:
+                _push(turns, role, lines)
+            role, lines = (opened or "assistant"), ([] if opened else [line])
+        elif role:
+            lines.append(line)
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -276,6 +301,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "labelled": labelled_turns,
     "opencode": opencode_turns,
     "cline": cline_turns,
+    "antigravity": antigravity_turns,
 }
 
 

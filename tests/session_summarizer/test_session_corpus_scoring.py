@@ -210,6 +210,16 @@ def test_cctrace_files_tool_results_in_the_agents_turn_and_skips_a_printed_expor
     assert turns[2]["text"] == "thanks ```" and turns[3]["text"] == "Bye."
 
 
+def test_antigravity_steps_after_an_ask_start_the_reply():
+    text = ("# Chat Conversation\n\nNote: _This is purely the output of the chat conversation._\n\n### User Input\n\n"
+            "split *this* file\n\n*Viewed [a.js](file:///c:/a.js) *\n\n*Edited relevant file*\n\n"
+            "### Planner Response\n\nDone.\n\n### User Input\n\nthanks\n")
+    turns = split_turns(text, "antigravity")
+    assert [turn["role"] for turn in turns] == ["user", "assistant", "user"]
+    assert turns[0]["text"] == "split *this* file"
+    assert turns[1]["text"].startswith("*Viewed [a.js]") and turns[1]["text"].endswith("Done.")
+
+
 def test_aider_turns_start_at_the_first_ask():
     text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
             "> Applied edit to a.py\n")
