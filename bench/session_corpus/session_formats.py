@@ -285,6 +285,21 @@ def antigravity_turns(text: str) -> Turns:
     return turns
 
 
+
+# A Markdown transcript rendered from Codex's session JSONL: `### User (time)`, `### Assistant [commentary]
+# (time)`, `### Tool Call: exec_command (time)`, `### Tool Output: call_… (time)`.
+_CODEX_JSONL_MD = {
+    "user": re.compile(r"^### User \(\d{4}-\d\d-\d\dT[^)]*\)\s*$"),
+    "assistant": re.compile(r"^### (?:Assistant \[\w+\]|Tool Call: \S+|Tool Output: \S+)"
+                            r" \(\d{4}-\d\d-\d\dT[^)]*\)\s*$"),
+}
+
+
+def codex_jsonl_md_turns(text: str) -> Turns:
+    """Calls and outputs are the agent's; consecutive blocks of one side make one turn."""
+    return _marked(text, _CODEX_JSONL_MD)
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -297,6 +312,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "gemini-tui": lambda text, first="user": prompt_turns(text, "> ", first=first),
     "codex-tui": lambda text: prompt_turns(text, "› "),
     "cctrace": cctrace_turns,
+    "codex-jsonl-md": codex_jsonl_md_turns,
     "copilot-copy": copilot_copy_turns,
     "labelled": labelled_turns,
     "opencode": opencode_turns,

@@ -220,6 +220,20 @@ def test_antigravity_steps_after_an_ask_start_the_reply():
     assert turns[1]["text"].startswith("*Viewed [a.js]") and turns[1]["text"].endswith("Done.")
 
 
+
+def test_codex_jsonl_markdown_files_calls_and_outputs_in_the_agents_turn():
+    text = ("## Session 14: plan it\n\n- ID: `019e`\n\n### User (2026-05-19T20:44:43.531Z)\n\nwrite the plan\n\n"
+            "### Assistant [commentary] (2026-05-19T20:44:50.000Z)\n\nReading first.\n\n"
+            "### Tool Call: exec_command (2026-05-19T20:44:50.001Z)\n\n```json\n{\"cmd\": \"ls\"}\n```\n\n"
+            "### Tool Output: call_abc (2026-05-19T20:44:50.100Z)\n\n```text\n### User notes\n```\n\n"
+            "### Assistant [final_answer] (2026-05-19T20:45:00.000Z)\n\nDone.\n\n"
+            "### User (2026-05-19T20:46:00.000Z)\n\nthanks\n")
+    turns = split_turns(text, "codex-jsonl-md")
+    assert [turn["role"] for turn in turns] == ["user", "assistant", "user"]
+    assert turns[0]["text"] == "write the plan" and turns[2]["text"] == "thanks"
+    assert "### User notes" in turns[1]["text"] and turns[1]["text"].endswith("Done.")
+
+
 def test_aider_turns_start_at_the_first_ask():
     text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
             "> Applied edit to a.py\n")
