@@ -295,6 +295,43 @@ def test_the_user_turning_down_one_way_and_naming_the_other_is_a_decision():
     assert not summary.findings.items
 
 
+def test_a_verdict_on_a_review_point_with_its_reason_is_a_decision():
+    assert is_decision("**Skip point 2** — the retry wrapper already covers timeouts, so a second one adds nothing")
+    assert is_decision("- Keep the cron trigger: only the two manual upload steps change")
+    assert is_decision("No migration needed — the column is new and nothing reads it yet")
+    assert is_decision("- 見送り：既存のキャッシュ層で十分に対応できている")
+    assert is_decision("2. 跳过：这部分已有集成测试覆盖")
+    assert is_decision("- 보류: 레거시 설정 파일이 더 이상 없음")
+    # A plan's status column or a label without a reason is no verdict.
+    assert not is_decision("SKIP/REVIEW: No file operation.")
+    assert not is_decision("Skip this step")
+
+
+def test_an_alternative_named_after_a_comma_counts_only_next_to_a_choice():
+    assert is_decision("I set the page size to 500 rows, not 5,000, deliberately: the grid freezes past that.")
+    assert is_decision("Just use the built-in GITHUB_TOKEN - no need for a separate deploy token here.")
+    # Alone, ", not Y" and "no need" state facts, not choices.
+    assert not is_decision("The binary lives in tools/node_modules, not the repository root.")
+    assert not is_decision("No need to resend your message, the queue still has it.")
+
+
+def test_descriptions_of_a_bug_tool_advice_and_regrets_are_not_decisions():
+    assert not is_decision("The worker is writing to the old queue instead of the new one after a restart.")
+    assert not is_decision("The handler returns the cached page rather than the fresh one.")
+    assert not is_decision("src/io.rs:12:5: clippy: use `write!` instead of `push_str(&format!(..))`")
+    assert not is_decision("I should have asked you first instead of editing the fixtures.")
+    assert is_decision("We now read the queue name from the config instead of hard-coding it.")
+
+
+def test_strong_decisions_are_kept_over_a_crowd_of_contrasts():
+    turns = [("user", "Speed up the report.")]
+    for number in range(30):
+        turns.append(("assistant", f"Step {number} uses a row loop instead of one pass."))
+    turns.append(("assistant", "We'll use SQLite instead of Postgres, because the tool runs on one laptop."))
+    summary = _summary(turns)
+    assert any("SQLite" in item for item in summary.findings.items), summary.findings.items
+
+
 def test_a_report_after_a_cheer_and_an_emoji_is_a_result():
     reply = ("Perfect! ✅ I've added pagination to the orders table, 50 rows per page.\n\n"
              "Excellent! 🎉 I've implemented CSV export for the filtered orders!")

@@ -23,11 +23,23 @@ _CONTRAST_LATIN = re.compile(
     r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que)\b")
 _CONTRAST_WIDE = re.compile(
     r"代わりに|ではなく|じゃなく|より(?:も)?[^。]{0,12}(?:を|が)|而不是|而非|代替|取代|不用|대신|아닌|보다는")
+# Weaker signs of an alternative: alone they state a fact ("wrangler lives in sync-cloud, not the repo root",
+# "no need to resend"); next to a choice they name what was turned down ("I set it to 64 MB, not 200 MB,
+# deliberately", "just use GITHUB_TOKEN - no need for a separate token").
+_ALTERNATIVE_LATIN = re.compile(
+    r",\s+not\s+(?!because|just|only|sure|yet|found|working|the case|a problem|an issue|all|every|even|always)"
+    r"[^\s,.;]+(?:\s+[^\s,.;]+){0,3}\s*(?:[,.;:—)]|$)"
+    r"|\bno (?:longer )?need (?:for|to)\b|\b(?:is|are) (?:no longer|not) (?:needed|necessary|required)\b"
+    r"|\bno \w+(?: \w+)? (?:is |are )?(?:needed|necessary|required)\b")
+_ALTERNATIVE_WIDE = re.compile(
+    r"(?:は|も)不要(?:です|で|だ|な|。)|必要(?:は)?(?:ありません|ない)|不需要|无需|无须|没有必要|没必要"
+    r"|필요(?:가|는)? 없|필요하지 않")
 _CHOICE_LATIN = re.compile(
     r"\b(?:decided|decide to|chose|choose|chosen|picked|opted|went with|going with|go with|settled on|switched to"
     r"|we(?:'ll| will) use|i(?:'ll| will) use|let's use|using \w+ (?:for|as)|use \w[\w.-]* (?:for|as|with|to)"
     r"|prefer|selected|adopt(?:ed)?|keep(?:ing)? (?:the|it|a)|default(?:s)? to|stick with"
     r"|(?:simplest|quickest|best|cleanest|safest|most reliable|recommended) (?:fix|approach|option|solution|way)"
+    r"|deliberately|intentionally|on purpose|(?:just|simply) use"
     r"|решил|выбрал|используем|будем использовать|decid[íi]|eleg[íi]|usaremos|vamos a usar|escolh|decidi"
     r"|vamos usar|entschieden|verwenden|choisi|utiliser)\b")
 _CHOICE_WIDE = re.compile(
@@ -116,10 +128,11 @@ _GATES = {
                "parce", "afin", "pour "),
     "contrast": ("instead", "rather than", "over ", "not ", "favo", "opposed", "en lugar", "en vez", "em vez",
                  "invés", "statt", "au lieu", "plutôt"),
+    "alternative": ("not ", "no need", "no longer need", "needed", "necessary", "required"),
     "choice": ("simplest", "quickest", "best ", "cleanest", "safest", "reliable", "recommended",
                "decid", "chose", "choos", "picked", "opted", "went with", "going with", "go with", "settled",
                "switched", "use", "using", "prefer", "selected", "adopt", "keep", "default", "stick with", "elegi",
-               "escolh", "entschied", "verwend", "choisi", "utiliser"),
+               "escolh", "entschied", "verwend", "choisi", "utiliser", "deliberate", "intentional", "on purpose"),
     "deferral": ("later", "for now", "time being", "future", "follow", "scope", "not yet", "not now", "not in this",
                  "postpone", "defer", "skip", "left as", "leave ", "todo", "tbd", "next time", "más tarde",
                  "por ahora", "depois", "enquanto", "später", "plus tard"),
@@ -163,11 +176,42 @@ def _follows_in(lowered: str) -> bool:
     return False
 
 
+# A verdict on one point of a review or a plan, with its reason after a dash or a colon: "**Skip issue #1**
+# — no legacy configs exist", "Keep the tag trigger: only the manual steps change", "見送り：既存の設定はない",
+# "跳过：已有覆盖", "보류: 레거시 설정 없음".
+_VERDICT_LATIN = re.compile(
+    r"^(?:(?:[-*•]|\d{1,2}[.)])\s*)?(?:\*\*)?"
+    r"(?:(?:skip|keep|leave|defer|drop|pin|stay with|revert|go with|stick with)\s"
+    r"|no (?:\w+ ){0,3}(?:needed|necessary|required)\b|not (?:needed|actionable|worth)\b"
+    r"|no (?:change|action)s?(?: needed)?\b)[^—–:\n]{0,80}?(?:\*\*)?\s*(?:—|–|:| - )\s*\S{2,}")
+_VERDICT_WIDE = re.compile(
+    r"^(?:(?:[-*•]|\d{1,2}[.)])\s*)?(?:\*\*)?[^：:—\n]{0,30}(?:見送り|スキップ|不要|保留|维持|跳过|保持|不需要|不改"
+    r"|건너뜀|건너뛰|유지|보류|불필요)[^：:—\n]{0,10}(?:\*\*)?\s*(?:—|–|：|:| - )\s*\S")
+_VERDICT_STEMS = ("skip", "keep", "leave", "defer", "drop", "pin", "stay with", "revert", "go with", "stick with",
+                  "needed", "necessary", "required", "not actionable", "not worth", "no change", "no action")
+
+
+# Where a verdict can start in a turn: a line (or list item) opening with one of its words.
+_VERDICT_START = re.compile(r"(?m)^[ \t]*(?:(?:[-*•]|\d{1,2}[.)])[ \t]*)?(?:\*\*)?"
+                            r"(?:skip|keep|leave|defer|drop|pin|stay|revert|go with|stick|no |not )")
+
+
+def gives_verdict(sentence: str) -> bool:
+    """A verdict on a point (skip, keep, drop, not needed…) followed by its reason after a dash or colon."""
+    stripped = sentence.strip()
+    if stripped.isascii():
+        lowered = stripped.lower()
+        return any(stem in lowered for stem in _VERDICT_STEMS) and bool(_VERDICT_LATIN.match(lowered))
+    return bool(_VERDICT_WIDE.match(stripped)) or bool(_VERDICT_LATIN.match(stripped.lower()))
+
+
 def may_hold_decision(text: str) -> bool:
     """Cheap test over a whole turn: could a sentence in it be a choice with a reason or alternative?"""
     if not text.isascii():
         return True
     lowered = text.lower()
+    if ("—" in text or ": " in text or " - " in text) and _VERDICT_START.search(lowered):
+        return True
     if "fall" in lowered and ("fall back" in lowered or "fallback" in lowered or "falls back" in lowered
                               or "falling back" in lowered or "fall through" in lowered):
         return True
@@ -223,6 +267,11 @@ def has_reason(text: str) -> bool:
 
 def has_contrast(text: str) -> bool:
     return _gated("contrast", _CONTRAST_LATIN, _CONTRAST_WIDE, text)
+
+
+def names_alternative(text: str) -> bool:
+    """A weaker sign of an alternative turned down (", not Y", "no need for Y"): a decision only with a choice."""
+    return _gated("alternative", _ALTERNATIVE_LATIN, _ALTERNATIVE_WIDE, text)
 
 
 def has_choice(text: str) -> bool:

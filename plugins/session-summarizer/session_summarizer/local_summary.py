@@ -80,7 +80,7 @@ class _Collector:
 
     def add(self, text: str, key: Optional[str] = None) -> None:
         self.seen += 1
-        key = key if key is not None else " ".join(text.lower().strip(_DECORATION_CHARS).split())
+        key = key if key is not None else _item_key(text)
         if len(key) < 3:
             return
         if key in self.items:
@@ -102,6 +102,10 @@ class _Collector:
         # A full collector stopped reading: there is more, but it was not counted (-1).
         overflow = -1 if len(self.items) > self.limit and not self.keep_newest else max(0, len(raw) - self.limit)
         return Section(items=cleaned, overflow=overflow)
+
+
+def _item_key(text: str) -> str:
+    return " ".join(text.lower().strip(_DECORATION_CHARS).split())
 
 
 _SOFT_BREAK = re.compile(r"(?<![.!?:;。！？：；\n])\n[ \t]*(?=[^\s\-*•#>|`\d])")
@@ -606,7 +610,25 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     Decisions (a choice with its reason or rejected alternative) come first; findings fill what is left.
     A guess ("it might be the cache") is neither a finding nor an error.
     """
-    decisions = _Collector(LIMITS["findings"])
+    # Decisions are gathered past the section's size and ranked by how surely each records a choice: a long
+    # session's first dozen "instead of"s are rarely its dozen choices.
+    decisions = _Collector(LIMITS["findings"] * _DECISION_POOL)
+    strength: Dict[str, int] = {}
+
+    strongest = [0]  # how many of the strongest kind are held: a dozen of them and no later one can rank higher
+
+    def decide(text: str, score: int) -> None:
+        decisions.add(text)
+        key = _item_key(text)
+        if score >= _STRONGEST and strength.get(key, 0) < _STRONGEST:
+            strongest[0] += 1
+        strength[key] = max(strength.get(key, 0), score)
+
+    def decisions_full() -> bool:
+        # Like a full collector of the section's size: a decision said a hundred times is not read to the end.
+        return (len(decisions.items) > decisions.limit or decisions.seen > 10 * LIMITS["findings"]
+                or strongest[0] >= LIMITS["findings"])
+
     findings = _Collector(LIMITS["findings"])
     errors = _Collector(LIMITS["errors"])
     if enough_errors:  # tool output already gave more errors than the section shows
@@ -614,19 +636,19 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     judged: Dict[str, Tuple[bool, bool, bool]] = {}  # verdicts of sentences already read (agents repeat)
     offer = ""  # the assistant's last reply before the user's turn
     for turn, turn_parts in zip(turns, parts):
-        if decisions.full and findings.full and errors.full:
+        if decisions_full() and findings.full and errors.full:
             break
         if turn_parts is None:  # the user's turn: pasted errors, and choices the user made
             _read_user_turn(turn.text, errors)
             chosen = (rules.picked_option(ask_text(turn.text), offer)
-                      if offer and len(turn.text) <= 300 and not decisions.full else "")
+                      if offer and len(turn.text) <= 300 and not decisions_full() else "")
             if chosen:
-                decisions.add(phrase(language, "decision.user_chose", choice=chosen))
+                decide(phrase(language, "decision.user_chose", choice=chosen), 3)
             offer = ""
-            if not decisions.full and (cues.may_hold_decision(turn.text) or cues.rejects_and_replaces(turn.text)):
+            if not decisions_full() and (cues.may_hold_decision(turn.text) or cues.rejects_and_replaces(turn.text)):
                 for sentence in ex.sentences(ex.split_code(turn.text)[0]):
                     if rules.is_user_choice(sentence):
-                        decisions.add(sentence)
+                        decide(sentence, 3)  # the user's own rule
             continue
         if not errors.full:
             for language, code in turn_parts.blocks:
@@ -644,7 +666,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         ascii_prose = prose.isascii()
         maybe_finding = not findings.full and (not ascii_prose or ex.has_finding_words(prose.lower()))
         maybe_error = not errors.full and (not ascii_prose or ex.has_error_words(prose))
-        maybe_decision = not decisions.full and cues.may_hold_decision(prose)
+        maybe_decision = not decisions_full() and cues.may_hold_decision(prose)
         if not findings.full:
             for item in heading_findings(prose):
                 findings.add(item)
@@ -659,23 +681,33 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             choice, previous = previous, sentence
             if (pairs and not verdict[0] and choice and not judged.get(choice, (False,))[0]
                     and rules.is_decision_pair(choice, sentence)):
-                decisions.add(choice + " " + sentence)  # the reason sits in the sentence after the choice
+                pair = choice + " " + sentence  # the reason sits in the sentence after the choice
+                decide(pair, max(2, rules.decision_strength(pair)))
                 continue
             if verdict[0]:
-                decisions.add(sentence)
+                decide(sentence, rules.decision_strength(sentence))
             elif verdict[1]:
                 findings.add(sentence)
             if verdict[2]:
                 errors.add(sentence, _error_key(sentence))
     merged = _Collector(LIMITS["findings"])
-    for collector in (decisions, findings):
-        for key, text in collector.items.items():
-            if len(merged.items) < LIMITS["findings"]:
-                merged.items.setdefault(key, text)
+    order = list(decisions.items)
+    ranked = sorted(range(len(order)), key=lambda index: (-strength.get(order[index], 1), index))
+    for index in sorted(ranked[: LIMITS["findings"]]):
+        merged.items.setdefault(order[index], decisions.items[order[index]])
+    for key, text in findings.items.items():
+        if len(merged.items) < LIMITS["findings"]:
+            merged.items.setdefault(key, text)
     section = merged.section()
     hidden = len(decisions.items) + len(findings.items) - len(section.items)
-    section.overflow = -1 if (decisions.full or findings.full) else max(0, hidden)
+    section.overflow = -1 if (decisions_full() or findings.full) else max(0, hidden)
     return section, list(errors.items.values())
+
+
+# Decisions gathered before ranking: this many times the section's size.
+_DECISION_POOL = 4
+# The strength of a choice said with its reason and alternative, or by whoever chose (rules.decision_strength).
+_STRONGEST = 3
 
 
 def _judge(sentence: str, maybe_decision: bool, maybe_finding: bool, maybe_error: bool) -> Tuple[bool, bool, bool]:

@@ -277,14 +277,57 @@ def is_possible_cause(sentence: str) -> bool:
 _NEGATED_CHOICE = re.compile(r"(?i)\b(?:should i|do you want|would you|shall we|if you)\b")
 
 
+# A tool's report line ("a.go:96:4: QF1012: Use X instead of Y (staticcheck)"): the tool's advice, not a choice.
+_REPORT_LINE = re.compile(r"\S\.\w{1,6}:\d+(?::\d+)?:|^\s*\S+:\d+:\d+\b")
+# Looking back on a mistake ("I should have asked instead of …") is not a choice the session made.
+_REGRET = re.compile(
+    r"(?i)\b(?:should have|should've|shouldn't have|i (?:mistakenly|wrongly|incorrectly|assumed)|what i did wrong"
+    r"|i got distracted)\b|べきでした|べきだった|本应|本来应该|했어야")
+# "X is doing A instead of B", "the code returns A rather than B": how something behaves (a finding about
+# a bug), not something chosen; "the issue is that …" too.
+_BEHAVES = re.compile(
+    r"(?i)\b(?:(?:is|are|was|were|keeps?)\s+(?:\w+ly\s+)?\w+ing|gets?|got|returns?|returned|shows?|showed|contains?"
+    r"|treats?|treated|produces?|exits?|exited)\b[^.;:]{0,80}\b(?:instead of|rather than)\b"
+    r"|\b(?:the (?:issue|problem|error|bug|cause|failure)|root cause)\b")
+
+
 def is_decision(sentence: str) -> bool:
     """A choice with its reason, or anything chosen over an alternative ("X instead of Y"), in any of the
-    cue languages. A guess or an offer is not a decision."""
+    cue languages. A guess, an offer, a regret, a tool's advice line or a description of how a bug behaves
+    ("it returns A instead of B") is not a decision."""
     if ex.is_question(sentence) or len(sentence) < 16 or _NEGATED_CHOICE.search(sentence):
         return False
-    if cues.has_contrast(sentence) or cues.has_fallback_order(sentence):
-        return not cues.is_hedged(sentence)
-    return cues.has_reason(sentence) and cues.has_choice(sentence) and not cues.is_hedged(sentence)
+    if cues.gives_verdict(sentence):
+        found = True
+    elif cues.has_contrast(sentence) or cues.has_fallback_order(sentence):
+        found = not (_BEHAVES.search(sentence) and not cues.has_choice(sentence))
+    elif cues.has_choice(sentence):
+        found = cues.has_reason(sentence) or (cues.names_alternative(sentence) and not _BEHAVES.search(sentence))
+    else:
+        return False
+    # The exclusions are read only for the few sentences that look like a decision.
+    return found and not (cues.is_hedged(sentence) or _REPORT_LINE.search(sentence) or _REGRET.search(sentence))
+
+
+# Who chooses: the agent or the team ("I'll use", "we keep", "let's"), or a state the work is now in ("now uses").
+_CHOOSER = re.compile(r"(?i)^(?:[-*•]\s*)?(?:\*\*[^*]{1,60}\*\*:?\s*)?(?:i|we|let'?s|i'?ll|we'?ll|i'?m|we'?re|i'?ve"
+                      r"|we'?ve)\b|\bnow (?:use|uses|using|keeps?|returns?|reads?|writes?|has|is)\b|\bdeliberately\b"
+                      r"|\bintentionally\b|\bon purpose\b")
+
+
+def decision_strength(sentence: str) -> int:
+    """How surely a decision sentence records a choice: 3 a choice with its reason and alternative, or said
+    by whoever chose; 2 a choice with a reason or an alternative; 1 only an alternative or an order."""
+    if cues.gives_verdict(sentence):
+        return 3
+    choice = cues.has_choice(sentence)
+    backed = (cues.has_reason(sentence) or cues.has_contrast(sentence) or cues.has_fallback_order(sentence)
+              or cues.names_alternative(sentence))
+    if choice and backed and (_CHOOSER.search(sentence) or (cues.has_reason(sentence) and cues.has_contrast(sentence))):
+        return 3
+    if (choice and backed) or _CHOOSER.search(sentence):
+        return 2
+    return 1
 
 
 def is_user_choice(sentence: str) -> bool:
