@@ -300,6 +300,30 @@ def codex_jsonl_md_turns(text: str) -> Turns:
     return _marked(text, _CODEX_JSONL_MD)
 
 
+def codex_app_turns(text: str) -> Turns:
+    """The Codex app's Markdown copy of a task: each ask is a `> ` quote at the top level; the agent's progress
+    notes are folded in `<details>` blocks (quoted inside), then its answer follows as plain text."""
+    turns: Turns = []
+    role, lines, depth = "", [], 0  # the task's `# title` comes before the first ask
+    for line in text.split("\n"):
+        asked = depth == 0 and line.startswith(">")
+        if asked and role != "user":
+            if role:
+                _push(turns, role, lines)
+            role, lines = "user", []
+        elif not asked and line.strip() and role == "user":
+            _push(turns, role, lines)
+            role, lines = "assistant", []
+        if asked:
+            lines.append(line[2:] if line.startswith("> ") else line[1:])
+        elif role:
+            lines.append(line)
+        depth = max(0, depth + line.startswith("<details") - line.startswith("</details>"))
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -313,6 +337,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "codex-tui": lambda text: prompt_turns(text, "› "),
     "cctrace": cctrace_turns,
     "codex-jsonl-md": codex_jsonl_md_turns,
+    "codex-app": codex_app_turns,
     "copilot-copy": copilot_copy_turns,
     "labelled": labelled_turns,
     "opencode": opencode_turns,

@@ -234,6 +234,17 @@ def test_codex_jsonl_markdown_files_calls_and_outputs_in_the_agents_turn():
     assert "### User notes" in turns[1]["text"] and turns[1]["text"].endswith("Done.")
 
 
+def test_codex_app_asks_are_top_level_quotes_and_folded_progress_is_the_agents():
+    text = ("# Avaliar pipeline\n\n> Qual formato?\n>\n> - imagem\n\n"
+            "<details><summary>9 previous messages</summary>\n\n"
+            "> Lendo loader.\n>\n> <details><summary>Searched the web</summary>\n> - MDN\n> </details>\n</details>\n\n"
+            "Resumo: manter SVG.\n\n> Implemente.\n\nFeito.\n")
+    turns = split_turns(text, "codex-app")
+    assert [turn["role"] for turn in turns] == ["user", "assistant", "user", "assistant"]
+    assert turns[0]["text"] == "Qual formato?\n\n- imagem" and turns[2]["text"] == "Implemente."
+    assert "> Lendo loader." in turns[1]["text"] and turns[1]["text"].endswith("Resumo: manter SVG.")
+
+
 def test_aider_turns_start_at_the_first_ask():
     text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
             "> Applied edit to a.py\n")
