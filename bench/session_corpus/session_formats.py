@@ -324,6 +324,36 @@ def codex_app_turns(text: str) -> Turns:
     return turns
 
 
+# A Claude Code log kept by hand in Markdown: each ask pasted as a `##### ❯ …` heading (or as the screen's own
+# `❯ …` line inside a fence), the replies as the `⏺` screen text in ``` or ~~~ fences.
+_LOGGED_ASK = re.compile(r"^(?:#{1,6}\s*)?❯\s?")
+
+
+def claude_log_md_turns(text: str) -> Turns:
+    """Like prompt_turns, with the ask mark optionally behind a heading; the log's title comes before the
+    first ask and is dropped."""
+    turns: Turns = []
+    role, lines = "", []
+    for line in text.split("\n"):
+        mark = _LOGGED_ASK.match(line)
+        if mark:
+            if role != "user":
+                if role:
+                    _push(turns, role, lines)
+                role, lines = "user", []
+            lines.append(line[mark.end():])
+        elif role == "user" and (line.startswith(" ") or not line.strip()):
+            lines.append(line.strip())
+        elif role:
+            if role != "assistant":
+                _push(turns, role, lines)
+                role, lines = "assistant", []
+            lines.append(line)
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -338,6 +368,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "cctrace": cctrace_turns,
     "codex-jsonl-md": codex_jsonl_md_turns,
     "codex-app": codex_app_turns,
+    "claude-log-md": claude_log_md_turns,
     "copilot-copy": copilot_copy_turns,
     "labelled": labelled_turns,
     "opencode": opencode_turns,

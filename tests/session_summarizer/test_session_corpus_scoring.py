@@ -245,6 +245,15 @@ def test_codex_app_asks_are_top_level_quotes_and_folded_progress_is_the_agents()
     assert "> Lendo loader." in turns[1]["text"] and turns[1]["text"].endswith("Resumo: manter SVG.")
 
 
+def test_a_markdown_claude_log_takes_asks_from_headings_and_from_pasted_screens():
+    text = ("# 開発ログ\n\n## Spec 7\n\n##### ❯ レビュー開始\n\n~~~\n⏺ 読みます。\n~~~\n\n"
+            "```\n❯ 表の名前を正確に\n  してください\n\n⏺ 了解。\n```\n\n#####   ❯ OK\n")
+    turns = split_turns(text, "claude-log-md")
+    assert [turn["role"] for turn in turns] == ["user", "assistant", "user", "assistant", "user"]
+    assert turns[0]["text"] == "レビュー開始" and turns[2]["text"] == "表の名前を正確に\nしてください"
+    assert turns[1]["text"].startswith("~~~") and turns[4]["text"] == "OK"
+
+
 def test_aider_turns_start_at_the_first_ask():
     text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
             "> Applied edit to a.py\n")
