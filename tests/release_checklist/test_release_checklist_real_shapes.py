@@ -162,6 +162,8 @@ def test_go_module_versioned_by_its_tags(tmp_path, data_dir):
         ("version-is-bumped-since-the-last-tag", "check", "release-check version-bumped 1.4.2 v1.4.2 v1.4.1"),
         notes_step("1.4.2", "v1.4.1"),
         *common_end("1.4.2", "v1.4.2"),
+        # The tag is the release: asking the proxy for it after the push makes the proxy fetch it now.
+        ("ask-the-go-proxy-for", "terminal", "GOPROXY=proxy.golang.org go list -m example.com/gomod@v1.4.2"),
     ]
     assert version_line(session, EN) == "suggested: the next after v1.4.1 · go takes the version from the tag"
 

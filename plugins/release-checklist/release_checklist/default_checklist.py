@@ -92,9 +92,22 @@ def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
                      "not by the tag.")]
     if publishing.kind == COMMAND and publishing.command:
         return [Step("", "Publish {version}", StepKind.TERMINAL, publishing.command, irreversible=True)]
+    if publishing.kind == MANUAL and publishing.command and publishing.registry:
+        # The upload only stages the release (Maven Central's portal without autoPublish): its publishing
+        # is a click on the registry's site, and nothing published there can be taken back.
+        return [Step("", f"Upload {{version}} to {publishing.registry}", StepKind.TERMINAL, publishing.command,
+                     irreversible=True),
+                Step("", f"Publish {{version}} on {publishing.registry}", StepKind.MANUAL,
+                     f"`{publishing.command}` only stages the release: publish the staged deployment on "
+                     f"{publishing.registry}'s site by hand. Once published it cannot be changed or deleted.")]
     if publishing.kind == MANUAL:
         return [Step("", "Publish {version}", StepKind.MANUAL,
                      "Publishing is manual: no publish command or release workflow was found for this project.")]
+    if publishing.kind == GO_MODULE and publishing.registry == GO_PROXY and publishing.module:
+        # The tag is the release; asking the proxy for it makes the proxy (and pkg.go.dev) fetch it now,
+        # instead of at its first user's request.
+        return [Step("", "Ask the Go proxy for {tag}", StepKind.TERMINAL,
+                     f"GOPROXY=proxy.golang.org go list -m {publishing.module}@{{tag}}")]
     if publishing.kind == GO_MODULE and publishing.registry and publishing.registry != GO_PROXY:
         # Nothing to upload: say that the push is the release, and where it shows (a Go module's
         # proxy fetches on first request: there is nothing to look for; its push confirmation says it).
@@ -110,7 +123,9 @@ _PUSHES = re.compile(r"^\s*git\s+push\b")
 _TAG_TITLE = re.compile(r"(?i)\b(?:create|make|sign|add|push)\b(?:\s+(?!not\b|without\b)\S+){0,6}?\s+tags?\b|"
                         r"^tag (?:the|it|a|this)\b")
 _NEGATED = re.compile(r"(?i)\b(?:not|without|except)\b[^.]*\btag")
-_PUBLISHES = re.compile(r"\b(?:cargo|npm|pnpm|yarn|uv|flit|poetry|hatch|pdm)\s+publish\b|\btwine\s+upload\b")
+_PUBLISHES = re.compile(r"\b(?:cargo|npm|pnpm|yarn|uv|flit|poetry|hatch|pdm|dart|flutter)\s+(?:pub\s+)?publish\b|"
+                        r"\btwine\s+upload\b|\bgem\s+push\b|\bnuget\s+push\b|\bmix\s+hex\.publish\b|"
+                        r"\bcabal\s+upload\b|\bmvnw?\b[^\n]*\b(?:deploy|release:perform)\b|\bgradlew?\b[^\n]*publish")
 _DERIVED_BEFORE = ("working-tree-is-clean", "on-the-release-branch", "in-sync-with-upstream")
 _DERIVED_TAGGING = ("create-the-tag", "push-and-to-together")
 
@@ -160,8 +175,9 @@ def _own_commands(step: Step) -> bool:
 
 
 def _is_publishing_step(step: Step) -> bool:
-    return step.id in ("publish", "ci-publishes", "publish-the-github-release-for", "start-the-release-workflow") or \
-        step.id.endswith("-serves")
+    return step.id in ("publish", "ci-publishes", "publish-the-github-release-for", "start-the-release-workflow",
+                       "ask-the-go-proxy-for") or step.id.endswith("-serves") or \
+        step.id.startswith(("upload-to-", "publish-on-"))
 
 
 def default_checklist_text(repo: str, project: Optional[ProjectInfo] = None) -> str:

@@ -604,6 +604,11 @@ def _other_ecosystems(repo: str, names: Dict[str, str], ecosystems: List[str],
             candidates.append((match.group(1).split("+", 1)[0].strip("'\""), names["pubspec.yaml"]))
     if dotnet_project(repo):
         ecosystems.append("dotnet")
+    if any(file_name in names for file_name in ("build.gradle", "build.gradle.kts", "settings.gradle",
+                                                   "settings.gradle.kts")):
+        ecosystems.append("gradle")
+    elif "pom.xml" in names:
+        ecosystems.append("maven")
     return name
 
 

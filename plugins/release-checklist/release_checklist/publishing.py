@@ -29,7 +29,7 @@ _PUBLISHES = re.compile(
     r"docker/build-push-action|\bdocker\s+push|scripts/publish|\bjreleaser\b|release-please|"
     r"semantic-release|\bnpx\s+np\b|\bgem\s+push|\bmvn\b[^\n]*\bdeploy\b|gradle[^\n]*publish|"
     r"\brake\s+release\b|rubygems/release-gem|\bmix\s+hex\.publish|\bcabal\s+upload|"
-    r"\b(?:dart|flutter)\s+pub\s+publish|\bnuget\s+push|"
+    r"\b(?:dart|flutter)\s+pub\s+publish|\bnuget\s+push|gradle-publish|publishToMavenCentral|"
     # a reusable workflow that publishes (dart-lang/ecosystem/.github/workflows/publish.yaml@main)
     r"\buses:\s*[\w.-]+/[\w.-]+/\.github/workflows/[\w./-]*(?:publish|release)[\w.-]*\.ya?ml@")
 _WORKFLOW_SUFFIXES = (".yml", ".yaml")
@@ -40,8 +40,10 @@ MAX_WORKFLOW_BYTES = 300_000
 class Publishing:
     kind: str  # one of the constants above
     workflows: Tuple[str, ...] = ()  # relative paths of the workflows that publish, for the CI kinds
-    command: Optional[str] = None  # the publish command, for COMMAND
-    registry: Optional[str] = None  # what serves the pushed tag, for GO_MODULE ("Packagist")
+    command: Optional[str] = None  # the publish command, for COMMAND (for MANUAL: an upload that only stages)
+    registry: Optional[str] = None  # what serves the pushed tag, for GO_MODULE ("Packagist"); where a
+    #                                 staged upload is published by hand, for MANUAL ("Maven Central")
+    module: Optional[str] = None  # a Go module's path, for the proxy fetch after the push
 
 
 # Registries that serve a pushed tag as the release, with nothing to upload.
@@ -221,8 +223,25 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
         return Publishing(COMMAND, command=command)
     for ecosystem, registry in TAG_REGISTRIES:
         if ecosystem in project.ecosystems:
-            return Publishing(GO_MODULE, registry=registry)
+            return Publishing(GO_MODULE, registry=registry, module=go_module(repo) if ecosystem == "go" else None)
+    staged = staged_upload(repo, project)
+    if staged:  # an upload that only stages the release: publishing it is a click on the registry's site
+        return Publishing(MANUAL, command=staged[0], registry=staged[1])
     return Publishing(MANUAL)
+
+
+def go_module(repo: str) -> Optional[str]:
+    """The module path go.mod declares (example.com/mod/v2), for `go list -m path@tag` through the proxy."""
+    match = re.search(r"^\s*module\s+(\S+)", _read(os.path.join(repo, "go.mod"), 100_000), re.MULTILINE)
+    return match.group(1).strip('"') if match else None
+
+
+def _read(path: str, limit: int = 1_000_000) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read(limit)
+    except OSError:
+        return ""
 
 
 def publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
@@ -270,4 +289,75 @@ def _other_publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
     if "dotnet" in project.ecosystems:
         return ("dotnet pack -c Release -o nupkg && "
                 "dotnet nuget push 'nupkg/*.nupkg' --source https://api.nuget.org/v3/index.json")
+    if "gradle" in project.ecosystems:
+        return gradle_publish_command(repo)
+    if "maven" in project.ecosystems:
+        return maven_deploy(repo, final=True)
+    return None
+
+
+# Gradle plugins that publish, and the task each one publishes (and releases) with.
+_GRADLE_TASKS = (
+    (re.compile(r"com\.vanniktech\.maven\.publish"), "publishAndReleaseToMavenCentral"),
+    (re.compile(r"io\.github\.gradle-nexus\.publish-plugin|\bnexusPublishing\b"),
+     "publishToSonatype closeAndReleaseSonatypeStagingRepository"),
+    (re.compile(r"com\.gradle\.plugin-publish"), "publishPlugins"),
+    (re.compile(r"[\"'`]maven-publish[\"'`]|\bmaven-publish\b|^\s*publishing\s*\{", re.MULTILINE), "publish"),
+)
+CONVENTION_FOLDERS = ("buildSrc", "build-logic")  # where multi-project builds apply maven-publish
+MAX_GRADLE_FILES = 60
+
+
+def _gradle_scripts(repo: str) -> str:
+    """The root's build and settings scripts, each subproject's one level down, the convention plugins in
+    buildSrc/ and build-logic/, and the version catalog (plugin ids are often declared there)."""
+    paths: List[str] = [os.path.join(repo, "gradle", "libs.versions.toml")]
+    for name in sorted(os.listdir(repo)) if os.path.isdir(repo) else []:
+        folder = os.path.join(repo, name)
+        if name.endswith((".gradle", ".gradle.kts")):
+            paths.append(folder)
+        elif os.path.isdir(folder) and not name.startswith(".") and name not in CONVENTION_FOLDERS:
+            paths += [os.path.join(folder, script) for script in ("build.gradle", "build.gradle.kts")]
+    for convention in CONVENTION_FOLDERS:
+        for current, folders, files in os.walk(os.path.join(repo, convention)):
+            folders[:] = sorted(name for name in folders if name not in ("build", ".gradle"))
+            paths += [os.path.join(current, name) for name in sorted(files)
+                      if name.endswith((".gradle", ".gradle.kts", ".kt", ".groovy"))]
+    return "\n".join(_read(path, 300_000) for path in paths[:MAX_GRADLE_FILES] if os.path.isfile(path))
+
+
+def gradle_publish_command(repo: str) -> Optional[str]:
+    """./gradlew (or gradle) and the task of the publishing plugin the build applies, or None."""
+    scripts = _gradle_scripts(repo)
+    runner = "./gradlew" if os.path.isfile(os.path.join(repo, "gradlew")) else "gradle"
+    for pattern, task in _GRADLE_TASKS:
+        if pattern.search(scripts):
+            return f"{runner} {task}"
+    return None
+
+
+def maven_deploy(repo: str, final: bool) -> Optional[str]:
+    """`mvn deploy` (./mvnw, with the release profile when there is one) when the pom deploys somewhere.
+
+    final: the deploy publishes (its own repository, or Central's plugins set to publish on their own); else
+    the deploy that only stages the release (Central Portal without autoPublish, Nexus staging without
+    autoReleaseAfterClose), or None."""
+    pom = _read(os.path.join(repo, "pom.xml"))
+    central = "central-publishing-maven-plugin" in pom or "nexus-staging-maven-plugin" in pom
+    publishes = re.search(r"<(?:autoPublish|autoReleaseAfterClose)>\s*true\s*<", pom) is not None
+    if not (central or "<distributionManagement>" in pom):
+        return None
+    if final != (publishes or not central):
+        return None
+    runner = "./mvnw" if os.path.isfile(os.path.join(repo, "mvnw")) else "mvn"
+    profile = " -P release" if re.search(r"<profile>\s*<id>\s*release\s*</id>", pom) else ""
+    return f"{runner}{profile} deploy"
+
+
+def staged_upload(repo: str, project: ProjectInfo) -> Optional[Tuple[str, str]]:
+    """(command, registry) for an upload that stages the release for publishing by hand on the registry."""
+    if "maven" in project.ecosystems:
+        command = maven_deploy(repo, final=False)
+        if command:
+            return command, "Maven Central"
     return None

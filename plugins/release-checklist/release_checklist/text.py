@@ -114,6 +114,13 @@ EN: Dict[str, str] = {
     "version_unreadable": "no version could be read from {file} (the Version file setting)",
     "confirm_publishes": "Pushing {tag} starts {workflows}, which publishes the release.",
     "confirm_registry": "Pushing {tag} is the release: {registry} serves the tag as soon as it is pushed.",
+    "publish_ci_tag": "Published by {workflows} when {tag} is pushed.",
+    "publish_ci_release": "Published by {workflows} when the GitHub release for {tag} is published.",
+    "publish_ci_dispatch": "Published by {workflows}, started by hand or by a branch push, not by the tag.",
+    "publish_command": "Published with {command} (a step after the push).",
+    "publish_registry": "The pushed tag {tag} is the release: {registry} serves it.",
+    "publish_staged": "{command} only stages the release on {registry}: publishing it there is done by hand.",
+    "publish_manual": "Publishing is manual: no publish command or release workflow was found.",
     "changelog_not_kept": (
         "{file} stops at {version}, before the last release {last}: "
         "it is no longer kept, so it is not checked"
@@ -331,6 +338,13 @@ JA: Dict[str, str] = {
     "confirm_registry": (
         "{tag} のプッシュがそのままリリースです。プッシュした時点で {registry} がこのタグを配信します。"
     ),
+    "publish_ci_tag": "{tag} をプッシュすると {workflows} が公開します。",
+    "publish_ci_release": "{tag} の GitHub リリースを公開すると {workflows} が公開します。",
+    "publish_ci_dispatch": "{workflows} が公開します。タグではなく、手動またはブランチへのプッシュで開始されます。",
+    "publish_command": "{command} で公開します（プッシュの後のステップ）。",
+    "publish_registry": "プッシュしたタグ {tag} がそのままリリースです。{registry} が提供します。",
+    "publish_staged": "{command} は {registry} にリリースを準備するだけです。公開はそこで手動で行います。",
+    "publish_manual": "公開は手動です。公開コマンドもリリース用ワークフローも見つかりませんでした。",
     "changelog_not_kept": (
         "{file} は {version} で止まっており、前回のリリース {last} より古いため、"
         "更新されていないものとしてチェックしません"
@@ -548,6 +562,13 @@ KO: Dict[str, str] = {
     "version_unreadable": "{file}(Version file 설정)에서 버전을 읽을 수 없습니다",
     "confirm_publishes": "{tag}을(를) 푸시하면 {workflows}이(가) 실행되어 릴리스를 게시합니다.",
     "confirm_registry": "{tag} 푸시가 곧 릴리스입니다. 푸시하는 즉시 {registry}이(가) 이 태그를 배포합니다.",
+    "publish_ci_tag": "{tag}을(를) 푸시하면 {workflows}이(가) 배포합니다.",
+    "publish_ci_release": "{tag}의 GitHub 릴리스를 게시하면 {workflows}이(가) 배포합니다.",
+    "publish_ci_dispatch": "{workflows}이(가) 배포합니다. 태그가 아니라 수동 실행이나 브랜치 푸시로 시작됩니다.",
+    "publish_command": "{command}(으)로 배포합니다(푸시 다음 단계).",
+    "publish_registry": "푸시한 태그 {tag}이(가) 곧 릴리스입니다. {registry}이(가) 제공합니다.",
+    "publish_staged": "{command}은(는) {registry}에 릴리스를 준비만 합니다. 게시는 그곳에서 직접 해야 합니다.",
+    "publish_manual": "배포는 수동입니다. 배포 명령도 릴리스 워크플로도 찾지 못했습니다.",
     "changelog_not_kept": (
         "{file}은(는) {version}에서 멈춰 있어 이전 릴리스 {last}보다 오래되었습니다. "
         "더 이상 관리되지 않으므로 확인하지 않습니다"
@@ -745,6 +766,13 @@ ZH: Dict[str, str] = {
     "version_unreadable": "无法从 {file}（Version file 设置）读取版本",
     "confirm_publishes": "推送 {tag} 会启动 {workflows}，由它发布此版本。",
     "confirm_registry": "推送 {tag} 即是发布：推送后 {registry} 会立即提供这个标签。",
+    "publish_ci_tag": "推送 {tag} 后由 {workflows} 发布。",
+    "publish_ci_release": "发布 {tag} 的 GitHub Release 后由 {workflows} 发布。",
+    "publish_ci_dispatch": "由 {workflows} 发布：手动或推送分支时启动，而不是由标签启动。",
+    "publish_command": "用 {command} 发布（推送之后的步骤）。",
+    "publish_registry": "推送的标签 {tag} 即是发布：由 {registry} 提供。",
+    "publish_staged": "{command} 只在 {registry} 上暂存该版本：需要在那里手动发布。",
+    "publish_manual": "发布需手动进行：未找到发布命令或发布工作流。",
     "changelog_not_kept": "{file} 停在 {version}，早于上次发布的 {last}：已不再维护，因此不检查",
     "confirm_dirty": "工作树有 {count} 处未提交的更改（{first}…）；它们不属于此次发布。",
     "version_from_changelog": "来自 {file}：其首条目比 {tag} 更新",

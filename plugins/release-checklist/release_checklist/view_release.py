@@ -11,7 +11,7 @@ from agentty_plugin.files import describe_os_error
 from . import ids
 from .checklist_file import CHECKLIST_FILE_NAME
 from .command_runner import Outcome
-from .publishing import GO_MODULE, TAG_PUSH
+from .publishing import COMMAND, DISPATCH, GO_MODULE, MANUAL, RELEASE_EVENT, TAG_PUSH
 from .steps import Step, StepKind, StepState
 from .versions import tag_for
 from .view import State, Translate
@@ -214,6 +214,7 @@ def release_tree(state: State, release: Release, t: Translate) -> Dict[str, Any]
              for step in release.steps[:MAX_STEP_ROWS]]
     hidden = len(release.steps) - len(steps)
     has_terminal = any(step.kind == StepKind.TERMINAL for step in release.steps)
+    publishes = publishing_line(release, t)
     return ui.column([
         header,
         ui.text(f"{repo_name} · {source}", "small"),
@@ -221,6 +222,7 @@ def release_tree(state: State, release: Release, t: Translate) -> Dict[str, Any]
                 ui.button(ids.VERSION_APPLY, t("version_apply"), variant="ghost", disabled=running)],
                gap="small"),
         state.version_error and ui.text(state.version_error, "error"),
+        bool(publishes) and ui.text(publishes, "small"),
         controls,
         release.save_error is not None and ui.text(t("not_saved", problem=describe_os_error(
             release.save_error, state.language, release.state_folder)), "error"),
@@ -242,6 +244,26 @@ def release_tree(state: State, release: Release, t: Translate) -> Dict[str, Any]
         *[ui.text(damage_text(damage, t), "muted") for damage in release.damage[-3:]],
         _history(state, release, t),
     ])
+
+
+def publishing_line(release: Release, t: Translate) -> str:
+    """How this release gets published, in the user's language: the workflow a tag push (or a GitHub
+    release) starts, the publish command, the registry that serves the tag, a staged upload, or by hand."""
+    publishing = release.loaded.publishing
+    if publishing is None:
+        return ""
+    tag = tag_for(release.version, release.loaded.tag_format)
+    workflows = ", ".join(publishing.workflows)
+    if publishing.kind in (TAG_PUSH, RELEASE_EVENT, DISPATCH):
+        key = {TAG_PUSH: "publish_ci_tag", RELEASE_EVENT: "publish_ci_release", DISPATCH: "publish_ci_dispatch"}
+        return t(key[publishing.kind], workflows=workflows, tag=tag)
+    if publishing.kind == COMMAND and publishing.command:
+        return t("publish_command", command=publishing.command.replace("{version}", release.version))
+    if publishing.kind == GO_MODULE and publishing.registry:
+        return t("publish_registry", tag=tag, registry=publishing.registry)
+    if publishing.kind == MANUAL and publishing.command and publishing.registry:
+        return t("publish_staged", command=publishing.command, registry=publishing.registry)
+    return t("publish_manual") if publishing.kind == MANUAL else ""
 
 
 def damage_text(damage: Damage, t: Translate) -> str:
