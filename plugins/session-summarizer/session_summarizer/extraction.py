@@ -178,10 +178,15 @@ _RAN_WORDS = re.compile(r"(?i)\b(?:ran|re-?ran|executed|(?:after|by) running|i(?
 _LOG_LINE = re.compile(r"^\S+\s+(?:notice|WARN|warn|ERR!|error|info|http|verb|timing|sill|WARNING|ERROR|INFO)\b")
 
 
+_SHELL_EXPORT = re.compile(r"^export\s+(?:-\w+\s*)?(?:[A-Za-z_][A-Za-z0-9_]*(?:=\S*|\s*$)|$)")
+
+
 def _is_command(line: str) -> bool:
     if _LOG_LINE.match(line):
         return False
     first = line.split(None, 1)[0] if line.split() else ""
+    if first == "export" and not _SHELL_EXPORT.match(line):
+        return False  # `export default function Page() {` is JavaScript, not the shell's export
     if "=" in first and first.split("=", 1)[0].isupper():  # `FOO=1 pytest`
         rest = line.split(None, 1)
         return len(rest) > 1 and _is_command(rest[1])

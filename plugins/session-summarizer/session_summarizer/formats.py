@@ -19,12 +19,15 @@ FAILED = "failed"
 class Call:
     """One tool call: its kind, what it acted on (command, path, tool name), and what it printed."""
 
-    __slots__ = ("kind", "output", "text")
+    __slots__ = ("folder", "kind", "output", "text")
 
     def __init__(self, kind: str, text: str) -> None:
         self.kind = kind
         self.text = text
         self.output: List[str] = []
+        # The folder a fresh shell ran this call in, when the agent says so (Gemini CLI's "[current working
+        # directory …]"): a `cd` inside such a call does not carry over to the next one.
+        self.folder = ""
 
     def __repr__(self) -> str:
         return "Call(" + self.kind + ", " + repr(self.text) + ", " + str(len(self.output)) + " lines)"
@@ -56,8 +59,11 @@ def kind_of_tool(name: str) -> str:
 
 # ----------------------------------------------------------------------------------------- SpecStory
 
-_DETAILS = re.compile(r"(?:<tool-use\b([^>]*)>\s*)?<details>\s*<summary>([\s\S]*?)</summary>([\s\S]*?)</details>"
-                      r"(?:\s*</tool-use>)?", re.I)
+# Older SpecStory exports name the tool on a line before the block ("Tool use: **mcp_x_search**").
+_DETAILS = re.compile(r"(?:Tool use: \*\*([\w.-]+)\*\*\s*)?(?:<tool-use\b([^>]*)>\s*)?<details>\s*<summary>"
+                      r"([\s\S]*?)</summary>([\s\S]*?)</details>(?:\s*</tool-use>)?", re.I)
+# An MCP call's first parameter ("*Parameters*:\n  * query: …") says what it was for.
+_FIRST_PARAMETER = re.compile(r"\*?Parameters\*?:\s*\n\s*\*\s*\w+:\s*([^\n]{1,200})")
 _TOOL_NAME = re.compile(r"data-tool-name=\"([\w.-]+)\"|Tool use: \*\*([\w.-]+)\*\*|\*\*([\w.-]+)\*\*", re.I)
 _FENCE = re.compile(r"^```([\w+-]*)[^\n]*\n([\s\S]*?)^```[ \t]*$", re.M)
 _SUMMARY_PATH = re.compile(r"(?:Edit file|Read file|Write|Create|Delete)[^:]*:\s*`?([^`\n<]+?)`?\s*$", re.I)
@@ -124,7 +130,8 @@ def _specstory_block(attributes: str, summary: str, body: str, parts: Any) -> st
     elif kind == SEARCH:
         parts.call(SEARCH, summary_text[:120])
     elif kind == EXTERNAL and name:
-        parts.call(EXTERNAL, external_name(name))
+        parameter = _FIRST_PARAMETER.search(body)
+        parts.call(EXTERNAL, external_name(name) + (": " + parameter.group(1).strip()[:100] if parameter else ""))
         # Its result, where an error shows; the parameters and the approval data above it are not output.
         result = _RESULT_LABEL.split(body, 1)
         for _, code in _FENCE.findall(result[1]) if len(result) > 1 else (fences if "Parameters:" not in body else ()):
@@ -250,6 +257,9 @@ _GEMINI_TOOL = re.compile(r"^([✔✓✗✖x?⊶o-])[ \t]+([A-Z]\w*(?: [A-Z]\w*)
                           r"(?:[ \t]+(.*))?$")
 
 
+_WORKING_DIRECTORY = re.compile(r"\s*\[(?:current )?working directory:? ([^\]]+)\]\s*")
+
+
 def _gemini_boxes(text: str, parts: Any) -> str:
     kept: List[str] = []
     in_call = False
@@ -271,11 +281,15 @@ def _gemini_boxes(text: str, parts: Any) -> str:
                 parts.call(EXTERNAL, server.group(1) + " (" + server.group(2).strip() + ")")
             else:
                 kind = kind_of_tool(name)
+                folder = ""
                 if kind == RUN:
+                    at = _WORKING_DIRECTORY.search(argument)
+                    if at:
+                        folder, argument = at.group(1).strip(), argument[:at.start()].rstrip()
                     argument = re.sub(r"\s*\([^()]*\)\s*$", "", argument)  # the description after the command
                 elif kind in (EDIT, READ):
                     argument = re.sub(r"^(?:Writing to|Reading)\s+", "", argument).split(":", 1)[0].strip()
-                parts.call(kind, argument or name)
+                parts.call(kind, argument or name).folder = folder
             in_call = True
             continue
         if in_call and body:
@@ -288,8 +302,9 @@ def _gemini_boxes(text: str, parts: Any) -> str:
 def tagged_calls(text: str, parts: Any) -> str:
     """Take every tagged, boxed or fixed-line tool call out of `text` into `parts`; return the rest."""
     if "<details" in text or "<tool-use" in text:
-        text = _DETAILS.sub(lambda found: _specstory_block(found.group(1) or "", found.group(2), found.group(3),
-                                                            parts), text)
+        text = _DETAILS.sub(lambda found: _specstory_block(
+            (found.group(2) or "") + (' data-tool-name="' + found.group(1) + '"' if found.group(1) else ""),
+            found.group(3), found.group(4), parts), text)
     if "</" in text and _CLINE.search(text):
         text = _CLINE.sub(lambda found: _cline_tool(found, parts), text)
     if ("Ran terminal" in text or "Ran `" in text or "[](" in text or "Made changes" in text or "Using \"" in text

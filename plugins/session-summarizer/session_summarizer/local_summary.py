@@ -5,9 +5,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import cues
+from . import command_list, cues
 from . import extraction as ex
 from . import sections as rules
+from .chat_commands import chat_commands
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
@@ -251,7 +252,7 @@ def summarize(session: Session, language: Optional[str] = None,
     if relocated:
         paths = [relocated.get(_normal(path), path) for path in paths]
     explicit = any(turn_parts is not None and turn_parts.calls for turn_parts in parts)
-    commands = _commands(turns, parts, explicit)
+    commands, left_to_run = _commands(turns, parts, explicit, root)
     call_errors = rules.call_errors(parts)
     findings, prose_errors = _read_oldest_first(turns, parts, enough_errors=len(call_errors) >= LIMITS["errors"],
                                                 language=language)
@@ -263,6 +264,8 @@ def summarize(session: Session, language: Optional[str] = None,
     for hit in call_errors:
         if hit.status == rules.OPEN:
             next_steps.add(phrase(language, "open_error", text=hit.line), "open error " + hit.key)
+    for command in left_to_run:
+        next_steps.add(phrase(language, "left_to_run", text="`" + ex.clean_item(command) + "`"), "left " + command)
     _collect_ending(turns, parts, language, questions, next_steps)
 
     # A file moved by a command that ran is at its new place now: its old path is not listed (a copy's is).
@@ -273,7 +276,8 @@ def summarize(session: Session, language: Optional[str] = None,
     if moved_from:
         paths = [path for path in paths if _normal(path) not in moved_from
                  and not any(_normal(path).endswith("/" + source) for source in moved_from)] + moved_to
-    unique_paths = _without_absolute_twins(list(dict.fromkeys(path for path in paths if path)))
+    unique_paths = _without_tail_twins(_without_absolute_twins(list(dict.fromkeys(path for path in paths if path))),
+                                       edited | read)
     if file_checker is not None:
         checks = file_checker(unique_paths, session.cwd) if unique_paths else []
     else:
@@ -399,10 +403,15 @@ def _side_question(ask: str) -> bool:
 _PASTED_OUTPUT = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception): |Traceback|(?i:\berror:)|FAILED|fatal:")
 
 
-def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], explicit: bool) -> Section:
-    """Commands that ran, in order: tool calls that run or act (MCP, pushes), `/run` lines, and, only in
-    sessions that print no tool calls at all, shell blocks the agent ran. Never commands offered to the user."""
+def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
+              explicit: bool, root: str = "") -> Tuple[Section, List[str]]:
+    """Commands that ran, in order, and the steps left for the user to run. With tool calls: the calls
+    that run or act (MCP, pushes), `/run` lines and `$`-prompted lines; without any (a chat export),
+    the blocks the evidence says ran (chat_commands). Never commands only offered to the user."""
     found: List[str] = []
+    left: List[str] = []
+    if not explicit:
+        found, left = chat_commands(turns, parts)
     prose_found = 0
     for turn, turn_parts in zip(turns, parts):
         if turn_parts is None:
@@ -410,20 +419,25 @@ def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], expli
             if ran and "\n" not in ran.group(1):
                 found.append(ran.group(1).strip())
             continue
+        if not explicit:
+            continue
         for call in turn_parts.calls:
             if call.kind == rules.RUN:
                 found.append(call.text)
             elif call.kind == rules.EXTERNAL:
                 found.append(call.text if "(" in call.text else call.text + " (tool)")
         if prose_found < _PROSE_COMMANDS:  # commands named in prose: the first ones are enough
-            blocks = turn_parts.ran_blocks if not explicit else [
-                (language, "\n".join(line for line in code.split("\n") if _PROMPTED.match(line)))
-                for language, code in turn_parts.blocks if "$" in code]
+            blocks = [(language, "\n".join(line for line in code.split("\n") if _PROMPTED.match(line)))
+                      for language, code in turn_parts.blocks if "$" in code]
             from_prose = ex.find_commands(turn_parts.prose, blocks)
             prose_found += len(from_prose)
             found.extend(from_prose)
-    items, overflow = rules.pick_commands(found, LIMITS["commands"])
-    return Section(items=[ex.clean_item(redact_text(item)) for item in items], overflow=overflow)
+    cleaned = [rules.clean_command(command) for command in found if not rules.is_id_only(command)]
+    if len(root) > 1:  # paths inside the project read as the reviewer would write them: relative
+        prefix = root.rstrip("/") + "/"
+        cleaned = [command.replace(prefix, "") for command in cleaned]
+    items, overflow = command_list.pick(cleaned, LIMITS["commands"])
+    return Section(items=[ex.clean_item(redact_text(item)) for item in items], overflow=overflow), left
 
 
 _PROMPTED = re.compile(r"^\s*\$\s+\S")
@@ -559,6 +573,16 @@ def _without_absolute_twins(paths: List[str]) -> List[str]:
     relative = [path for path in paths if not path.startswith(("/", "~"))]
     return [path for path in paths
             if not path.startswith(("/", "~")) or not any(path.endswith("/" + other) for other in relative)]
+
+
+def _without_tail_twins(paths: List[str], acted: Set[str]) -> List[str]:
+    """`src/core/redis.ts` in prose next to `cody-fastify/src/core/redis.ts` that a tool edited is that file,
+    named from the folder the agent was thinking in: shown once, where the tool said."""
+    longer = [path for path in acted if "/" in path and not path.startswith(("/", "~"))]
+    if not longer:
+        return paths
+    return [path for path in paths if path.startswith(("/", "~")) or _normal(path) in acted
+            or not any(other.endswith("/" + _normal(path)) for other in longer)]
 
 
 def _normal(path: str) -> str:
@@ -1098,7 +1122,8 @@ def render_markdown(summary: LocalSummary) -> str:
     else:
         lines.append("- " + phrase(language, "none"))
     lines.append("")
-    lines += [heading("commands"), "", *_bullets(summary.commands, language, code=True), ""]
+    lines += [heading("commands"), "", *_bullets(Section(command_list.bullets(summary.commands.items),
+                                                         summary.commands.overflow), language), ""]
     lines += [heading("findings"), "", *_bullets(summary.findings, language), ""]
     lines += [heading("errors"), "", *_bullets(summary.errors, language), ""]
     lines += [heading("questions"), "", *_bullets(summary.questions, language), ""]

@@ -533,6 +533,13 @@ def working_folders(parts: Sequence[Optional[TurnParts]], cwd: str) -> Dict[int,
             if call.kind != RUN:
                 continue
             moved = _CD.match(call.text)
+            if call.folder:  # a fresh shell in a named folder: its `cd` is its own, the next call starts over
+                here = call.folder.replace("\\", "/").rstrip("/")
+                here = here[len(base):].lstrip("/") if base and (here == base or here.startswith(base + "/")) else ""
+                if moved and not moved.group(2).strip().startswith(("/", "~")):
+                    here = posixpath.normpath(posixpath.join(here, moved.group(2).strip())).lstrip("./")
+                where[number - 1] = "" if here == "." else here
+                continue
             if not moved:
                 continue
             target = moved.group(2).strip().replace("\\", "/").rstrip("/")

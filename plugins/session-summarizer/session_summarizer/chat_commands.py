@@ -1,0 +1,160 @@
+"""Commands in a session that shows no tool calls: which ones ran, and which were only handed to the user.
+
+A chat export (Copilot copied from VS Code, Cursor's chat, a Kiro export) prints commands in code
+blocks whether the agent ran them or told the user to. Without a tool record, a block counts as run
+only on evidence that holds in any language: the user accepted the offer in the next message ("yes,
+do it", "はい", "好的", "네", "да", "sí"), the user's own terminal paste shows the command, or the
+same reply says it ran (the line before the block: "I tested the API with:") or how it went (right
+after the block: "Both pass."; or under a result heading). Everything else is advice: it is never
+listed as run, and an installing or publishing step from the end of the session is a task left to
+the user.
+"""
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+from . import extraction as ex
+from .session import Turn
+from .transcript import TurnParts
+
+# A terminal prompt the user pasted: "@me ➜ /repo (main) $ bundle exec rubocop", "PS C:\app> npm test".
+_USER_PROMPT = re.compile(r"(?:^|[\s)\]])(?:\$|❯|%)\s+(\S.{1,300})$|^PS [A-Za-z]:\\[^>\n]*>\s*(\S.{1,300})$")
+# The start of a reply that accepts what was offered, in the languages the rules read.
+_ACCEPT_LATIN = re.compile(
+    r"(?i)^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|go ahead|go for it|do it|please do|proceed|continue|sounds good"
+    r"|looks good|lgtm|approved?|perfect|great|please (?:implement|apply|proceed|continue|go)|the plan looks good"
+    r"|да|давай|ок|хорошо|продолжай|делай|sí|si|dale|adelante|hazlo|procede|sim|pode|prossiga|faça|claro|vai)\b")
+_ACCEPT_WIDE = re.compile(r"^\W*(?:はい|お願い|進めて|やって|実行して|それで|好的?|可以|是的|继续|执行吧?|行"
+                          r"|네|예|좋아|진행|해 ?줘|해 ?주세요)")
+# A result heading after the blocks of the same reply: "### ✅ Upload complete", "## 完了", "**완료 결과**".
+# A check mark alone is decoration ("### ✅ The full fix, in order"): the heading must say it is done.
+_DONE_HEADING = re.compile(r"(?im)^\s*(?:#{1,4}\s*|\*\*).{0,40}"
+                           r"(?:완료|完了|完成|成功|complete[d]?\b|done\b|succeeded|successful)")
+# Steps a user must take for the work to hold: installing, migrating, publishing, pushing.
+_TASK = re.compile(r"(?i)^(?:sudo\s+)?(?:npm (?:i|install|add)|pnpm (?:i|install|add)|yarn(?: add| install)?"
+                   r"|bun (?:add|install)|pip3? install|uv (?:add|sync|pip install)|poetry (?:add|install)"
+                   r"|gem install|bundle install|cargo (?:add|install)|go (?:get|install)|brew install"
+                   r"|apt(?:-get)? install|composer (?:require|install)"
+                   r"|dotnet add|npx prisma|alembic upgrade|(?:python3? )?manage\.py migrate|git push|docker compose up"
+                   r"|supabase|vercel|netlify|wrangler)\b")
+# The words right after a block that say how it went ("Both pass.", "成功しました"), not what to expect.
+_OUTCOME = re.compile(
+    r"(?i)^\W*(?:(?:both|all|it|they|tests?|everything|the build|build|which)\s+(?:now\s+)?)?(?:pass(?:es|ed)?\b"
+    r"|succeed(?:s|ed)|work(?:s|ed)\b|finished|completed|(?:is |are )?green\b)"
+    r"|^\W*(?:[^\n。]{0,20})(?:通りました|成功しました|パスしました|通过了|成功了|성공했|통과했|прошл|pasaron|passaram)")
+# The line leading into a block says the agent ran it ("I tested the API with:", "実行した結果:").
+_LEAD_RAN = re.compile(r"(?i)\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:ran|run|tested|tried|executed"
+                       r"|checked|verified)\b|実行(?:しました|した結果)|运行了|执行了|실행했|실행한 결과"
+                       r"|запустил|ejecuté|executei")
+_EXPECTED = re.compile(r"(?i)\b(?:should|will|would|could|may|might|expect|once|if|when)\b")
+_INLINE = re.compile(r"`([^`\n]{3,200})`")
+_SHELL = ("bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "cmd", "terminal", "fish", "")
+
+
+def accepts(text: str) -> bool:
+    """Whether a user's message starts by accepting what the assistant offered."""
+    start = text.strip()[:80]
+    return bool(_ACCEPT_LATIN.match(start) or _ACCEPT_WIDE.match(start))
+
+
+def pasted_commands(text: str) -> List[str]:
+    """Commands the user ran in their own terminal and pasted with the prompt in front."""
+    found: List[str] = []
+    for line in text.split("\n")[:400]:
+        if "$" not in line and "❯" not in line and ">" not in line and "%" not in line and "#" not in line:
+            continue
+        match = _USER_PROMPT.search(line.rstrip())
+        command = (match.group(1) or match.group(2) or "").strip() if match else ""
+        if command and ex.is_command_line(command):
+            found.append(command)
+    return found
+
+
+def _block_commands(parts: TurnParts) -> List[str]:
+    blocks = [(language or "sh", code) for language, code in parts.blocks if language in _SHELL]
+    return ex.find_commands("", blocks)
+
+
+# What a terminal printed: a tool's own log prefix ("npm WARN", "yarn info"), a test runner's verdict,
+# an installer's count. A block holding such lines next to a command is a capture of a run, not advice.
+_PRINTED = re.compile(r"^\S+\s+(?:notice|WARN|warn|ERR!|info|http|verb|timing)\b|^(?:PASS|FAIL|ok|Ran \d|added \d"
+                      r"|up to date|Done in|Compiled|Successfully|Collecting|Requirement already|\d+ passed|=+ \d+)")
+
+
+def _captured(parts: TurnParts) -> bool:
+    for language, code in parts.blocks:
+        if language not in _SHELL:
+            continue
+        lines = [line.strip() for line in code.split("\n") if line.strip()]
+        if any(_PRINTED.match(line) for line in lines) and any(ex.is_command_line(line) for line in lines):
+            return True
+    return False
+
+
+def _outcome_follows(text: str, parts: TurnParts) -> bool:
+    """Whether the reply says, right after one of its shell blocks, how running it went."""
+    for language, code in parts.blocks:
+        if language not in _SHELL or not code.strip():
+            continue
+        at = text.find(code)
+        close = text.find("```", at + len(code)) if at >= 0 else -1
+        if close < 0:
+            continue
+        lead = text[max(0, at - 200):at].rstrip().rsplit("\n", 2)
+        if len(lead) >= 2 and _LEAD_RAN.search(lead[-2]):  # lead[-1] is the fence line itself
+            return True
+        after = text[close + 3:close + 163].strip()
+        sentence = re.split(r"(?<=[.!?。！？])\s", after, maxsplit=1)[0]
+        if _OUTCOME.search(sentence) and not _EXPECTED.search(sentence):
+            return True
+    return False
+
+
+def _offered_inline(prose: str) -> List[str]:
+    """Commands named as inline code in the reply's last paragraphs (what an offer asks to run)."""
+    tail = prose.strip()[-600:]
+    return [span.strip() for span in _INLINE.findall(tail) if " " in span.strip() and ex.is_command_line(span.strip())]
+
+
+def _reply_after(turns: Sequence[Turn], index: int) -> Optional[str]:
+    for turn in turns[index + 1:index + 3]:
+        if turn.role == "user" and turn.text.strip():
+            return turn.text
+    return None
+
+
+def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> Tuple[List[str], List[str]]:
+    """(commands that ran, in order; acting commands left for the user at the end of the session)."""
+    ran: List[str] = []
+    advised: List[Tuple[int, str]] = []
+    user_text = [(index, turn.text) for index, turn in enumerate(turns) if turn.role == "user"]
+    for index, (turn, turn_parts) in enumerate(zip(turns, parts)):
+        if turn.role == "user":
+            ran.extend(pasted_commands(turn.text))
+            continue
+        if turn_parts is None:
+            continue
+        # Inline commands in prose are taken only where the sentence says they ran: evidence already.
+        ran.extend(ex.find_commands(turn_parts.prose, []))
+        shown = _block_commands(turn_parts)
+        reply = _reply_after(turns, index)
+        accepted = reply is not None and accepts(reply)
+        if accepted:
+            shown += [command for command in _offered_inline(turn_parts.prose) if command not in shown]
+        if not shown:
+            continue
+        last_fence = turn.text.rfind("```")
+        reported = last_fence >= 0 and (bool(_DONE_HEADING.search(turn.text[last_fence:]))
+                                        or _outcome_follows(turn.text, turn_parts) or _captured(turn_parts))
+        later = " ".join(text for at, text in user_text if at > index) if not (accepted or reported) else ""
+        for command in shown:
+            if accepted or reported or (later and command[:60] in later):
+                ran.append(command)
+            else:
+                advised.append((index, command))
+    last_reply = max((index for index, turn in enumerate(turns) if turn.role == "assistant"), default=-1)
+    ran_keys = {" ".join(command.split()).lower() for command in ran}
+    # Only the closing replies' steps are still the user's to take; earlier advice was overtaken.
+    left = [command for index, command in advised
+            if index >= last_reply - 2 and _TASK.match(command) and " ".join(command.split()).lower() not in ran_keys]
+    return ran, list(dict.fromkeys(left))

@@ -1,0 +1,151 @@
+"""Which commands the "Commands run" section lists, and how: the steps that matter, grouped by program.
+
+Agents wrap one real step in navigation and plumbing (`cd repo && echo "== tsc ==" && npx tsc
+--noEmit 2>&1 | head -20`). A reviewer lists the step (`npx tsc --noEmit`), once, next to the other
+steps of the same program. So a compound line is split at `&&`, `||`, `;` and pipes (outside
+quotes), navigation and printing are dropped, and repeats merge. When there are more steps than
+room, the ones that act (commits, pushes, installs, publishing, deleting) stay first, then builds,
+tests and linters, then the rest; read-only looking (`ls`, `cat`, `grep`, `git status`) goes first.
+"""
+
+import re
+from typing import Dict, List, Sequence, Tuple
+
+# Steps that only move around or print: never what a reviewer lists.
+_NOISE = frozenset(("cd", "pushd", "popd", "echo", "printf", "sleep", "true", "false", ":", "clear", "pwd", "set",
+                    "source", ".", "exit", "wait", "time", "date"))
+# Looking, not doing: listed only when there is room.
+_LOOKING = frozenset(("ls", "cat", "grep", "rg", "find", "fd", "head", "tail", "wc", "tree", "file", "stat", "which",
+                      "type", "less", "more", "sort", "uniq", "awk", "jq", "du", "df", "env", "printenv", "ps", "lsof",
+                      "dir", "diff", "xxd", "od", "nl", "cut", "column", "basename", "dirname", "realpath", "readlink",
+                      "test", "["))
+_LOOKING_GIT = frozenset(("status", "diff", "log", "show", "branch", "remote", "ls-files", "rev-parse", "blame",
+                          "config", "describe", "shortlog", "reflog", "check-ignore", "grep", "ls-tree", "cat-file"))
+# Steps that change something beyond the files being edited: kept first.
+_ACTING = re.compile(
+    r"^(?:git (?:commit|push|merge|rebase|tag|init|clone|reset|revert|checkout|switch|restore|rm|add|stash|pull"
+    r"|cherry-pick|am|apply|worktree (?:add|remove|prune)|branch -[dDmM])|gh |rm |mv |cp "
+    r"|(?:npm|pnpm|yarn|bun) (?:publish|install|i|add|remove|uninstall)\b"
+    r"|pip3? install|uv (?:add|sync|remove|pip|init|publish)|poetry (?:add|install|publish)|cargo (?:add|publish"
+    r"|install)|go (?:get|install|mod tidy)|gem (?:install|push)|bundle (?:install|add)|composer (?:require|install)"
+    r"|dotnet (?:add|nuget|publish)|docker |kubectl |helm |terraform |vercel|netlify|fly |wrangler |supabase "
+    r"|alembic |prisma |npx prisma|twine |mix hex|brew install|apt(?:-get)? install|chmod |ln )")
+# Builds, tests, linters and formatters: what shows the work holds.
+_CHECKING = re.compile(
+    r"(?:^|\s)(?:test|tests|pytest|jest|vitest|mocha|playwright|tox|nox|build|compile|tsc|lint|eslint|ruff|mypy"
+    r"|pyright|flake8|pylint|black|isort|prettier|gofmt|vet|golangci-lint|clippy|fmt|check|typecheck|rubocop"
+    r"|phpunit|rspec|ctest|make|cmake|ninja|gradle|gradlew|mvn|xcodebuild|swift|dotnet|cargo|go)(?:\s|$|:)")
+_REDIRECT = re.compile(r"\s*(?:\d?>&\d|&>\s*\S+|\d?>>?\s*(?:/dev/null|\S+)|<\s*/dev/null)")
+_PER_BULLET = 5
+
+
+def _split_outside_quotes(line: str) -> List[str]:
+    """The simple commands of a compound line; a pipe keeps only its first stage."""
+    pieces: List[str] = []
+    current: List[str] = []
+    quote = ""
+    skip_pipe = False
+    index = 0
+    while index < len(line):
+        char = line[index]
+        pair = line[index:index + 2]
+        if quote:
+            if char == quote:
+                quote = ""
+            if not skip_pipe:
+                current.append(char)
+        elif char in "\"'":
+            quote = char
+            if not skip_pipe:
+                current.append(char)
+        elif pair in ("&&", "||") or char == ";" or char == "\n":
+            pieces.append("".join(current))
+            current, skip_pipe = [], False
+            index += 2 if pair in ("&&", "||") else 1
+            continue
+        elif char == "|":
+            skip_pipe = True
+        elif not skip_pipe:
+            current.append(char)
+        index += 1
+    pieces.append("".join(current))
+    return [piece.strip() for piece in pieces if piece.strip()]
+
+
+def _head(command: str) -> Tuple[str, str]:
+    words = command.split()
+    while words and "=" in words[0] and not words[0].startswith("-"):  # `FOO=1 cmd`: the program is cmd
+        words = words[1:]
+    if words and words[0] in ("sudo", "command", "exec", "nohup"):
+        words = words[1:]
+    program = words[0].rsplit("/", 1)[-1] if words else ""
+    sub = words[1] if len(words) > 1 else ""
+    return program, sub
+
+
+def steps(command: str) -> List[str]:
+    """The steps of one command line worth listing (navigation and printing dropped, redirections cut)."""
+    if "(" in command and " " not in command.split("(", 1)[0].strip():
+        return [command]  # a tool call shown as `name(args)` or `name (server): …`: one step as it is
+    found = []
+    folder = ""
+    for piece in _split_outside_quotes(command):
+        piece = _REDIRECT.sub("", piece).strip()
+        program, sub = _head(piece)
+        if program == "cd" and sub.startswith("/"):
+            folder = sub.strip("\"'").rstrip("/") + "/"  # after `cd /repo &&`, `/repo/src/a.py` is `src/a.py`
+        if not program or program in _NOISE or (program == "export" and "=" in sub):
+            continue
+        found.append(" ".join((piece.replace(folder, "") if folder else piece).split()))
+    return found
+
+
+def _rank(step: str) -> int:
+    program, sub = _head(step)
+    if _ACTING.match(step[step.find(program):] if program else step):
+        return 0
+    if program in _LOOKING or (program == "git" and sub in _LOOKING_GIT) or (program == "sed" and "-i" not in step):
+        return 3
+    if _CHECKING.search(" " + step):
+        return 1
+    return 2
+
+
+def pick(commands: Sequence[str], limit: int) -> Tuple[List[str], int]:
+    """The distinct steps of `commands` in the order they ran, at most `limit`, and how many were left out."""
+    unique: Dict[str, str] = {}
+    for command in commands:
+        for step in steps(command):
+            key = step.lower()
+            if len(key) >= 2 and key not in unique:
+                unique[key] = step
+    items = list(unique.values())
+    if len(items) <= limit:
+        return items, 0
+    order = sorted(range(len(items)), key=lambda index: (_rank(items[index]), index))
+    keep = sorted(order[:limit])
+    return [items[index] for index in keep], len(items) - len(keep)
+
+
+def program_of(step: str) -> str:
+    """What a step is grouped under: the program, or `npx <tool>` / `python -m <module>` / a tool's server."""
+    if "(" in step and " " not in step.split("(", 1)[0].strip():
+        return step.split("(", 1)[0].strip()
+    program, sub = _head(step)
+    if program in ("npx", "bunx", "pnpx") or (program.startswith("python") and sub == "-m"):
+        words = step.split()
+        return " ".join(words[:3] if sub == "-m" else words[:2])
+    return program
+
+
+def bullets(items: Sequence[str]) -> List[str]:
+    """The steps as bullet texts: those of one program together, in the order each program first ran."""
+    groups: Dict[str, List[str]] = {}
+    for item in items:
+        groups.setdefault(program_of(item), []).append(item)
+    lines = []
+    for steps_of_program in groups.values():
+        for start in range(0, len(steps_of_program), _PER_BULLET):
+            chunk = steps_of_program[start:start + _PER_BULLET]
+            lines.append(" · ".join("`" + step.replace("`", "'") + "`" for step in chunk))
+    return lines

@@ -1,0 +1,131 @@
+"""The "Commands run" section: evidence that a chat-only block ran, steps of compound lines, long turns."""
+
+from session_summarizer.command_list import bullets, pick, steps
+from session_summarizer.local_summary import summarize
+from session_summarizer.session import parse_session, thin_turn_text
+from session_summarizer.transcript import read_turn
+from session_summarizer.worktree import FileCheck
+
+
+def _summary(turns, cwd=""):
+    return summarize(parse_session({"agent": "chat", "cwd": cwd, "turns": turns}),
+                     file_checker=lambda paths, folder: [FileCheck(path, "mentioned") for path in paths])
+
+
+def test_a_chat_block_without_evidence_is_advice_and_an_install_at_the_end_is_left_to_the_user():
+    summary = _summary([
+        {"role": "user", "text": "组件报错 Module not found: @radix-ui/react-accordion"},
+        {"role": "assistant", "text": "需要安装依赖：\n```bash\nnpm install @radix-ui/react-accordion\n```\n"
+                                      "然后重新启动开发服务器。"}])
+    assert summary.commands.items == []
+    assert summary.next_steps.items == ["留给你运行（会话中只给出、没有运行）：`npm install @radix-ui/react-accordion`"]
+
+
+def test_an_offer_the_user_accepts_ran_in_any_language():
+    for answer in ("yes, go ahead", "はい、お願いします", "好的", "네 진행해 주세요", "да, давай", "sí, hazlo"):
+        summary = _summary([
+            {"role": "user", "text": "The SSL check fails."},
+            {"role": "assistant", "text": "The fix is `pip install certifi` in your venv, then an SSL context. "
+                                          "Want me to go ahead?"},
+            {"role": "user", "text": answer},
+            {"role": "assistant", "text": "Done: certifi is installed and llm_client.py uses it."}])
+        assert summary.commands.items == ["pip install certifi"], answer
+
+
+def test_a_refusal_or_a_new_question_is_not_acceptance():
+    summary = _summary([
+        {"role": "user", "text": "Deploy it."},
+        {"role": "assistant", "text": "Run this:\n```bash\nvercel --prod\n```\nShall I?"},
+        {"role": "user", "text": "No, wait. What does --prod change?"}])
+    assert summary.commands.items == []
+
+
+def test_the_users_own_terminal_paste_is_a_command_that_ran():
+    summary = _summary([
+        {"role": "user", "text": "@me ➜ /workspaces/toolbox (fix-24) $ bundle exec rubocop\nInspecting 16 files\n"
+                                 "16 files inspected, 171 offenses detected"},
+        {"role": "assistant", "text": "Most are string literal offenses. Try:\n```bash\nbundle exec rubocop -a\n```"}])
+    assert summary.commands.items == ["bundle exec rubocop"]
+
+
+def test_a_block_the_reply_reports_on_ran():
+    said_after = _summary([{"role": "user", "text": "Check it."},
+                           {"role": "assistant", "text": "```sh\nnpm test\n```\nBoth pass."}])
+    said_before = _summary([{"role": "user", "text": "Check it."},
+                            {"role": "assistant", "text": "I tested the endpoint with:\n```bash\n"
+                                                          "curl -s localhost:3000/health\n```"}])
+    captured = _summary([{"role": "user", "text": "Build."},
+                         {"role": "assistant", "text": "```\nnpm run build\nnpm WARN deprecated glob@7\n```"}])
+    expected = _summary([{"role": "user", "text": "Check it."},
+                         {"role": "assistant", "text": "```sh\nnpm test\n```\nIt should pass once you restart."}])
+    assert said_after.commands.items == ["npm test"]
+    assert said_before.commands.items == ["curl -s localhost:3000/health"]
+    assert captured.commands.items == ["npm run build"]
+    assert expected.commands.items == []
+
+
+def test_a_decorated_heading_is_not_a_report_that_the_steps_ran():
+    summary = _summary([{"role": "user", "text": "remote origin already exists 에러"},
+                        {"role": "assistant", "text": "```bash\ngit remote remove origin\n```\n\n"
+                                                      "### ✅ 완전한 해결 순서:\n1. 브랜치 이름 변경"}])
+    assert summary.commands.items == []
+    done = _summary([{"role": "user", "text": "올려 줘"},
+                     {"role": "assistant", "text": "```bash\ngit push -u origin main\n```\n\n"
+                                                   "### ✅ **업로드 완료 결과:**\n- 총 파일 수: 69개"}])
+    assert done.commands.items == ["git push -u origin main"]
+
+
+def test_javascript_exports_in_a_plain_block_are_not_shell_commands():
+    summary = _summary([{"role": "user", "text": "Add the page."},
+                        {"role": "assistant", "text": "```\nexport default function Page() {\n  return null\n}\n"
+                                                      "```\nDone."}])
+    assert summary.commands.items == []
+
+
+def test_compound_lines_become_the_steps_a_reviewer_lists():
+    assert steps('cd /repo/app && echo "== tsc ==" && npx tsc --noEmit 2>&1 | head -20; echo EXIT=$?') == [
+        "npx tsc --noEmit"]
+    assert steps("cd /repo && /repo/.venv/bin/ruff check /repo/src/a.py") == [".venv/bin/ruff check src/a.py"]
+    assert steps('git commit -m "fix: a && b; c" && git push') == ['git commit -m "fix: a && b; c"', "git push"]
+    assert steps("search_engine (brightdata): cursor ignore file") == ["search_engine (brightdata): cursor ignore file"]
+
+
+def test_when_there_are_too_many_steps_acting_and_checking_ones_stay():
+    ran = ["ls -la", "cat a.py", "git status", "grep -n x a.py", "go build ./...", "head -5 /tmp/out", "git push",
+           "wc -l a.py", "go test ./..."]
+    kept, left_out = pick(ran, 3)
+    assert kept == ["go build ./...", "git push", "go test ./..."] and left_out == 6
+    assert bullets(["go build ./...", "git add -A", "go test ./...", "git push"]) == [
+        "`go build ./...` · `go test ./...`", "`git add -A` · `git push`"]
+
+
+def test_a_long_turn_keeps_the_calls_and_words_in_its_middle():
+    box = "\n".join("│ {:>4} const x{} = {};{}│".format(n, n, n, " " * 40) for n in range(3000))
+    turn = ("✦ I'll fix the worker first.\n╭────────╮\n" + box + "\n│ ✓  Shell cd app && npx vitest run "
+            "[current working directory /repo]{}│\n".format(" " * 20) + box + "\n╰────────╯\n"
+            "✦ The worker now re-creates its group on NOGROUP.\n" + box)
+    assert len(turn) > 300_000
+    thinned = thin_turn_text(turn)
+    assert len(thinned) < 20_000
+    assert "npx vitest run" in thinned and "re-creates its group on NOGROUP" in thinned
+    parts = read_turn(thinned)
+    assert [(call.kind, call.text, call.folder) for call in parts.calls] == [
+        ("run", "cd app && npx vitest run", "/repo")]
+
+
+def test_a_fresh_shell_in_a_named_folder_does_not_carry_its_cd_to_the_next_call():
+    turn = ("╭────────╮\n│ ✓  Shell cd app && npm test [current working directory /repo]  │\n╰────────╯\n"
+            "╭────────╮\n│ ✓  Shell cd app && npm run lint [current working directory /repo]  │\n╰────────╯\n"
+            "╭────────╮\n│ ✓  Edit app/src/a.ts: x => y  │\n╰────────╯\n")
+    summary = _summary([{"role": "user", "text": "Fix the lint."}, {"role": "assistant", "text": turn}], cwd="/repo")
+    assert summary.commands.items == ["npm test", "npm run lint"]
+    assert [check.path for check in summary.files] == ["app/src/a.ts"]
+
+
+def test_an_older_specstory_mcp_call_is_read_with_its_first_parameter():
+    parts = read_turn("Vou pesquisar.\n\nTool use: **mcp_brightdata_search_engine**\n\n<details>\n"
+                      "          <summary>MCP tool call</summary>\n\n*Called tool*: brightdata - search_engine\n\n"
+                      "*Parameters*:\n  * query: cursor globalcursorignore\n  * engine: google\n\n*Result*:\nok\n"
+                      "</details>\n")
+    assert [(call.kind, call.text) for call in parts.calls] == [
+        ("external", "search_engine (brightdata): cursor globalcursorignore")]
