@@ -390,6 +390,58 @@ def test_work_put_off_in_the_middle_of_the_session_stays_open_unless_the_user_as
     assert not any("implemented later" in item for item in _summary(turns).next_steps.items)
 
 
+def test_work_announced_in_the_last_reply_and_never_shown_done_is_open():
+    endings = ("The form needs a second step.\n\nI'll move the address fields to `src/steps/Address.vue`:",
+               "表单需要第二步。\n\n让我来更新 `AddressStep` 组件：",
+               "폼에 두 번째 단계가 필요합니다.\n\n이제 `AddressStep` 컴포넌트를 수정하겠습니다.")
+    for ending, marker in zip(endings, ("src/steps/Address.vue", "AddressStep", "AddressStep")):
+        summary = _summary([("user", "Split the signup form into two steps."), ("assistant", ending)])
+        assert any(marker in item for item in summary.next_steps.items), (ending, summary.next_steps.items)
+    # An offer to help further, or a reply that ends on what was done, announces nothing left.
+    for ending in ("I've moved the address fields to the second step. Let me know if you want a third one.",
+                   "The address fields are now on the second step."):
+        summary = _summary([("user", "Split the signup form into two steps."), ("assistant", ending)])
+        assert not summary.next_steps.items, summary.next_steps.items
+
+
+def test_an_announcement_in_the_middle_of_the_work_is_not_a_next_step():
+    reply = ("Three lint findings remain. Let me fix the remaining ones in the parser now.\n\n"
+             "Fixed all three; the linter reports no issues.")
+    summary = _summary([("user", "Fix the lint findings."), ("assistant", reply)])
+    assert not any("Let me fix" in item for item in summary.next_steps.items), summary.next_steps.items
+
+
+def test_a_fix_for_a_reported_error_that_nothing_confirmed_is_open():
+    report = ("保存すると例外が出ます：\n\n```\nTypeError: Cannot read properties of null (reading 'save')\n```")
+    fix = "`store` が null のまま呼ばれていました。次のように修正してください：\n\n```ts\nstore?.save(draft)\n```"
+    summary = _summary([("user", "下書きを保存できるようにして。"), ("assistant", "保存ボタンを追加しました。"),
+                        ("user", report), ("assistant", fix)])
+    assert any("reading 'save'" in item for item in summary.next_steps.items), summary.next_steps.items
+    # The same fix, then a test run in the same reply: the session saw whether it worked.
+    ran = fix + "\n\n⏺ Bash(npm test -- draft)\n  ⎿  Tests: 4 passed, 4 total"
+    summary = _summary([("user", "下書きを保存できるようにして。"), ("assistant", "保存ボタンを追加しました。"),
+                        ("user", report), ("assistant", ran)])
+    assert not any("reading 'save'" in item for item in summary.next_steps.items), summary.next_steps.items
+    # A request that reports no problem (its pasted source even names an error type) leaves nothing unconfirmed.
+    ask = ("Now add the export step:\n\n```python\ndef export(rows):\n"
+           "    \"\"\"Raises: ValueError: if rows is empty.\"\"\"\n```")
+    summary = _summary([("user", ask), ("assistant", "```python\ndef export(rows):\n    return list(rows)\n```")])
+    assert not summary.next_steps.items, summary.next_steps.items
+
+
+def test_a_command_handed_to_the_user_is_left_for_the_user_to_run():
+    reply = "我添加了日期格式化。你需要安装依赖：\n\n```bash\nnpm install dayjs\n```"
+    summary = _summary([("user", "在卡片上显示日期。"), ("assistant", reply)])
+    assert any("npm install dayjs" in item for item in summary.next_steps.items), summary.next_steps.items
+    # An example of how to run something is not a task; a command a tool call ran is not left to anyone.
+    example = "Added the date card. You can try it with:\n\n```bash\nnpm run dev\n```"
+    ran = ("⏺ Bash(npm install dayjs)\n  ⎿  added 1 package\n\nAdded the date card. You need to install the "
+           "dependency:\n\n```bash\nnpm install dayjs\n```")
+    for reply in (example, ran):
+        summary = _summary([("user", "Show the date on the card."), ("assistant", reply)])
+        assert not any("npm" in item for item in summary.next_steps.items), summary.next_steps.items
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

@@ -302,3 +302,37 @@ def asks_the_user(text: str) -> bool:
 def expects_unverified(text: str) -> bool:
     """The agent expects a fix to work without having seen it work: left for the user to confirm."""
     return bool(_UNVERIFIED.search(text))
+
+
+# The agent says what it is about to do ("Let me check the config", "I'll move it to …:", "让我来更新这个组件：",
+# "では設定を確認します：", "업로드하겠습니다"): work announced, not work done and not work left.
+_ANNOUNCES_LATIN = re.compile(
+    r"^(?:(?:ok(?:ay)?|now|next|first|then|so|great|alright|perfect|finally|ah|i see)[,!.]?\s+)*"
+    r"(?:let me(?! know)|let's|let us|i'll|i will|i'm going to|i am going to|we'll|we will"
+    r"|vou|vamos|voy a|сейчас|давай)\b")
+_ANNOUNCES_WIDE = re.compile(
+    r"^(?:现在|接下来|然后|首先|好的[，,]?)?(?:让我们?|我来|我们来|我将|我会)"
+    r"|(?:します|しましょう|いたします|していきます|하겠습니다|하겠음|할게요|하겠어요)[:：。.!！]?$"
+    r"|^(?:では|それでは)[、,]")
+
+
+def announces_work(sentence: str) -> bool:
+    """The agent announces what it will do next in the same breath ("Let me …", "让我…", "…します")."""
+    stripped = sentence.strip().lstrip("-*•# ").replace("**", "")
+    if stripped.isascii():
+        return bool(_ANNOUNCES_LATIN.match(stripped.lower()))
+    return bool(_ANNOUNCES_WIDE.search(stripped)) or bool(_ANNOUNCES_LATIN.match(stripped.lower()))
+
+
+# The user says the problem is still there: "still not showing", "还是没有", "まだ表示されない", "아직 안 돼요".
+_PERSISTS = re.compile(
+    r"(?i)\b(?:still (?:not|no|doesn'?t|don'?t|isn'?t|aren'?t|won'?t|can'?t|fails?|failing|broken|get(?:ting)?"
+    r"|see|shows?|the same|happens)|(?:same|this) (?:error|problem|issue) (?:again|still)"
+    r"|keeps? (?:failing|crashing|showing))\b"
+    r"|(?:还是|仍然|依然)(?:没|不|有|报|出|一样)|まだ[^。]{0,12}(?:ない|ません|エラー|出ます)|相変わらず"
+    r"|(?:아직|여전히)(?:도)? ?(?:안|않|오류|에러|똑같)|ainda n[ãa]o|todav[íi]a no|sigue sin|вс[её] ещ[её] не|опять")
+
+
+def reports_persisting_problem(text: str) -> bool:
+    return bool(_PERSISTS.search(text))
+

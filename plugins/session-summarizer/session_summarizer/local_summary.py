@@ -976,11 +976,145 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
                     # Only the very last reply's questions are still open; earlier ones were answered.
                     if position == len(last_assistant) - 1:
                         questions.add(sentence)
+                elif cues.announces_work(sentence) and not rules.open_kind(sentence):
+                    continue  # "Let me check the remaining ones": done in the same reply, not left
                 elif (ex.is_next_step(sentence) and not ex.is_action(sentence)) or rules.open_kind(sentence):
                     next_steps.add(sentence)
     pending = _pending_ask(turns, parts)
     if pending:
         questions.add(phrase(language, "reply_pending", text=_opening(pending, 200)))
+        return
+    last = _last_reply(turns, parts)
+    if last < 0:
+        return
+    announced = _announced_at_end(parts[last])
+    if announced:
+        next_steps.add(phrase(language, "open.announced", text=announced))
+    unconfirmed = _unconfirmed_fix(turns, parts, last)
+    if unconfirmed:
+        next_steps.add(phrase(language, "open.unconfirmed", text=unconfirmed))
+    for command in _left_to_user(turns, parts, assistant[-OPEN_TAIL_TURNS:]):
+        next_steps.add(phrase(language, "open.user_runs", command="`" + command.replace("`", "'") + "`"))
+
+
+def _last_reply(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> int:
+    """The assistant's last turn when no ask came after it (the session ends on its reply), else -1."""
+    for index in range(len(turns) - 1, -1, -1):
+        if parts[index] is None:
+            if ask_text(turns[index].text):
+                return -1
+            continue
+        turn_parts = parts[index]
+        if turn_parts is not None and (turn_parts.prose.strip() or turn_parts.calls):
+            return index
+    return -1
+
+
+def _announced_at_end(turn_parts: Optional[TurnParts]) -> str:
+    """The reply's last sentence when it announces work ("I'll move the spec to …:", "让我来更新这个组件："):
+    the session stopped before that work was shown done."""
+    lines = [line.strip() for line in (turn_parts.prose if turn_parts is not None else "").split("\n")
+             if re.search(r"\w{2,}", line)]
+    if not lines:
+        return ""
+    last = list(ex.sentences(lines[-1]))
+    sentence = last[-1] if last else ""
+    return sentence if sentence and cues.announces_work(sentence) and not ex.is_question(sentence) else ""
+
+
+def _unconfirmed_fix(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], last: int) -> str:
+    """The problem the user last reported, when the session ends on the agent's fix for it and nothing ran
+    after the fix (no test, no build, no word from the user): whether it works is not known."""
+    asks = [(index, ask_text(turns[index].text)) for index in range(last) if parts[index] is None]
+    asks = [(index, ask) for index, ask in asks if ask]
+    if not asks:
+        return ""
+    index, ask = asks[-1]
+    reported = _reports_problem(ask) or any(cues.reports_persisting_problem(earlier) for _, earlier in asks[-2:])
+    if not reported:
+        return ""
+    # Named by the first error line the user pasted, else by the ask's opening.
+    prose, blocks = ex.split_code(ask)
+    pasted = [code for language, code in blocks if _block_language(language) not in ex.SOURCE_LANGUAGES] + [prose]
+    error = next((line.strip() for text in pasted for line in text.split("\n")
+                  if len(line.strip()) >= 6 and ex.is_error_line(line.strip())), "")
+    replies = [turn_parts for turn_parts in parts[index + 1:last + 1] if turn_parts is not None]
+    if any(call.kind in (rules.RUN, rules.EXTERNAL) for reply in replies for call in reply.calls) or any(
+            reply.ran_blocks for reply in replies):
+        return ""  # something ran after the fix (a test, a build): the session saw how it went
+    changed = any(call.kind == rules.EDIT for reply in replies for call in reply.calls) or any(
+        reply.made_changes or any(_block_language(language) in ex.SOURCE_LANGUAGES or not language
+                                  for language, _ in reply.blocks)
+        for reply in replies)
+    if not changed:
+        return ""
+    return error[:160] if error else _opening(_with_pasted_line(ask, turns[index].text), 200)
+
+
+def _block_language(language: str) -> str:
+    """"typescript:src/app.tsx" (Cursor names the file after the language) is typescript."""
+    return language.split(":", 1)[0].strip().lower()
+
+
+def _reports_problem(ask: str) -> bool:
+    """The user reports a failure: in their own words, or as output pasted in a block that is not source code
+    (a docstring's "Raises: ValueError" in pasted code is not one)."""
+    prose, blocks = ex.split_code(ask)
+    if _BUG_REPORT.search(prose) or _looks_pasted(prose):
+        return True
+    return any(_block_language(language) not in ex.SOURCE_LANGUAGES and _looks_pasted(code)
+               for language, code in blocks)
+
+
+# A shell command the agent shows rather than runs: its first word is a tool a user runs in a terminal.
+_SHELL_COMMAND = re.compile(
+    r"^(?:\$\s*)?((?:sudo\s+)?(?:npm|npx|pnpm|yarn|bun|pip3?|uv|poetry|pipx|cargo|go|brew|apt(?:-get)?|git|gh|docker"
+    r"|make|python3?|node|deno|gem|bundle|composer|dotnet|mvn|gradle|kubectl|supabase|vercel|wrangler)\s+\S.*)$")
+_SHELL_LANGUAGES = frozenset(("", "bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "bat",
+                              "terminal"))
+# At most this many commands shown to the user at the end are listed as left for the user to run.
+_USER_RUNS = 2
+
+
+# The line before a block hands it to the user: "you need to install …:", "你需要安装依赖：", "…してください",
+# "설치가 필요합니다:", "você precisa rodar:". An example ("You can run it with:") or a recap is not a task.
+_NEEDS_RUNNING = re.compile(
+    r"(?i)\b(?:you(?:'ll)? (?:need|have|must)|we need to|needs? to be|please|make sure|yourself|manually|required)\b"
+    r"|需要|请|してください|して下さい|必要|필요|하세요|해 주세요|precisa|necesita|нужно|необходимо")
+
+
+def _lead_line(text: str, code: str) -> str:
+    """The prose line just before a code block in the turn's text."""
+    at = text.find(code) if code else -1
+    if at < 0:
+        return ""
+    lines = [line.strip() for line in text[max(0, at - 400):at].split("\n")
+             if line.strip() and not line.strip().startswith(("```", "~~~"))]
+    return lines[-1] if lines else ""
+
+
+def _left_to_user(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], replies: Sequence[int]) -> List[str]:
+    """Commands in shell blocks of the last replies that the agent handed to the user ("你需要安装依赖：
+    npm install …") and that no tool call of the session ran."""
+    ran = {" ".join(call.text.split()) for turn_parts in parts if turn_parts is not None
+           for call in turn_parts.calls if call.kind == rules.RUN}
+    found: List[str] = []
+    for index in replies:
+        turn_parts = parts[index]
+        for language, code in turn_parts.blocks if turn_parts is not None else ():
+            if language.lower() not in _SHELL_LANGUAGES:
+                continue
+            if not _NEEDS_RUNNING.search(_lead_line(turns[index].text, code)):
+                continue
+            for line in code.split("\n"):
+                command = _SHELL_COMMAND.match(line.strip())
+                if command is None:
+                    continue
+                text = " ".join(command.group(1).split())
+                if not any(text in other for other in ran) and text not in found:
+                    found.append(text)
+                break  # the block's first command says what the block is for
+    return found[-_USER_RUNS:]
 
 
 _NAME = re.compile(r"`([^`]{2,40})`|\b([A-Z][A-Za-z0-9]{2,})\b")

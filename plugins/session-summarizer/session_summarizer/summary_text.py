@@ -39,6 +39,9 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "left_to_run": "Left for you to run (shown, not run in the session): {text}",
         "done.edited": "Edited files (per the session's edit records): {files}",
         "decision.user_chose": "The user chose: {choice}",
+        "open.announced": "Announced at the end, not shown done: {text}",
+        "open.unconfirmed": "Fix given at the end, not confirmed to work: {text}",
+        "open.user_runs": "Left for the user to run: {command}",
     },
     "ja": {
         "title": "セッションの要約",
@@ -74,6 +77,9 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "left_to_run": "実行はユーザーに任されています（提示のみで、セッション内では未実行）: {text}",
         "done.edited": "編集したファイル (セッションの編集記録より): {files}",
         "decision.user_chose": "ユーザーの選択: {choice}",
+        "open.announced": "最後に予告され、完了は未確認: {text}",
+        "open.unconfirmed": "最後の修正は動作未確認: {text}",
+        "open.user_runs": "ユーザーが実行する: {command}",
     },
     "ko": {
         "title": "세션 요약",
@@ -109,6 +115,9 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "left_to_run": "직접 실행해야 합니다 (세션에서는 안내만 하고 실행하지 않음): {text}",
         "done.edited": "편집한 파일 (세션의 편집 기록): {files}",
         "decision.user_chose": "사용자의 선택: {choice}",
+        "open.announced": "마지막에 예고했지만 완료는 확인되지 않음: {text}",
+        "open.unconfirmed": "마지막 수정이 동작하는지 확인되지 않음: {text}",
+        "open.user_runs": "사용자가 실행할 명령: {command}",
     },
     "zh": {
         "title": "会话摘要",
@@ -144,6 +153,9 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "left_to_run": "留给你运行（会话中只给出、没有运行）：{text}",
         "done.edited": "编辑过的文件（据会话的编辑记录）：{files}",
         "decision.user_chose": "用户的选择：{choice}",
+        "open.announced": "结束时只宣布、未见完成：{text}",
+        "open.unconfirmed": "最后的修复未确认是否有效：{text}",
+        "open.user_runs": "留给用户运行：{command}",
     },
 }
 
