@@ -148,3 +148,33 @@ def test_a_conflict_marker_spread_by_a_formatter_is_not_tool_output():
             "> > > > > > > 这个错误是因为类型定义缺少属性。我们来修改接口：\n\n```ts\ninterface A { b: string }\n```")
     parts = read_turn(text)
     assert parts.output == [] and "这个错误是因为类型定义缺少属性" in parts.prose
+
+
+# ------------------------------------------------------------------------------ long agent runs
+
+def test_an_error_in_the_cut_middle_of_a_long_run_is_still_seen():
+    filler = "".join(f"• Ran cat notes/{index}.txt\n  └ line {index} of the notes, nothing wrong here\n\n"
+                     f"• I'm reading note {index}; the wrapped line of my prose below names an error\n"
+                     f"  that Failed: only as a word in my prose.\n\n"
+                     for index in range(400))
+    middle = ("• Ran pnpm prisma migrate deploy\n"
+              "  └ Error: P1001: Can't reach database server at `localhost:5432`\n\n")
+    run = filler + middle + filler
+    assert len(run) > 40_000
+    summary = _summary([("user", "Ponle migraciones a la base de datos."), ("assistant", run)])
+    assert any("P1001" in item and "prisma migrate deploy" in item for item in summary.errors.items)
+    assert not any("only as a word" in item for item in summary.errors.items)  # prose is not put back
+
+
+def test_a_test_diff_in_a_gemini_box_is_output_not_a_tool_call():
+    text = ("╭──────────────────────────────────────────╮\n"
+            "│ ✓  Shell npx vitest run                  │\n"
+            "│                                          │\n"
+            "│ AssertionError: expected 2 to be 3       │\n"
+            "│                                          │\n"
+            "│ - Expected                               │\n"
+            "│ + Received                               │\n"
+            "╰──────────────────────────────────────────╯")
+    parts = read_turn(text)
+    assert [(call.kind, call.text) for call in parts.calls] == [("run", "npx vitest run")]
+    assert [hit.line for hit in call_errors([parts])] == ["AssertionError: expected 2 to be 3"]

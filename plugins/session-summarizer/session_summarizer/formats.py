@@ -274,6 +274,8 @@ def _gemini_boxes(text: str, parts: Any) -> str:
             continue
         body = inner.group(1).strip()
         tool = _GEMINI_TOOL.match(body)
+        if tool and not tool.group(2).endswith("MCP Server)") and kind_of_tool(tool.group(2)) == EXTERNAL:
+            tool = None  # "- Expected" / "+ Received" of a test's diff: output, not a tool of Gemini's
         if tool:
             name, argument = tool.group(2), (tool.group(3) or "").strip()
             server = re.match(r"([\w.-]+) \(([\w .-]+?) ?MCP Server\)", name)

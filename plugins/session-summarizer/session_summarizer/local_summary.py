@@ -655,15 +655,16 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
 
     findings = _Collector(LIMITS["findings"])
     errors = _Collector(LIMITS["errors"])
-    if enough_errors:  # tool output already gave more errors than the section shows
+    if enough_errors:  # tool output already gave more errors than the agent's prose would add
         errors.seen = 10 * LIMITS["errors"] + 1
+    pasted = _Collector(LIMITS["errors"])  # what the user pasted is read anyway: the tools never printed it
     judged: Dict[str, Tuple[bool, bool, bool]] = {}  # verdicts of sentences already read (agents repeat)
     offer = ""  # the assistant's last reply before the user's turn
     for turn, turn_parts in zip(turns, parts):
         if decisions_full() and findings.full and errors.full:
             break
         if turn_parts is None:  # the user's turn: pasted errors, and choices the user made
-            _read_user_turn(turn.text, errors)
+            _read_user_turn(turn.text, pasted)
             chosen = (rules.picked_option(ask_text(turn.text), offer)
                       if offer and len(turn.text) <= 300 and not decisions_full() else "")
             if chosen:
@@ -725,7 +726,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     section = merged.section()
     hidden = len(decisions.items) + len(findings.items) - len(section.items)
     section.overflow = -1 if (decisions_full() or findings.full) else max(0, hidden)
-    return section, list(errors.items.values())
+    return section, list(pasted.items.values()) + list(errors.items.values())
 
 
 # Decisions gathered before ranking: this many times the section's size.
