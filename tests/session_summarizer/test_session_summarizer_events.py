@@ -429,19 +429,6 @@ def test_a_fix_for_a_reported_error_that_nothing_confirmed_is_open():
     assert not summary.next_steps.items, summary.next_steps.items
 
 
-def test_a_command_handed_to_the_user_is_left_for_the_user_to_run():
-    reply = "我添加了日期格式化。你需要安装依赖：\n\n```bash\nnpm install dayjs\n```"
-    summary = _summary([("user", "在卡片上显示日期。"), ("assistant", reply)])
-    assert any("npm install dayjs" in item for item in summary.next_steps.items), summary.next_steps.items
-    # An example of how to run something is not a task; a command a tool call ran is not left to anyone.
-    example = "Added the date card. You can try it with:\n\n```bash\nnpm run dev\n```"
-    ran = ("⏺ Bash(npm install dayjs)\n  ⎿  added 1 package\n\nAdded the date card. You need to install the "
-           "dependency:\n\n```bash\nnpm install dayjs\n```")
-    for reply in (example, ran):
-        summary = _summary([("user", "Show the date on the card."), ("assistant", reply)])
-        assert not any("npm" in item for item in summary.next_steps.items), summary.next_steps.items
-
-
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

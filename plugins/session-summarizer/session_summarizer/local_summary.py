@@ -994,8 +994,6 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     unconfirmed = _unconfirmed_fix(turns, parts, last)
     if unconfirmed:
         next_steps.add(phrase(language, "open.unconfirmed", text=unconfirmed))
-    for command in _left_to_user(turns, parts, assistant[-OPEN_TAIL_TURNS:]):
-        next_steps.add(phrase(language, "open.user_runs", command="`" + command.replace("`", "'") + "`"))
 
 
 def _last_reply(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> int:
@@ -1065,57 +1063,6 @@ def _reports_problem(ask: str) -> bool:
         return True
     return any(_block_language(language) not in ex.SOURCE_LANGUAGES and _looks_pasted(code)
                for language, code in blocks)
-
-
-# A shell command the agent shows rather than runs: its first word is a tool a user runs in a terminal.
-_SHELL_COMMAND = re.compile(
-    r"^(?:\$\s*)?((?:sudo\s+)?(?:npm|npx|pnpm|yarn|bun|pip3?|uv|poetry|pipx|cargo|go|brew|apt(?:-get)?|git|gh|docker"
-    r"|make|python3?|node|deno|gem|bundle|composer|dotnet|mvn|gradle|kubectl|supabase|vercel|wrangler)\s+\S.*)$")
-_SHELL_LANGUAGES = frozenset(("", "bash", "sh", "shell", "console", "zsh", "powershell", "ps1", "cmd", "bat",
-                              "terminal"))
-# At most this many commands shown to the user at the end are listed as left for the user to run.
-_USER_RUNS = 2
-
-
-# The line before a block hands it to the user: "you need to install …:", "你需要安装依赖：", "…してください",
-# "설치가 필요합니다:", "você precisa rodar:". An example ("You can run it with:") or a recap is not a task.
-_NEEDS_RUNNING = re.compile(
-    r"(?i)\b(?:you(?:'ll)? (?:need|have|must)|we need to|needs? to be|please|make sure|yourself|manually|required)\b"
-    r"|需要|请|してください|して下さい|必要|필요|하세요|해 주세요|precisa|necesita|нужно|необходимо")
-
-
-def _lead_line(text: str, code: str) -> str:
-    """The prose line just before a code block in the turn's text."""
-    at = text.find(code) if code else -1
-    if at < 0:
-        return ""
-    lines = [line.strip() for line in text[max(0, at - 400):at].split("\n")
-             if line.strip() and not line.strip().startswith(("```", "~~~"))]
-    return lines[-1] if lines else ""
-
-
-def _left_to_user(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], replies: Sequence[int]) -> List[str]:
-    """Commands in shell blocks of the last replies that the agent handed to the user ("你需要安装依赖：
-    npm install …") and that no tool call of the session ran."""
-    ran = {" ".join(call.text.split()) for turn_parts in parts if turn_parts is not None
-           for call in turn_parts.calls if call.kind == rules.RUN}
-    found: List[str] = []
-    for index in replies:
-        turn_parts = parts[index]
-        for language, code in turn_parts.blocks if turn_parts is not None else ():
-            if language.lower() not in _SHELL_LANGUAGES:
-                continue
-            if not _NEEDS_RUNNING.search(_lead_line(turns[index].text, code)):
-                continue
-            for line in code.split("\n"):
-                command = _SHELL_COMMAND.match(line.strip())
-                if command is None:
-                    continue
-                text = " ".join(command.group(1).split())
-                if not any(text in other for other in ran) and text not in found:
-                    found.append(text)
-                break  # the block's first command says what the block is for
-    return found[-_USER_RUNS:]
 
 
 _NAME = re.compile(r"`([^`]{2,40})`|\b([A-Z][A-Za-z0-9]{2,})\b")

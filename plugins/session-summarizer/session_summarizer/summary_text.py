@@ -41,7 +41,6 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "decision.user_chose": "The user chose: {choice}",
         "open.announced": "Announced at the end, not shown done: {text}",
         "open.unconfirmed": "Fix given at the end, not confirmed to work: {text}",
-        "open.user_runs": "Left for the user to run: {command}",
     },
     "ja": {
         "title": "セッションの要約",
@@ -79,7 +78,6 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "decision.user_chose": "ユーザーの選択: {choice}",
         "open.announced": "最後に予告され、完了は未確認: {text}",
         "open.unconfirmed": "最後の修正は動作未確認: {text}",
-        "open.user_runs": "ユーザーが実行する: {command}",
     },
     "ko": {
         "title": "세션 요약",
@@ -117,7 +115,6 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "decision.user_chose": "사용자의 선택: {choice}",
         "open.announced": "마지막에 예고했지만 완료는 확인되지 않음: {text}",
         "open.unconfirmed": "마지막 수정이 동작하는지 확인되지 않음: {text}",
-        "open.user_runs": "사용자가 실행할 명령: {command}",
     },
     "zh": {
         "title": "会话摘要",
@@ -155,7 +152,6 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "decision.user_chose": "用户的选择：{choice}",
         "open.announced": "结束时只宣布、未见完成：{text}",
         "open.unconfirmed": "最后的修复未确认是否有效：{text}",
-        "open.user_runs": "留给用户运行：{command}",
     },
 }
 
