@@ -129,3 +129,11 @@ def test_an_older_specstory_mcp_call_is_read_with_its_first_parameter():
                       "</details>\n")
     assert [(call.kind, call.text) for call in parts.calls] == [
         ("external", "search_engine (brightdata): cursor globalcursorignore")]
+
+
+def test_a_file_a_reply_wrote_a_code_block_for_is_listed_as_proposed_not_edited():
+    summary = _summary([{"role": "user", "text": "修复 Module not found 错误"},
+                        {"role": "assistant", "text": "创建组件：\n```typescript:src/components/ui/accordion.tsx\n"
+                                                      "export const Accordion = () => null\n```\n"}])
+    assert [(check.path, check.state) for check in summary.files] == [("src/components/ui/accordion.tsx", "proposed")]
+    assert "src/components/ui/accordion.tsx` — 回复中给出了代码（是否已应用不得而知）" in summary.markdown

@@ -215,6 +215,7 @@ def summarize(session: Session, language: Optional[str] = None,
     later_section = _later_asks(asks, first, goal)
 
     paths: List[str] = []
+    proposed: Set[str] = set()  # files a reply wrote a whole code block for (Cursor's ```lang:path)
     edited: Set[str] = set()
     read: Set[str] = set()
     root = session.cwd or rules.project_root(parts)
@@ -223,6 +224,10 @@ def summarize(session: Session, language: Optional[str] = None,
     relocated: Dict[str, str] = {}
     for turn, turn_parts in zip(turns, parts):
         paths.extend(ex.find_paths(turn.text))
+        if "```" in turn.text and ":" in turn.text and turn.role == "assistant":
+            for path in _FENCE_PATH.findall(turn.text):
+                paths.append(path)
+                proposed.add(_normal(path))
         if turn_parts is None:
             continue
         # Paths a tool acted on are relative to where it ran (after a `cd`), not to the session's folder.
@@ -288,6 +293,8 @@ def summarize(session: Session, language: Optional[str] = None,
     # session says it worked on the file (a tool's edit record or a reported action naming it).
     acted = edited | {_normal(path) for item in done.items for path in ex.find_paths(item)}
     checks = [_with_role(check, edited, read, acted if session.started is None else None) for check in checks]
+    checks = [FileCheck(check.path, PROPOSED) if check.state in ("exists", "mentioned") and _has(proposed, check.path)
+              else check for check in checks]
     # Verified files first: they are what the session really changed; then what its tools edited or read.
     checks.sort(key=lambda check: _FILE_ORDER.get(check.state, 9))
     shown, groups, files_overflow = _fit_files(checks, LIMITS["files"])
@@ -564,7 +571,8 @@ def _primary_request(text: str) -> str:
 
 # Edited or read by the session's own tools, when git could not say more (no repository, or unchanged).
 EDITED, READ = "edited", "read"
-_FILE_ORDER = {"changed": 0, "deleted": 0, "committed": 0, EDITED: 1, READ: 2, "exists": 3, "mentioned": 4}
+PROPOSED = "proposed"
+_FILE_ORDER = {"changed": 0, "deleted": 0, "committed": 0, EDITED: 1, PROPOSED: 2, READ: 2, "exists": 3, "mentioned": 4}
 _GROUP_NAMES = 6
 
 
@@ -573,6 +581,10 @@ def _without_absolute_twins(paths: List[str]) -> List[str]:
     relative = [path for path in paths if not path.startswith(("/", "~"))]
     return [path for path in paths
             if not path.startswith(("/", "~")) or not any(path.endswith("/" + other) for other in relative)]
+
+
+# Cursor names the file a code block is for in the fence itself: ```typescript:src/components/ui/sidebar.tsx
+_FENCE_PATH = re.compile(r"(?m)^\s*```[\w+#-]+:([^\s`:]+\.[A-Za-z0-9]{1,8})\s*$")
 
 
 def _without_tail_twins(paths: List[str], acted: Set[str]) -> List[str]:
