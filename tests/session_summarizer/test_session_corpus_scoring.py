@@ -272,6 +272,15 @@ def test_the_corpus_is_big_and_varied_enough_for_issue_25():
     assert sum(1 for session in SESSIONS if session["turns"] > 150) >= 3
 
 
+def test_the_second_held_out_draw_covers_the_agents_languages_and_endings_issue_25_names():
+    held_out = [s for s in SESSIONS if s["split"] == "heldout"]
+    assert len(held_out) >= 20
+    assert {"claude-code", "codex", "cursor", "aider", "copilot"} <= {s["agent"] for s in held_out}
+    assert len({s["agent"] for s in held_out}) >= 6 and len({s["language"] for s in held_out}) >= 5
+    assert sum(1 for s in held_out if s["turns"] > 150) >= 2
+    assert sum(1 for s in held_out if s["ends"] == "unresolved") >= 5
+
+
 def test_the_first_held_out_half_was_moved_to_development_once_it_was_read():
     first_draw = [s for s in SESSIONS if s.get("first_draw") == "heldout"]
     assert len(first_draw) == 23 and all(s["split"] == "dev" for s in first_draw)
