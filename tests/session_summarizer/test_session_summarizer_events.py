@@ -464,8 +464,10 @@ def test_results_are_items_and_edit_records_are_evidence():
     summary = _summary([("user", "Build a stock simulator."), ("assistant", records),
                         ("assistant", "## Summary\n- A stock simulator with tests\n- A 100-run mode that plots "
                                       "every run\n- A README with usage")])
+    # The results come first, each once; the six edit records are not items: the file they name is given once
+    # as evidence, since no result says where the work went.
     assert summary.done.items == ["A stock simulator with tests", "A 100-run mode that plots every run",
-                                  "A README with usage"]
+                                  "A README with usage", "Edited files (per the session's edit records): `sim.py`"]
     records_only = _summary([("user", "Build a stock simulator."), ("assistant", records)])
     assert records_only.done.items == ["Edited files (per the session's edit records): `sim.py`"]
 

@@ -888,59 +888,105 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     """Results reported by the assistant over the whole session, shown in the order they came.
 
     The agent's own lists under a results heading, reported actions that say what they achieved, and
-    commit messages. Replies are read newest first; the section takes the first result of each reply,
-    then the second of each, and so on, so a feature built early is not crowded out by the long list of
-    the last reply. Edit records ("Updated x with 8 additions") are evidence, not items: when the
-    session reports few results, the files its tools edited are named once, grouped by folder.
+    what tool output shows was done: commits, pushes, acting tool calls. Each reply's results keep its
+    own order (the headline first) and only its first few count. Replies are read newest first; the
+    section takes the first result of each reply, then the second of each, and so on, so a feature built
+    early is not crowded out by the long list of the last reply; at each depth the reply that closes a
+    phase (the last one before the next ask) comes first, since that is where agents sum up. Edit
+    records ("Updated x with 8 additions") are evidence, not items: when the session reports few
+    results, the files its tools edited are named once, grouped by folder.
     """
     limit = LIMITS["done"]
     undone = {commit for turn_parts in parts if turn_parts is not None for commit in turn_parts.undone}
-    groups: List[List[str]] = []  # each reply's results in its own order, newest reply first
+    groups: List[Tuple[bool, List[str]]] = []  # (closes a phase, the reply's results), newest reply first
     seen: Set[str] = set()
+    acted: Dict[str, int] = {}  # acting tool calls by name, counted
     candidates = 0
     stopped = False  # replies older than the ones read hold more results, not counted
-    for turn_parts in reversed(parts):
+    closes = True  # the newest reply with words closes the last phase
+    for turn, turn_parts in zip(reversed(turns), reversed(parts)):
         if turn_parts is None:
+            closes = closes or bool(ask_text(turn.text))
             continue
-        listed = rules.result_lists(turn_parts.prose)
-        listed_keys = {" ".join(ex.clean_item(item).lower().split()) for item in listed}
-        actions = [sentence for sentence in ex.sentences(turn_parts.prose)
-                   if ex.is_action(sentence) and rules.is_result(sentence)
-                   and " ".join(ex.clean_item(sentence).lower().split()) not in listed_keys]
-        commits = [record for commit, record in turn_parts.commit_of if commit not in undone]
+        prose = turn_parts.prose
+        found = [(_position(prose, item), item) for item in rules.result_lists(prose)] if prose else []
+        listed_keys = {" ".join(ex.clean_item(item).lower().split()) for _, item in found}
+        # Reported actions anywhere; in the reply that closes a phase, also where the work ended up ("The
+        # import screen is done", "842 passed, 0 failed"): that is where agents sum up.
+        outcome: Tuple[int, str] = (-1, "")
+        for sentence in ex.sentences(prose):
+            if " ".join(ex.clean_item(sentence).lower().split()) in listed_keys:
+                continue
+            if ex.is_action(sentence) and rules.is_result(sentence):
+                found.append((prose.find(sentence), sentence))
+            elif closes and rules.is_outcome(sentence):
+                outcome = (prose.find(sentence), sentence)  # the last one: where the phase ended up
+        if outcome[1]:
+            found.append(outcome)
+        found.sort(key=lambda pair: pair[0])
+        tools: List[str] = []
+        for call in turn_parts.calls:
+            kind, what, where = rules.acted(call)
+            if kind == "committed":
+                tools.append(phrase(language, "done.committed", commit=what))
+            elif kind == "pushed":
+                tools.append(phrase(language, "done.pushed", ref=what, remote=where))
+            elif kind == "acted":
+                acted[what] = acted.get(what, 0) + 1
+        tools += [record for commit, record in turn_parts.commit_of if commit not in undone]
         group = []
-        for item in listed + actions + commits:
+        # What tool output shows was done (a commit, a push) leads: the reply's words come after it.
+        for item in tools + [item for _, item in found][:_DONE_PER_REPLY]:
             key = " ".join(item.lower().strip(_DECORATION_CHARS).split())
             if len(key) >= 3 and key not in seen:
                 seen.add(key)
                 group.append(item)
         if group:
-            groups.append(group)
+            groups.append((closes and bool(found), group))
             candidates += len(group)
+        if re.search(r"\w{3,}", prose):
+            closes = False
         if candidates > _DONE_READ * limit:
             stopped = True
             break
-    picked: List[Tuple[int, int, str]] = []  # (reply, position) so the section reads in session order
-    depth = 0
-    while len(picked) < limit and any(len(group) > depth for group in groups):
-        for reply, group in enumerate(groups):
-            if len(group) > depth and len(picked) < limit:
-                picked.append((-reply, depth, group[depth]))
-        depth += 1
+    if acted:  # MCP pushes and the like: named once for the session, with how often each ran
+        names = ", ".join(name + (" ×" + str(count) if count > 1 else "") for name, count in reversed(acted.items()))
+        groups.insert(0, (True, [phrase(language, "done.acted", names=names)]))
+    # Rank: depth first, then the replies that close a phase, then the newest; show in session order.
+    ranked = sorted((depth, not closing, reply, item) for reply, (closing, group) in enumerate(groups)
+                    for depth, item in enumerate(group))
+    picked = sorted(ranked[:limit], key=lambda entry: (-entry[2], entry[0]))
     done = _Collector(limit)
-    for _, _, item in sorted(picked):
+    for _, _, _, item in picked:
         done.add(item)
     section = done.section()
     section.overflow = -1 if stopped else max(0, candidates - len(picked))
-    if len(section.items) < 3:
-        edited = rules.edited_evidence(parts)
-        if edited:
-            section.items.append(phrase(language, "done.edited", files=rules.group_by_folder(edited)))
+    edited = rules.edited_evidence(parts)
+    if edited and (len(section.items) < _DONE_WITH_EVIDENCE or _named_share(section.items, edited) < 0.5):
+        # Few results, or results that never say where the work went: the edited files are the evidence.
+        section.items.append(phrase(language, "done.edited", files=rules.group_by_folder(edited)))
     return section
+
+
+def _position(prose: str, item: str) -> int:
+    """Where an item sits in its reply (a bullet made of joined fields: where its first field sits)."""
+    at = prose.find(item)
+    return at if at >= 0 else prose.find(item.split("; ", 1)[0])
+
+
+def _named_share(items: Sequence[str], paths: Sequence[str]) -> float:
+    """How many of the files the items name (by a file's name, wherever it sits), as a share."""
+    names = {path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] for path in paths} - {""}
+    text = " ".join(items)
+    return sum(1 for name in names if name in text) / len(names) if names else 1.0
 
 
 # How far back "done" reads: replies until this many times the section's size in results.
 _DONE_READ = 2
+# A reply's first results say what it achieved; the rest of a long list are details.
+_DONE_PER_REPLY = 5
+# With fewer results than this, the files the session's tools edited are named as evidence.
+_DONE_WITH_EVIDENCE = 5
 
 
 # An offer to do more is a question to the user ("If you want, I can outline the trims…").

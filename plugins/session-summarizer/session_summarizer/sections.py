@@ -393,51 +393,201 @@ def picked_option(ask: str, offer: str) -> str:
 
 # ------------------------------------------------------------------------------------------ results
 
-# Headings over a list of results: each item is a result ("## Summary", "Changes made:", "変更内容").
-_RESULT_HEADING = re.compile(
-    r"(?i)^(?:#+\s*|\*\*)?(?:summary|changes?(?: made)?|what (?:i|we) (?:did|changed|built)|what's (?:new|done)"
-    r"|done|completed|implemented|features?|fixes|result|deliverables|key (?:changes|features)|accomplished"
-    r"|变更|修改内容|完成(?:的工作)?|实现|总结|主要(?:改动|修改|变更)|変更(?:内容|点)?|実装(?:内容)?|完了|まとめ|概要|対応内容"
-    r"|변경(?: 사항)?|구현|완료|요약|итог|изменения|сделано|resumen|cambios|resumo|alterações)\b[^\n]{0,40}$")
+# Headings over a list of results: each item is a result ("## Summary", "Changes made:", "What landed",
+# "Here's a summary of what changed:", "O que foi feito:", "変更内容", "완료된 작업"). Searched in the heading
+# without its marks, emoji and exporters' emoji placeholders ("[OK]", "[EMOJI]").
+_RESULT_CUE = re.compile(
+    r"(?i)\b(?:summary|changes?(?: made)?|changed|what (?:i|we) (?:did|built|fixed|added)|what (?:was|got) done"
+    r"|landed|shipped|done|completed?|implemented|implementation|fixes (?:applied|made)|fixed|results?|deliverables"
+    r"|accomplished|created|added|updated|modified|resolved|new files|verified"
+    r"|итог\w*|изменени\w*|сделано|выполнено|resumen|cambios|realizad\w*|hecho|resumo|altera\w*|feito|conclu\w*)\b"
+    r"|变更|修改内容|修改的|完成|实现|总结|修复|変更|実装|完了|まとめ|対応内容|修正内容|作成した"
+    r"|변경|구현|완료|수정 사항|작업 내용|요약")
+# A heading over what is still to come is not over results ("Next steps", "Proposed changes", "Plan").
+_AHEAD_CUE = re.compile(
+    r"(?i)\b(?:next|remaining|todo|to do|plan(?:ned|s)?|propos\w*|suggest\w*|options?|recommend\w*|should|will"
+    r"|would|could|needed|need|required|steps to|how to|before|unchanged|not (?:done|changed|implemented)"
+    r"|make sure|ensure|try|check|if|you|to (?:fix|resolve|solve)|possible|potential|may|might)\b"
+    r"|次の|予定|提案|今後|下一步|计划|建议|待|다음|계획|제안|남은|следующ\w*|próximos?|siguientes?")
+_HEADING_MARKS = re.compile(r"\[[A-Z]{2,8}\]|[\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]|[\U0001F000-\U0001FAFF]")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+(.+)$")
 # Reports of looking, not of a result: "I checked the requirements", "確認しました".
 _LOOKING = re.compile(r"(?i)^(?:i |we )?(?:checked|verified|confirmed|reviewed|read|looked|inspected|examined)\b"
                       r"|^[^。]{0,14}(?:を)?(?:確認|チェック|检查|查看|확인)(?:しました|了|했습니다)")
 
 
+def _heading(line: str) -> Tuple[int, str]:
+    """(level, words) of a heading: `#` headings by their depth, a bold line or a short line that ends on a
+    colon as 9 (it heads only the list under it); (0, "") for any other line."""
+    stripped = line.strip()
+    if stripped.startswith("#"):
+        level = len(stripped) - len(stripped.lstrip("#"))
+        text = stripped[level:]
+    elif len(stripped) <= 100 and not _LIST_ITEM.match(stripped) and (
+            stripped.endswith((":", "：")) or (stripped.startswith("**") and stripped.rstrip(":：").endswith("**"))):
+        level, text = 9, stripped
+    else:
+        return 0, ""
+    return level, " ".join(_HEADING_MARKS.sub(" ", text).replace("*", " ").strip(" :：").split())
+
+
+def _heads_results(words: str) -> bool:
+    return bool(words) and bool(_RESULT_CUE.search(words)) and not _AHEAD_CUE.search(words)
+
+
 def result_lists(prose: str) -> List[str]:
-    """Items of lists under a results heading (the agent's own account of what it achieved)."""
-    found: List[str] = []
-    under = False
-    top = -1  # the indent of the list's own items; deeper items are details of the item above them
+    """Items of lists under a results heading (the agent's own account of what it achieved).
+
+    A `#` results heading holds until the next heading of its depth or higher, across the sub-headings
+    and paragraphs inside it (a heading of what is still to come inside it stops it); a bold line or a
+    line that ends on a colon heads only the list right under it. Only a list's own items are taken:
+    deeper items are details of the item above them.
+    """
+    lists: List[List[str]] = []  # each list's own items, in order
+    section = 0  # the depth of the `#` results heading being read, 0 outside one
+    under = False  # reading a list under a results heading
+    top = -1  # the indent of the list's own items
     for line in prose.split("\n"):
         stripped = line.strip()
         if not stripped:
             continue
         item = _LIST_ITEM.match(stripped)
-        if under and item:
+        if item is None:
+            level, words = _heading(stripped)
+            if level:
+                if level < 9 and section and level <= section:
+                    section = 0  # a heading of the same depth or higher ends the results section
+                results = _heads_results(words)
+                if level < 9 and results and not section:
+                    section = level
+                under = results or (bool(section) and not _AHEAD_CUE.search(words))
+                if section and level < 9 and _AHEAD_CUE.search(words):
+                    section, under = 0, False
+                top = -1
+            elif not section:
+                under = False
+            continue
+        if under or section:
             indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
             if top < 0 or indent < top:
                 top = indent
-            if indent <= top:
-                found.append(item.group(1))
+                lists.append([])
+            if indent <= top and _is_result_item(item.group(1)):
+                lists[-1].append(item.group(1))
+    return [item for items in lists for item in _dense(items)]
+
+
+# A list item that warns or reports a failure ("[WARN] Push blocked", "❌ Deploy failed") is not a result.
+_NOT_DONE_MARK = re.compile(r"^(?:\*\*)?(?:\[(?:WARN|WARNING|ERRO|ERROR|FAIL|FAILED|TODO|X)\]|⚠|❌|✗|🚧|⏳)")
+
+
+# An item that tells the reader what to do ("Verify the build", "Tag triggers: Ensure tags still fire") is a
+# check left to someone, not a result; a short label before a colon does not change that.
+_INSTRUCTION = re.compile(r"(?i)^(?:[^:]{1,40}:\s*)?(?:verify|ensure|check|make sure|confirm|consider|try|review"
+                          r"|remember|don't forget|you (?:can|should|need|must))\b")
+
+
+def _is_result_item(item: str) -> bool:
+    stripped = item.strip().replace("**", "")
+    # "Final checks:" only heads the items under it; "Column widths: fixed for every column:" says something.
+    short = len(stripped.split()) <= 4 if stripped.isascii() else len(stripped) <= 16
+    label = short and stripped.endswith((":", "："))
+    return not label and not _NOT_DONE_MARK.match(stripped) and not _INSTRUCTION.match(stripped)
+
+
+_FIELD = re.compile(r"^[^:：=]{1,30}[:：=]\s*\S")
+# Items this short are fields of one result ("File: a.md", "Size: 226 MiB"): they are read as one bullet.
+_FIELD_WORDS = 7
+_DENSE_WORDS = 60
+
+
+def _dense(items: List[str]) -> List[str]:
+    """A list's items, with runs of three or more short items joined into one bullet ("File: a.md; Size: 2 MB;
+    Pushed: yes"): one result told in fields is one item, and it leaves room for the session's other results."""
+    def words(item: str) -> int:
+        field = _FIELD.match(item)
+        value = item[field.end() - 1:] if field else ""
+        if not field or (len(value.split()) > 4 if value.isascii() else len(value) > 14):
+            return _FIELD_WORDS + 1  # a sentence is a result of its own; only "label: short value" is a field
+        return len(item.split()) if item.isascii() else (len(item) + 2) // 3
+
+    out: List[str] = []
+    run: List[str] = []
+    for item in [*items, None]:
+        if item is not None and words(item) <= _FIELD_WORDS and sum(words(part) for part in run) < _DENSE_WORDS:
+            run.append(item.strip())
             continue
-        if item is None and len(stripped) <= 60:
-            under = bool(_RESULT_HEADING.match(stripped.rstrip(":：").strip()))
-            top = -1
-        elif item is None:
-            under = False
-    return found
+        if len(run) >= 3:
+            out.append("; ".join(part.rstrip(".;。") for part in run))
+        else:
+            out.extend(run)
+        run = []
+        if item is not None:
+            if words(item) <= _FIELD_WORDS:
+                run.append(item.strip())
+            else:
+                out.append(item)
+    return out
+
+
+# Work announced, not done: "I'll set up the suite", "Let me add", "Now I'm going to fix", "次に…します".
+_INTENT = re.compile(r"(?i)^(?:(?:now|next|first|then|so),? )?(?:i'll|i will|we'll|we will|let me|let's|i'm going to"
+                     r"|i am going to|we're going to|i need to|we need to|going to)\b|(?:します|しましょう)。?$"
+                     r"|(?:하겠습니다|하겠음|할게요|하겠어요|겠습니다)[.!~ ]*\W*$|^(?:我将|我会|接下来|下面我|让我)")
+# "7 failed", "1 new failure": where the work stands with failures left is not where it ended up done.
+_FAILURES_LEFT = re.compile(r"(?i)\b[1-9]\d* (?:new )?(?:failed|failures?|failing|errors?)\b|^(?:if|once|when|after)\b")
+
+
+# A to-do tool's own record ("Updated todo list", "Created 3 todos") tracks the work; it is not a result.
+_TODO_RECORD = re.compile(r"(?i)^(?:updated|created|added|completed|marked)\b.{0,20}"
+                          r"\b(?:todos?|to-dos?|todo list|task list)\b")
 
 
 def is_result(sentence: str) -> bool:
     """A reported action that says what it achieved; not "I checked …", not a two-word fragment."""
     cleaned = ex.clean_item(sentence)
-    if _LOOKING.search(cleaned):
+    if _LOOKING.search(cleaned) or _INTENT.search(cleaned) or _TODO_RECORD.search(cleaned):
         return False
     if cleaned.isascii():
         return len(cleaned.split()) > 2
     return len(cleaned) >= 12
+
+
+# A sentence that states where the work ended up: done, passing, working ("The import screen is done",
+# "842 passed, 0 failed", "✅ chat_0805.md에 저장되었음", "ビルドが成功しました", "已完成").
+_OUTCOME_LATIN = re.compile(
+    r"(?i)\b(?:is|are|was|were|now|all) (?:now )?(?:done|complete|completed|finished|fixed|working|resolved|in place"
+    r"|live|green|passing|clean)\b|\ball (?:\d+ )?(?:of the )?(?:tests?|checks?|failures?) (?:now )?(?:pass\w*|fixed)\b"
+    r"|\b\d+ (?:tests? )?passed\b|\b0 (?:failed|failures|errors|issues|offenses)\b|\bsuccessfully\b|\bsucceeded\b"
+    r"|\b(?:готово|успешно|completad[oa]|exitosamente|conclu[íi]d[oa]|com sucesso|funcionando|resolvid[oa])\b")
+_OUTCOME_WIDE = re.compile(
+    r"完了しました|完成しました|成功しました|できました|解決しました|通りました|完了です|已完成|完成了|成功|已解决|通过了|全部通过"
+    r"|완료되었|완료했|완료됨|성공적으로|성공했|해결되었|통과")
+_OUTCOME_MARK = re.compile(r"^\W{0,3}(?:✅|✔|☑|\[OK\])")
+_OUTCOME_STEMS = ("done", "complet", "finish", "fixed", "working", "resolved", "in place", "live", "green", "pass",
+                  "clean", "success", "succeeded", "0 ", "[ok]")
+
+
+def is_outcome(sentence: str) -> bool:
+    """A statement of where the work ended up (done, passing, working); not a guess, a question or a hope
+    ("should work now" is left open, not done)."""
+    if sentence.isascii():
+        lowered = sentence.lower()
+        if not any(stem in lowered for stem in _OUTCOME_STEMS):
+            return False  # the cheap test first: most sentences state no outcome at all
+        if not (_OUTCOME_LATIN.search(sentence) or _OUTCOME_MARK.match(sentence.strip())):
+            return False
+    elif not (_OUTCOME_WIDE.search(sentence) or _OUTCOME_LATIN.search(sentence)
+              or _OUTCOME_MARK.match(sentence.strip())):
+        return False
+    cleaned = ex.clean_item(sentence)
+    if len(cleaned) < 12 or _INTENT.search(cleaned) or _FAILURES_LEFT.search(cleaned):
+        return False
+    return not (ex.is_question(sentence) or cues.is_hedged(sentence) or cues.expects_unverified(sentence))
+
+
+# An edit call's text that is a path (not a JSON fragment a transcript left where the path should be).
+_PATH_LIKE = re.compile(r"^[^\s{}\[\]\"'<>|]+$")
 
 
 def edited_evidence(parts: Sequence[Optional[TurnParts]]) -> List[str]:
@@ -446,7 +596,7 @@ def edited_evidence(parts: Sequence[Optional[TurnParts]]) -> List[str]:
     for turn_parts in parts:
         if turn_parts is not None:
             for call in turn_parts.calls:
-                if call.kind == EDIT and call.text:
+                if call.kind == EDIT and call.text and _PATH_LIKE.match(call.text):
                     seen.setdefault(call.text, None)
     return list(seen)
 
@@ -464,6 +614,38 @@ def group_by_folder(paths: Sequence[str], limit: int = 6) -> str:
         listed = ", ".join(names[:limit]) + (", …" if len(names) > limit else "")
         pieces.append(("`" + folder + "/` " if folder else "") + listed)
     return "; ".join(pieces)
+
+
+# What a call's own output shows it did: a commit git made ("[main 5a01806] fix: …"), a ref a push moved
+# ("   ff6065a..65d6cf6  master -> master", "* [new branch] feat -> feat"), the remote it went to.
+_COMMITTED = re.compile(r"^\[([\w./-]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.+)$")
+_PUSHED = re.compile(r"^\s*[+*]?\s*(?:[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new (?:branch|tag)\])\s+\S+\s+->\s+(\S+)")
+_PUSHED_TO = re.compile(r"^To (\S+)")
+# Tool calls that change something outside the session (MCP pushes, repositories, pull requests, releases).
+_ACTING_TOOL = re.compile(r"(?i)push|create_(?:repository|pull_request|branch|or_update_file|release)|merge|deploy"
+                          r"|publish|commit|upload")
+
+
+def acted(call: Call) -> Tuple[str, str, str]:
+    """("committed", commit and message, "") or ("pushed", ref, remote) when the call's own output shows it,
+    ("acted", tool name, "") for an acting tool call that printed no error; ("", "", "") otherwise."""
+    if call.kind == RUN and "git" in call.text and call.output:
+        if "commit" in call.text:
+            for line in call.output[:8]:
+                committed = _COMMITTED.match(line.strip())
+                if committed:
+                    return "committed", committed.group(2)[:7] + " " + committed.group(3).strip(), ""
+        if "push" in call.text and not first_error(call):
+            remote = ""
+            for line in call.output[:60]:
+                to = _PUSHED_TO.match(line.strip())
+                remote = to.group(1) if to else remote
+                pushed = _PUSHED.match(line)
+                if pushed:
+                    return "pushed", pushed.group(1), remote or "origin"
+    elif call.kind == EXTERNAL and _ACTING_TOOL.search(call.text) and not first_error(call):
+        return "acted", call.text, ""
+    return "", "", ""
 
 
 # ------------------------------------------------------------------------------------------ open

@@ -1,0 +1,161 @@
+"""The "what was done" section on held-out-style replies: results, not activity.
+
+The replies are invented here in the shapes agents print them (Claude Code and Codex tool lines, a Kiro-style
+"summary of what changed" list, SpecStory exports with emoji placeholders, Korean, Japanese, Portuguese and
+Chinese headings); none is copied from the corpus.
+"""
+
+from session_summarizer.local_summary import summarize
+from session_summarizer.sections import result_lists
+from session_summarizer.session import parse_session
+from session_summarizer.worktree import check_files
+
+
+def _summary(turns, agent="claude"):
+    raw = {"agent": agent, "cwd": "", "turns": [{"role": role, "text": text} for role, text in turns]}
+    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, ""))
+
+
+def test_a_line_that_introduces_a_summary_of_changes_heads_a_results_list():
+    reply = ("**120 passed, 0 failed.** Both failures are fixed.\n\nHere's a summary of what changed:\n\n"
+             "- `src/dates.py` — parse ISO week numbers with `isocalendar()` instead of `strftime('%W')`\n"
+             "- `tests/test_dates.py` — the year-end case now expects week 1")
+    assert result_lists(reply) == [
+        "`src/dates.py` — parse ISO week numbers with `isocalendar()` instead of `strftime('%W')`",
+        "`tests/test_dates.py` — the year-end case now expects week 1"]
+
+
+def test_a_results_section_holds_across_its_sub_paragraphs_until_a_section_of_what_is_left():
+    reply = ("All green.\n\n## What landed\n\n### Client\n\nBuilds clean:\n\n- `api/client.go` — retries on 503\n"
+             "- `api/client_test.go` — covers the retry\n\n**Server** — tsc clean:\n\n"
+             "- `routes/upload.ts` — streams the body\n\n### Still to do\n\n- Wire the metrics\n\n"
+             "## Notes\n\n- The staging key expires on Friday\n")
+    assert result_lists(reply) == ["`api/client.go` — retries on 503", "`api/client_test.go` — covers the retry",
+                                   "`routes/upload.ts` — streams the body"]
+
+
+def test_results_headings_in_other_languages_and_with_exporter_placeholders():
+    for heading in ("### [OK] O que foi feito:", "## ✅ 완료된 작업", "## 変更内容", "## 修改内容",
+                    "**Cambios realizados:**", "### 🎉 Итог"):
+        assert result_lists(heading + "\n\n1. **Cache**: keys now include the locale\n2. Removed the old flag\n") == [
+            "**Cache**: keys now include the locale", "Removed the old flag"], heading
+
+
+def test_advice_next_steps_checks_and_warnings_are_not_results():
+    assert result_lists("To fix this, make sure:\n- the link points to a served file\n- the port is open") == []
+    assert result_lists("## Next steps\n- Add retries\n- Ship it") == []
+    assert result_lists("## Proposed changes\n- Split the module") == []
+    checks = ("## Changes\n- Moved the config to the root\n- Tag triggers: Ensure tags still start the workflow\n"
+              "- [WARN] Push blocked -> you need to choose\n- Final checks:\n- Verify the build")
+    assert result_lists(checks) == ["Moved the config to the root"]
+
+
+def test_short_label_value_items_are_one_bullet_and_short_results_stay_apart():
+    fields = "## Upload result\n- Files: 12\n- Size: 3.1 MiB\n- Branch: main\n- Remote: origin"
+    assert result_lists(fields) == ["Files: 12; Size: 3.1 MiB; Branch: main; Remote: origin"]
+    results = "## Summary\n- A CSV importer\n- A dry-run mode\n- A README"
+    assert result_lists(results) == ["A CSV importer", "A dry-run mode", "A README"]
+
+
+def test_commits_and_pushes_that_tool_output_shows_are_results_and_a_rejected_push_is_not():
+    reply = ("⏺ Bash(git commit -m \"fix: keep the search term on reload\")\n"
+             "  ⎿  [main 4f2a9c1] fix: keep the search term on reload\n      1 file changed, 3 insertions(+)\n\n"
+             "⏺ Bash(git push origin main)\n  ⎿  To github.com:acme/shop.git\n"
+             "        9d8e7f6..4f2a9c1  main -> main\n\n"
+             "⏺ Pushed.")
+    done = _summary([("user", "Commit and push it."), ("assistant", reply)]).done.items
+    assert "Committed 4f2a9c1 fix: keep the search term on reload" in done
+    assert "Pushed main to github.com:acme/shop.git" in done
+    rejected = ("⏺ Bash(git push origin main)\n  ⎿  To github.com:acme/shop.git\n"
+                "      ! [rejected]        main -> main (non-fast-forward)\n"
+                "     error: failed to push some refs to 'github.com:acme/shop.git'")
+    done = _summary([("user", "Push it."), ("assistant", rejected)]).done.items
+    assert not any("Pushed" in item for item in done)
+
+
+def test_acting_tool_calls_are_named_once_with_their_count():
+    reply = ("⏺ github - create_repository (MCP)(name: \"shop\")\n  ⎿  {\"full_name\": \"acme/shop\"}\n\n"
+             "⏺ github - push_files (MCP)(repo: \"shop\")\n  ⎿  {\"sha\": \"4f2a9c1\"}\n\n"
+             "⏺ github - push_files (MCP)(repo: \"shop\")\n  ⎿  {\"sha\": \"5e3b0d2\"}\n\n"
+             "⏺ github - get_file_contents (MCP)(path: \"README.md\")\n  ⎿  {\"content\": \"…\"}\n\n⏺ Done.")
+    done = _summary([("user", "Create the repository and push the code with the GitHub tools."),
+                     ("assistant", reply)]).done.items
+    assert any("create_repository (github)" in item and "push_files (github) ×2" in item for item in done)
+    assert not any("get_file_contents" in item for item in done)
+
+
+def test_announced_work_and_todo_records_are_not_results():
+    reply = ("I'll set up the test harness and add the fixtures next.\nUpdated todo list\n"
+             "Added the CSV export to reports.py.")
+    done = _summary([("user", "Add a CSV export."), ("assistant", reply)], agent="copilot").done.items
+    assert done[0] == "Added the CSV export to reports.py."
+    assert not any("I'll set up" in item or "todo" in item.lower() for item in done)
+
+
+def test_each_reply_s_headline_comes_first_and_the_reply_that_closes_a_phase_wins():
+    first = ("Perfect! I've implemented virtual scrolling so only the visible rows render.\n\n## Changes\n"
+             "- Row height: fixed at 32px\n- Buffer: 10 rows above and below\n- Scroll handler: throttled")
+    working = "\n".join("Added helper number " + str(n) + " to grid.js." for n in range(12))
+    closing = "Done: the header no longer overlaps the table. Fixed the z-index of the sticky header."
+    turns = [("user", "The table is too slow with 20,000 rows."), ("assistant", first),
+             ("user", "The header overlaps the table."), ("assistant", working), ("assistant", closing)]
+    done = _summary(turns, agent="copilot").done.items
+    assert "I've implemented virtual scrolling" in done[0]
+    assert any("z-index of the sticky header" in item for item in done)
+    # A phase that sums up in its last reply keeps that summary even when a later, busier phase fills the section.
+    turns = [("user", "Add the import screen."), ("assistant", "Added the upload form to import.html."),
+             ("assistant", "The import screen is done: upload, preview and a dry run.")]
+    turns += [("user", "Now port the reports.")] + [("assistant", "Added report number " + str(n) + " to the Go port.")
+                                                     for n in range(16)]
+    done = _summary(turns, agent="copilot").done.items
+    assert any("The import screen is done" in item for item in done)
+    assert not any("upload form" in item for item in done)
+
+
+def test_edited_files_are_evidence_when_results_do_not_say_where_and_never_a_json_fragment():
+    edits = "\n".join("⏺ Update(app/views.py)\n  ⎿  Updated app/views.py with 2 additions" for _ in range(3))
+    done = _summary([("user", "Add paging."), ("assistant", edits + "\n\n⏺ Added paging to the list view.")]).done
+    assert done.items == ["Added paging to the list view.",
+                          "Edited files (per the session's edit records): `app/views.py`"]
+    three = "\n".join("- Added paging option number " + str(n) + " to the list view" for n in range(3))
+    unnamed = _summary([("user", "Add paging."), ("assistant", edits + "\n\n## Summary\n" + three)]).done
+    assert unnamed.items[-1].startswith("Edited files")  # results that never say where: the files are the evidence
+    many = "\n".join("- Changed app/views.py to page list number " + str(n) for n in range(6))
+    full = _summary([("user", "Add paging."), ("assistant", edits + "\n\n## Summary\n" + many)]).done
+    assert not any(item.startswith("Edited files") for item in full.items)
+
+
+def test_an_edit_call_whose_text_is_not_a_path_is_not_evidence():
+    from session_summarizer.formats import EDIT
+    from session_summarizer.sections import edited_evidence
+    from session_summarizer.transcript import TurnParts
+
+    parts = TurnParts()
+    parts.call(EDIT, '{"instruction"')
+    parts.call(EDIT, "src/app.py")
+    assert edited_evidence([parts]) == ["src/app.py"]
+
+
+def test_a_japanese_fragment_that_only_reports_looking_is_not_a_result():
+    reply = ("要件を確認しました。\n\n## 変更内容\n\n"
+             "- `app/map.tsx` を動的インポートに変更し、SSR で Leaflet を読み込まないようにしました")
+    done = _summary([("user", "SSRのエラーを直してください。"), ("assistant", reply)], agent="cursor").done.items
+    assert done[0].startswith("`app/map.tsx` を動的インポートに変更")
+    assert not any(item.startswith("要件を確認") for item in done)
+
+
+def test_the_reply_that_closes_a_phase_says_where_the_work_ended_up_and_failures_left_are_not_that():
+    turns = [("user", "Run the test suite and look at the failures."),
+             ("assistant", "The suite ran: 410 passed, 3 failed. Two are path bugs, one is a stale fixture."),
+             ("user", "Fix them all."),
+             ("assistant", "Patched the path join in loader.py.\n\nThen: 412 passed, 1 failed.\n\n"
+                           "413 passed, 0 failed. The stale fixture is regenerated.")]
+    done = _summary(turns, agent="kiro").done.items
+    assert any("413 passed, 0 failed" in item for item in done)
+    assert not any("3 failed" in item or "1 failed" in item for item in done)
+    korean = [("user", "대화를 chat.md에 저장해줘"),
+              ("assistant", "✅ 대화 내용이 chat.md 파일에 성공적으로 저장되었음!"),
+              ("user", "깃허브에 올려줘"), ("assistant", "업로드하겠습니다!")]
+    done = _summary(korean, agent="cursor").done.items
+    assert any("chat.md 파일에 성공적으로 저장" in item for item in done)
+    assert not any("업로드하겠습니다" in item for item in done)
