@@ -137,3 +137,18 @@ def test_a_file_a_reply_wrote_a_code_block_for_is_listed_as_proposed_not_edited(
                                                       "export const Accordion = () => null\n```\n"}])
     assert [(check.path, check.state) for check in summary.files] == [("src/components/ui/accordion.tsx", "proposed")]
     assert "src/components/ui/accordion.tsx` — 回复中给出了代码（是否已应用不得而知）" in summary.markdown
+
+
+def test_a_step_the_agent_hands_to_the_user_after_its_own_tool_runs_is_left_for_them():
+    summary = _summary([
+        {"role": "user", "text": "Publish the worker."},
+        {"role": "assistant", "text": "⏺ Bash(npx wrangler deploy)\n  ⎿  Error: not logged in\n\n"
+                                      "The deploy needs your account. You need to log in yourself first:\n"
+                                      "```bash\nnpx wrangler login\n```\nThen I can deploy again."}])
+    assert summary.commands.items == ["npx wrangler deploy"]
+    assert "Left for you to run (shown, not run in the session): `npx wrangler login`" in summary.next_steps.items
+    shown_as_example = _summary([
+        {"role": "user", "text": "Publish the worker."},
+        {"role": "assistant", "text": "⏺ Bash(npx wrangler deploy)\n  ⎿  Deployed.\n\nYou can also tail it with:\n"
+                                      "```bash\nnpx wrangler tail\n```"}])
+    assert not any("wrangler tail" in item for item in shown_as_example.next_steps.items)

@@ -8,7 +8,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from . import command_list, cues
 from . import extraction as ex
 from . import sections as rules
-from .chat_commands import chat_commands
+from .chat_commands import chat_commands, handed_to_user
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
@@ -419,6 +419,8 @@ def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     left: List[str] = []
     if not explicit:
         found, left = chat_commands(turns, parts)
+    else:
+        left = handed_to_user(turns, parts)
     prose_found = 0
     for turn, turn_parts in zip(turns, parts):
         if turn_parts is None:
