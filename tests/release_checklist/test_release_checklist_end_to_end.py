@@ -1,5 +1,6 @@
 """End to end through the harness: the derived checklist to the last step, the typed commands run in a shell,
-and origin's branch and tag both at the release commit; a busy agent in the repository holds the push back."""
+and origin's branch and tag both at the release commit (a busy agent holding the push back:
+test_release_checklist_agent_wait.py)."""
 from __future__ import annotations
 
 import os
@@ -102,34 +103,6 @@ def test_the_release_reaches_origin_branch_and_tag_together(released_repo, tmp_p
     head = repo.git("rev-parse", "HEAD")
     assert run_git(bare, "rev-parse", "refs/heads/main") == head
     assert run_git(bare, "rev-parse", "refs/tags/v1.1.0^{commit}") == head
-
-
-def test_a_busy_agent_in_the_repository_holds_the_push_back(released_repo, tmp_path, run_git):
-    repo, bare = released_repo
-    host = start(repo, tmp_path, world_for(repo, agent_status="working"))
-    try:
-        host.row_action("release.steps", "push-and-to-together", "type")
-        busy = ('Claude (pane 11) is working in this repository, so "Push main and v1.1.0 to origin together" '
-                "did not start: it would publish the agent's unfinished work. Press it again once the agent is idle.")
-        host.wait_for(lambda: (busy, "warning") in host.notifications, what="busy notice")  # no wait promised
-        host.wait_idle()
-        assert host.find(host.panel, "confirm.yes") is None and host.calls_of("terminal/send") == []
-        host.set_pane_status(11, "idle")
-        host.row_action("release.steps", "push-and-to-together", "type")
-        tree = host.wait_for_text('Type "Push main and v1.1.0 to origin together" into the terminal?')
-        # Before the tag exists: main is the branch, v1.1.0 is named once, as a tag, and as one still to create.
-        assert (f"Sends 1 commit(s) on main and the tag v1.1.0 to origin ({bare}) in one atomic push: both arrive "
-                "or neither does. The tag v1.1.0 is not created yet: create it first, or this push fails."
-                in host.texts(tree))
-        host.set_pane_status(11, "permission")  # became busy while the confirmation was open
-        host.click("confirm.yes")
-        host.wait_for(lambda: any("Claude (pane 11) is waiting for a permission" in text
-                                  for text, _level in host.notifications), what="second busy notice")
-        host.wait_idle()
-        assert host.calls_of("terminal/send") == []
-    finally:
-        host.close()
-    assert "v1.1.0" not in run_git(bare, "tag", "--list")
 
 
 def test_with_origin_unreachable_no_remote_check_shows_passed(released_repo, tmp_path):

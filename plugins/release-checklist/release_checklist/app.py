@@ -7,7 +7,7 @@ import os
 import re
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Optional
+from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Optional
 
 from agentty_plugin import AgenttyError, CommandCall, Context, Pane, Plugin, UIEvent
 from agentty_plugin.panes import busy_agent_panes, idle_agent_pane, pane_label
@@ -15,13 +15,12 @@ from agentty_plugin.panes import busy_agent_panes, idle_agent_pane, pane_label
 from . import ids
 from .fix_watch import FixWatch
 from .text import TEXT
-from .view import LIVE_LINES, Confirm, State, badge_text, progress_badge, render
+from .view import LIVE_LINES, Confirm, State, Waiting, badge_text, progress_badge, render
 
 if TYPE_CHECKING:
+    from .agent_wait import AgentWaiter, PendingWait, WaitStore
     from .chosen_versions import ChosenVersions
     from .release_session import ReleaseSession
-    from .steps import Step
-
     Delivery = Callable[[ReleaseSession], Optional[str]]  # returns the text.py key to notify with
 
 # The engine (release_session and what it imports: the command runner, the checklist parser, the run
@@ -89,6 +88,9 @@ class App:
         self.pending_folder: Optional[str] = None  # focus moved while a step ran: follow it afterwards
         self._changed = threading.Event()  # a running step printed or changed state: draw soon
         self.fix_watch = FixWatch(self.plugin.list_workspaces, self._rerun_after_fix)
+        self._waiter: Optional[AgentWaiter] = None  # the confirmed step held until the agents are idle
+        self._pending_wait: Optional[PendingWait] = None
+        self._waits: Optional[WaitStore] = None
 
     @property
     def chosen_versions(self) -> ChosenVersions:
@@ -98,6 +100,15 @@ class App:
             if self._chosen is None:  # the data folder is known once the host said hello
                 self._chosen = ChosenVersions(self.plugin.data_dir)
             return self._chosen
+
+    @property
+    def wait_store(self) -> WaitStore:
+        from .agent_wait import WaitStore
+
+        with self.lock:
+            if self._waits is None:
+                self._waits = WaitStore(self.plugin.data_dir)
+            return self._waits
 
     def t(self, key: str, **values: Any) -> str:
         return str(TEXT.get(self.plugin.language, key, **values))
@@ -168,17 +179,26 @@ class App:
             self.panel_open = False
 
     def context_changed(self, context: Context) -> None:
+        self._wake_waiter()  # the focused pane's status may have changed: a held step looks again
         self.follow(context.cwd)  # the release follows the focused pane's repository
+
+    def pane_status_changed(self, _params: Any) -> None:
+        self._wake_waiter()  # an agent this plugin handed work to changed status
 
     def shutdown(self) -> None:
         self.stop(immediately=True)  # never leave a check's process tree behind
+        with self.lock:
+            waiter = self._waiter
+        if waiter is not None:
+            waiter.stop()  # the wait stays on disk: the next start picks it up again
 
     def load(self, folder: Optional[str], version: Optional[str] = None) -> None:
         """Open the release for folder's repository (quick: a few git calls and one file read)."""
         generation = self.plugin.latest("load")
         with self.lock:
-            if self._session is not None and self._session.running_step is not None:
-                self.pending_folder = folder  # a running step keeps its repository until it ends
+            if self._session is not None and (self._session.running_step is not None or self._waiter is not None) \
+                    and not (folder and folder.startswith(self._session.repo)):
+                self.pending_folder = folder  # a running or held step keeps its repository until it ends
                 return
             self.pending_folder = None
             loading = folder is not None and (self._session is None or not folder.startswith(self._session.repo))
@@ -219,6 +239,8 @@ class App:
             self._live.clear()
         self.update(loading=False, read_error=error, problems=tuple(problems), problems_file=file,
                     not_repo=repo is None, repo_problem=where, history=tuple(history))
+        if session is not None:
+            self._resume_wait(session)
 
     def follow(self, folder: Optional[str]) -> None:
         with self.lock:
@@ -302,6 +324,10 @@ class App:
         with self.lock:
             typed = self.typed.get(ids.SKIP_REASON, "")
         self.skip(_text(event.value) or typed)
+
+    @_click
+    def wait_cancelled(self, _event: UIEvent, _context: Context) -> None:
+        self.cancel_wait()
 
     @_click
     def skip_cancelled(self, _event: UIEvent, _context: Context) -> None:
@@ -529,7 +555,9 @@ class App:
         except AgenttyError as error:
             self.plugin.notify(self.t("send_failed", error=str(error)), "error")
 
-    def _type_command(self, step_id: str) -> Delivery:
+    def _type_command(self, step_id: str, after_wait: bool = False) -> Delivery:
+        """after_wait: typed when the agents went idle, maybe minutes after the user's click; a host that
+        no longer lets the plugin type into the user's terminal then gets a new shell tab instead."""
         def deliver(session: ReleaseSession) -> Optional[str]:
             step = session.step(step_id)
             text = session.command_of(step) or ""
@@ -542,7 +570,14 @@ class App:
             with self.lock:
                 press_enter = self.state.press_enter
             # Enter only when the checklist (#enter) or the user (the toggle) asked for it.
-            self.plugin.send_to_terminal(text, pane_id=pane.id, submit=step.press_enter or press_enter)
+            try:
+                self.plugin.send_to_terminal(text, pane_id=pane.id, submit=step.press_enter or press_enter)
+            except AgenttyError:
+                if not after_wait:
+                    raise
+                self.plugin.inject_prompt(text, target="newTab", agent="shell", cwd=session.repo, submit=False,
+                                          title=self.t("title", version=session.version))
+                return "no_terminal"
             return "sent_terminal"
 
         return deliver
@@ -564,25 +599,36 @@ class App:
         return deliver
 
     # ----- one step's actions -----------------------------------------------------------------------
-    def do_step(self, step_id: str, action: str, confirmed: bool = False) -> None:
-        """One row action (ids.ACT_*) on one step; the panel event that asked for it draws the result."""
+    def do_step(self, step_id: str, action: str, confirmed: bool = False, after_wait: bool = False) -> None:
+        """One row action (ids.ACT_*) on one step; the panel event that asked for it draws the result.
+
+        An irreversible step asks first; confirmed while an agent works in the repository, it waits for the
+        agents to be idle (a tag or push now would publish an agent's half-done work) and then runs."""
         from .prompts import continue_prompt, fix_prompt
 
         session = self.session
         if session is None:
             return
         step = session.step(step_id)
-        if action in ids.STARTS_WORK and step.irreversible and self._agent_is_busy(session, step):
-            pass  # refused, with the pane named: a tag or push now would publish an agent's half-done work
-        elif action in ids.STARTS_WORK and step.irreversible and not confirmed:
+        held = action in ids.STARTS_WORK and step.irreversible
+        waiting = self._waiting_step() if held else None
+        if waiting is not None:
+            self.plugin.notify(self.t("wait_already", title=session.title_of(session.step(waiting))), "warning")
+        elif held and not confirmed:
+            busy = self._busy_panes(session)
             preview = self._push_preview(session, step_id)
+            if busy:
+                preview = " ".join(part for part in (preview, self.t(
+                    "confirm_busy", pane=pane_label(busy[0]), status=self.t("pane_" + busy[0].status))) if part)
             # Asked in the panel itself, with the exact command shown.
             self.update(confirm=Confirm(step_id, ids.ACT_RUN if action == ids.ACT_RETRY else action, preview,
                                         _local_only(session.command_of(step))))
+        elif held and not after_wait and self._busy_panes(session):
+            self._start_wait(session, step_id, ids.ACT_RUN if action == ids.ACT_RETRY else action)
         elif action in (ids.ACT_RUN, ids.ACT_RETRY):
             self.run_one(step_id, confirmed)
         elif action == ids.ACT_TYPE:
-            self._send(self._type_command(step_id), step_id)
+            self._send(self._type_command(step_id, after_wait), step_id)
         elif action == ids.ACT_HAND:
             self._send(self._hand_over(lambda s: continue_prompt(s, s.step(step_id), self.t)), step_id)
         elif action == ids.ACT_FIX:
@@ -597,18 +643,143 @@ class App:
             self.select(step_id)
         # Not drawn here: every caller is a panel event, and _click draws once after it.
 
-    def _agent_is_busy(self, session: ReleaseSession, step: Step) -> bool:
+    # ----- holding a confirmed step until the agents are idle (agent_wait.py) ---------------------------
+    def _busy_panes(self, session: ReleaseSession) -> List[Pane]:
         try:
-            busy = busy_agent_panes(session.repo, self.plugin.list_workspaces())
+            return busy_agent_panes(session.repo, self.plugin.list_workspaces())
         except AgenttyError:
-            busy = []  # the host could not list panes: nothing known to be busy (the confirmation still asks)
-        if not busy:
-            return False
-        pane = busy[0]
-        self.plugin.notify(self.t("agent_busy", pane=pane_label(pane), status=self.t("pane_" + pane.status),
-                                title=session.title_of(step)), "warning")
-        self.update(confirm=None)
-        return True
+            return []  # the host could not list panes: nothing known to be busy (the confirmation still asks)
+
+    def _waiting_step(self) -> Optional[str]:
+        with self.lock:
+            return self.state.waiting.step if self.state.waiting is not None else None
+
+    def _start_wait(self, session: ReleaseSession, step_id: str, action: str) -> None:
+        """Hold the confirmed step: kept on disk (a restart loses nothing), shown with Cancel, run when idle."""
+        from . import git_repo
+        from .agent_wait import PendingWait
+
+        pending = PendingWait(session.version, step_id, action, git_repo.head_commit(session.repo) or "")
+        try:
+            self.wait_store.put(session.repo, pending)
+        except OSError as error:  # waited for all the same, until the plugin stops
+            self.plugin.notify(self.t("wait_not_saved", problem=self.describe(error, self.plugin.data_dir)),
+                               "warning")
+        self._hold(session, pending, resumed=False)
+
+    def _resume_wait(self, session: ReleaseSession) -> None:
+        """A wait kept from before a restart, for this repository and version: held again."""
+        from .steps import StepState
+
+        with self.lock:
+            if self._waiter is not None:
+                return
+        pending = self.wait_store.get(session.repo)
+        if pending is None or pending.version != session.version:
+            return
+        try:
+            done = session.status(pending.step).state in StepState.COMPLETE
+        except KeyError:
+            done = True  # the checklist no longer has that step
+        if done:
+            self._forget_wait(session.repo)
+            return
+        self._hold(session, pending, resumed=True)
+
+    def _hold(self, session: ReleaseSession, pending: PendingWait, resumed: bool) -> None:
+        from .agent_wait import AgentWaiter
+
+        def still_busy(panes: List[Pane]) -> None:
+            with self.lock:
+                waiting = self.state.waiting
+            if waiting is not None and waiter is self._waiter:
+                self.update(waiting=waiting._replace(pane=pane_label(panes[0]), status=panes[0].status))
+
+        waiter = AgentWaiter(lambda: busy_agent_panes(session.repo, self.plugin.list_workspaces()), self._settle,
+                             lambda: self._wait_over(waiter), still_busy)
+        busy = self._busy_panes(session)
+        with self.lock:
+            old, self._waiter, self._pending_wait = self._waiter, waiter, pending
+        if old is not None:
+            old.stop()
+        self.update(confirm=None, waiting=Waiting(pending.step, pending.action,
+                                                  pane_label(busy[0]) if busy else "",
+                                                  busy[0].status if busy else "", resumed))
+        waiter.start()
+
+    def _settle(self) -> None:
+        """Wait SETTLE_MS: the host's timer (API 2), else a plain wait that Cancel and shutdown cut short."""
+        from .agent_wait import SETTLE_MS
+
+        try:
+            self.plugin.timer(SETTLE_MS)
+        except AgenttyError:
+            with self.lock:
+                waiter = self._waiter
+            if waiter is not None:
+                waiter.stopped.wait(SETTLE_MS / 1000)
+
+    def _wake_waiter(self) -> None:
+        with self.lock:
+            waiter = self._waiter
+        if waiter is not None:
+            waiter.wake()
+
+    def _end_wait(self, waiter: Optional[AgentWaiter] = None) -> Optional[PendingWait]:
+        """Stop holding (the given waiter's wait only, if one is named); the wait it held, or None."""
+        with self.lock:
+            if self._waiter is None or (waiter is not None and waiter is not self._waiter):
+                return None
+            current, pending = self._waiter, self._pending_wait
+            self._waiter, self._pending_wait = None, None
+        current.stop()
+        session = self.session
+        if session is not None:
+            self._forget_wait(session.repo)
+        self.update(waiting=None)
+        return pending
+
+    def _forget_wait(self, repo: str) -> None:
+        try:
+            self.wait_store.put(repo, None)
+        except OSError:
+            pass  # a stale wait is checked against the step's state and HEAD when it is read back
+
+    def cancel_wait(self) -> None:
+        session = self.session
+        pending = self._end_wait()
+        if pending is not None and session is not None:
+            self.plugin.notify(self.t("wait_cancelled", title=session.title_of(session.step(pending.step))))
+        self._follow_pending()
+
+    def _wait_over(self, waiter: AgentWaiter) -> None:
+        """The agents are idle: run the held step, unless a commit came meanwhile (then it asks again)."""
+        from . import git_repo
+
+        session = self.session
+        pending = self._end_wait(waiter)
+        if pending is None or session is None:
+            return
+        try:
+            step = session.step(pending.step)
+        except KeyError:
+            return
+        title = session.title_of(step)
+        if (git_repo.head_commit(session.repo) or "") != pending.head:
+            self.plugin.notify(self.t("wait_head_moved", title=title), "warning")
+            self.update(confirm=Confirm(step.id, pending.action, self._push_preview(session, step.id),
+                                        _local_only(session.command_of(step))))
+        else:
+            self.plugin.notify(self.t("wait_over", title=title))
+            self.do_step(step.id, pending.action, confirmed=True, after_wait=True)
+        self.redraw()
+        self._follow_pending()
+
+    def _follow_pending(self) -> None:
+        with self.lock:
+            pending, shown = self.pending_folder, self.state.folder
+        if pending is not None and pending != shown:
+            self.load(pending)
 
     def _push_preview(self, session: ReleaseSession, step_id: str) -> str:
         """What an irreversible step will do, in words, next to the exact command: what a push sends,

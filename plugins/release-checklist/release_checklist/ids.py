@@ -14,6 +14,7 @@ HISTORY = "release.history"  # earlier releases of this repository: a click open
 # The confirmation shown before an irreversible step, and before resetting the release.
 CONFIRM_YES = "confirm.yes"
 CONFIRM_NO = "confirm.no"
+WAIT_CANCEL = "wait.cancel"  # stop waiting for the agents: the held step does not start
 RESET_YES = "reset.yes"
 RESET_NO = "reset.no"
 

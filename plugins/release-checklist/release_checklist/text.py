@@ -156,10 +156,17 @@ EN: Dict[str, str] = {
         "branch."
     ),
     "push_not_atomic": "Without --atomic, the tag may arrive without the branch.",
-    "agent_busy": (
-        "{pane} is {status} in this repository, so \"{title}\" did not start: it would publish the agent's unfinished "
-        "work. Press it again once the agent is idle."
-    ),
+    "confirm_busy": "{pane} is {status} in this repository: after you confirm, this waits until the agent is idle.",
+    "waiting_title": "Waiting for the agent",
+    "waiting_for": "{pane} is {status} in this repository. \"{title}\" starts when it is idle.",
+    "waiting_settle": "The agents here look idle; making sure before \"{title}\" starts.",
+    "waiting_resumed": "Kept from before Agentty restarted the plugin.",
+    "wait_cancel": "Cancel (do not start it)",
+    "wait_cancelled": "\"{title}\" will not start: the wait was cancelled.",
+    "wait_over": "The agents in this repository are idle: \"{title}\" starts now.",
+    "wait_head_moved": "A commit was made while \"{title}\" waited: confirm it again with what it sends now.",
+    "wait_already": "\"{title}\" is already waiting for the agent: cancel that first.",
+    "wait_not_saved": "The wait is kept only until the plugin stops: {problem}",
     "pane_working": "working",
     "pane_thinking": "thinking",
     "pane_permission": "waiting for a permission",
@@ -381,10 +388,23 @@ JA: Dict[str, str] = {
         "タグのコミットが {remote} のブランチにない場合があります。"
     ),
     "push_not_atomic": "--atomic がないと、ブランチなしでタグだけが届くことがあります。",
-    "agent_busy": (
-        "{pane} がこのリポジトリで{status}のため、「{title}」は開始しませんでした。エージェントの作業途中の内容が公開さ"
-        "れてしまいます。エージェントがアイドルになってから、もう一度押してください。"
+    "confirm_busy": (
+        "{pane} がこのリポジトリで{status}です。確定す"
+        "ると、エージェントがアイドルになるまで待ってから実行します。"
     ),
+    "waiting_title": "エージェントを待っています",
+    "waiting_for": "{pane} がこのリポジトリで{status}です。アイドルになったら「{title}」を開始します。",
+    "waiting_settle": "ここのエージェントはアイドルのようです。「{title}」を開始する前に確認しています。",
+    "waiting_resumed": "Agentty がプラグインを再起動する前から続いている待機です。",
+    "wait_cancel": "キャンセル（開始しない）",
+    "wait_cancelled": "待機をキャンセルしたので「{title}」は開始しません。",
+    "wait_over": "このリポジトリのエージェントがアイドルになりました。「{title}」を今開始します。",
+    "wait_head_moved": (
+        "「{title}」の待機中にコミットが作られました。"
+        "今送られる内容を確認して、もう一度確定してください。"
+    ),
+    "wait_already": "「{title}」がすでにエージェントを待っています。先にそれをキャンセルしてください。",
+    "wait_not_saved": "この待機はプラグインが止まるまでしか保持されません: {problem}",
     "pane_working": "作業中",
     "pane_thinking": "思考中",
     "pane_permission": "許可待ち",
@@ -602,10 +622,20 @@ KO: Dict[str, str] = {
         "커밋이 {remote} 브랜치에 없을 수 있습니다."
     ),
     "push_not_atomic": "--atomic이 없으면 브랜치 없이 태그만 도착할 수 있습니다.",
-    "agent_busy": (
-        "{pane}이(가) 이 저장소에서 {status} 상태라 \"{title}\"을(를) 시작하지 않았습니다. 에이전트가 끝내지 않은 작업"
-        "이 공개됩니다. 에이전트가 유휴 상태가 되면 다시 누르세요."
+    "confirm_busy": (
+        "{pane}이(가) 이 저장소에서 {status} 상태입니다. "
+        "확인하면 에이전트가 유휴 상태가 될 때까지 기다렸다가 실행합니다."
     ),
+    "waiting_title": "에이전트를 기다리는 중",
+    "waiting_for": "{pane}이(가) 이 저장소에서 {status} 상태입니다. 유휴 상태가 되면 \"{title}\"을(를) 시작합니다.",
+    "waiting_settle": "이곳의 에이전트가 유휴 상태로 보입니다. \"{title}\"을(를) 시작하기 전에 확인하는 중입니다.",
+    "waiting_resumed": "Agentty가 플러그인을 다시 시작하기 전부터 이어진 대기입니다.",
+    "wait_cancel": "취소(시작하지 않음)",
+    "wait_cancelled": "대기를 취소했으므로 \"{title}\"은(는) 시작하지 않습니다.",
+    "wait_over": "이 저장소의 에이전트가 유휴 상태입니다. 지금 \"{title}\"을(를) 시작합니다.",
+    "wait_head_moved": "\"{title}\"이(가) 기다리는 동안 커밋이 생겼습니다. 지금 보내질 내용을 보고 다시 확인하세요.",
+    "wait_already": "\"{title}\"이(가) 이미 에이전트를 기다리고 있습니다. 먼저 그것을 취소하세요.",
+    "wait_not_saved": "이 대기는 플러그인이 멈출 때까지만 유지됩니다: {problem}",
     "pane_working": "작업 중",
     "pane_thinking": "생각 중",
     "pane_permission": "권한 대기 중",
@@ -797,10 +827,17 @@ ZH: Dict[str, str] = {
         "提交。"
     ),
     "push_not_atomic": "没有 --atomic 时，标签可能在没有分支的情况下到达。",
-    "agent_busy": (
-        "{pane} 正在此仓库中{status}，所以“{title}”没有开始：它会把智能体尚未完成的工作发布出去。请等智能体空闲后再按一"
-        "次。"
-    ),
+    "confirm_busy": "{pane} 正在此仓库中{status}：确认后，会等到智能体空闲再执行。",
+    "waiting_title": "正在等待智能体",
+    "waiting_for": "{pane} 正在此仓库中{status}。它空闲后将开始“{title}”。",
+    "waiting_settle": "这里的智能体似乎已空闲；开始“{title}”前再确认一次。",
+    "waiting_resumed": "这是 Agentty 重启插件之前就在进行的等待。",
+    "wait_cancel": "取消（不开始）",
+    "wait_cancelled": "已取消等待，“{title}”不会开始。",
+    "wait_over": "此仓库的智能体已空闲：现在开始“{title}”。",
+    "wait_head_moved": "“{title}”等待期间产生了新的提交：请查看现在要发送的内容后再次确认。",
+    "wait_already": "“{title}”已在等待智能体：请先取消它。",
+    "wait_not_saved": "此等待只保留到插件停止：{problem}",
     "pane_working": "工作",
     "pane_thinking": "思考",
     "pane_permission": "等待授权",

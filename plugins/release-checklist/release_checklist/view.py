@@ -30,6 +30,16 @@ class Confirm(NamedTuple):
     local: bool = False  # it changes only this clone (a local tag): no "cannot be undone"
 
 
+class Waiting(NamedTuple):
+    """A confirmed irreversible step held until the agents at work in the repository are idle."""
+
+    step: str
+    action: str  # ids.ACT_*
+    pane: str = ""  # the busy pane, as the user knows it ("Claude (pane 11)")
+    status: str = ""  # its status: working, thinking, permission, question
+    resumed: bool = False  # kept from before the plugin restarted
+
+
 class State(NamedTuple):
     """Everything the panel shows: an immutable snapshot (a NamedTuple: a dataclass costs the first panel
     start-up time). The controller replaces it with App.update(**changes); render() only reads it."""
@@ -43,6 +53,7 @@ class State(NamedTuple):
     read_error: Optional[str] = None
     selected: Optional[str] = None  # step whose output is shown
     confirm: Optional[Confirm] = None
+    waiting: Optional[Waiting] = None
     confirm_reset: bool = False
     skipping: Optional[str] = None
     skip_error: bool = False

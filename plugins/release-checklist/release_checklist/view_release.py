@@ -159,6 +159,24 @@ def _publishes(release: Release, step: Step, t: Translate) -> Optional[Dict[str,
     return ui.text(t("confirm_publishes", tag=tag, workflows=", ".join(publishing.workflows)), "error")
 
 
+def _waiting(state: State, release: Release, t: Translate) -> Optional[Dict[str, Any]]:
+    """A confirmed step held until the repository's agents are idle: what it waits for, and Cancel."""
+    waiting = state.waiting
+    if waiting is None:
+        return None
+    try:
+        title = release.title_of(release.step(waiting.step))
+    except KeyError:
+        return None
+    status = t("pane_" + waiting.status) if waiting.status else ""
+    return ui.section(t("waiting_title"), [
+        ui.spinner(t("waiting_for", pane=waiting.pane, status=status, title=title) if waiting.pane
+                   else t("waiting_settle", title=title)),
+        waiting.resumed and ui.text(t("waiting_resumed"), "muted"),
+        ui.button(ids.WAIT_CANCEL, t("wait_cancel"), icon="x", variant="ghost"),
+    ])
+
+
 def _confirmation(state: State, release: Release, t: Translate) -> Optional[Dict[str, Any]]:
     if state.confirm_reset:
         return ui.section(t("reset"), [
@@ -226,6 +244,7 @@ def release_tree(state: State, release: Release, t: Translate) -> Dict[str, Any]
         controls,
         release.save_error is not None and ui.text(t("not_saved", problem=describe_os_error(
             release.save_error, state.language, release.state_folder)), "error"),
+        _waiting(state, release, t),
         _confirmation(state, release, t),
         _output_block(state, release, t),
         ui.section(t("steps"), [
