@@ -159,3 +159,20 @@ def test_the_reply_that_closes_a_phase_says_where_the_work_ended_up_and_failures
     done = _summary(korean, agent="cursor").done.items
     assert any("chat.md 파일에 성공적으로 저장" in item for item in done)
     assert not any("업로드하겠습니다" in item for item in done)
+
+
+def test_pushes_through_tool_calls_say_so_and_calls_are_counted_by_tool_not_by_argument():
+    reply = ("⏺ github - create_repository (MCP)(name: \"atlas\")\n  ⎿  {\"full_name\": \"ana/atlas\"}\n\n"
+             "⏺ github - push_files (MCP)(branch: \"main\")\n  ⎿  {\"sha\": \"1\"}\n\n"
+             "⏺ github - push_files (MCP)(branch: \"docs\")\n  ⎿  {\"sha\": \"2\"}\n\n⏺ Done.")
+    done = _summary([("user", "Publish it with the GitHub tools."), ("assistant", reply)]).done.items
+    pushed = [item for item in done if item.startswith("Pushed with tool calls:")]
+    assert len(pushed) == 1 and pushed[0].count("push_files") == 1 and "×2" in pushed[0]
+
+
+def test_a_japanese_report_that_names_no_object_is_a_fragment_and_a_chinese_change_list_is_results():
+    reply = "ローカルでコミット済みです。\n\nデバッグログを削除済み。"
+    done = _summary([("user", "コミットしてください。"), ("assistant", reply)], agent="cursor").done.items
+    assert "デバッグログを削除済み。" in done and "ローカルでコミット済みです。" not in done
+    listed = result_lists("这个修改：\n\n1. 添加了两个新的卡片组件：\n\n   - Cookie 信息卡片\n\n2. 使用了响应式布局")
+    assert listed == ["添加了两个新的卡片组件：", "使用了响应式布局"]

@@ -902,7 +902,7 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     undone = {commit for turn_parts in parts if turn_parts is not None for commit in turn_parts.undone}
     groups: List[Tuple[bool, List[str]]] = []  # (closes a phase, the reply's results), newest reply first
     seen: Set[str] = set()
-    acted: Dict[str, int] = {}  # acting tool calls by name, counted
+    acted: Dict[str, Tuple[str, int]] = {}  # acting tool calls by name: (as first shown, how many)
     candidates = 0
     stopped = False  # replies older than the ones read hold more results, not counted
     closes = True  # the newest reply with words closes the last phase
@@ -933,8 +933,10 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
                 tools.append(phrase(language, "done.committed", commit=what))
             elif kind == "pushed":
                 tools.append(phrase(language, "done.pushed", ref=what, remote=where))
-            elif kind == "acted":
-                acted[what] = acted.get(what, 0) + 1
+            elif kind == "acted":  # counted by the tool's name; shown with the arguments of its first call
+                name = what.split(": ", 1)[0]
+                shown, count = acted.get(name, (what, 0))
+                acted[name] = (shown, count + 1)
         tools += [record for commit, record in turn_parts.commit_of if commit not in undone]
         group = []
         # What tool output shows was done (a commit, a push) leads: the reply's words come after it.
@@ -952,8 +954,9 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
             stopped = True
             break
     if acted:  # MCP pushes and the like: named once for the session, with how often each ran
-        names = ", ".join(name + (" ×" + str(count) if count > 1 else "") for name, count in reversed(acted.items()))
-        groups.insert(0, (True, [phrase(language, "done.acted", names=names)]))
+        names = ", ".join(shown + (" ×" + str(count) if count > 1 else "") for shown, count in reversed(acted.values()))
+        key = "done.acted_push" if any("push" in name.lower() for name in acted) else "done.acted"
+        groups.insert(0, (True, [phrase(language, key, names=names)]))
     # Rank: depth first, then the replies that close a phase, then the newest; show in session order.
     ranked = sorted((depth, not closing, reply, item) for reply, (closing, group) in enumerate(groups)
                     for depth, item in enumerate(group))

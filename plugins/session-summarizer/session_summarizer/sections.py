@@ -401,7 +401,7 @@ _RESULT_CUE = re.compile(
     r"|landed|shipped|done|completed?|implemented|implementation|fixes (?:applied|made)|fixed|results?|deliverables"
     r"|accomplished|created|added|updated|modified|resolved|new files|verified"
     r"|итог\w*|изменени\w*|сделано|выполнено|resumen|cambios|realizad\w*|hecho|resumo|altera\w*|feito|conclu\w*)\b"
-    r"|变更|修改内容|修改的|完成|实现|总结|修复|変更|実装|完了|まとめ|対応内容|修正内容|作成した"
+    r"|\bthis change\b|变更|修改|完成|实现|总结|修复|変更|実装|完了|まとめ|対応内容|修正内容|作成した"
     r"|변경|구현|완료|수정 사항|작업 내용|요약")
 # A heading over what is still to come is not over results ("Next steps", "Proposed changes", "Plan").
 _AHEAD_CUE = re.compile(
@@ -491,7 +491,7 @@ def _is_result_item(item: str) -> bool:
     stripped = item.strip().replace("**", "")
     # "Final checks:" only heads the items under it; "Column widths: fixed for every column:" says something.
     short = len(stripped.split()) <= 4 if stripped.isascii() else len(stripped) <= 16
-    label = short and stripped.endswith((":", "："))
+    label = short and stripped.endswith((":", "：")) and not ex.is_action(stripped.rstrip(":：") + ".")
     return not label and not _NOT_DONE_MARK.match(stripped) and not _INSTRUCTION.match(stripped)
 
 
@@ -543,6 +543,11 @@ _TODO_RECORD = re.compile(r"(?i)^(?:updated|created|added|completed|marked)\b.{0
                           r"\b(?:todos?|to-dos?|todo list|task list)\b")
 
 
+# A short Japanese report without a case particle names no object: a fragment, not a result.
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_JA_OBJECT = re.compile(r"[をがはにへ]|[A-Za-z0-9_./-]{3,}")
+
+
 def is_result(sentence: str) -> bool:
     """A reported action that says what it achieved; not "I checked …", not a two-word fragment."""
     cleaned = ex.clean_item(sentence)
@@ -550,6 +555,8 @@ def is_result(sentence: str) -> bool:
         return False
     if cleaned.isascii():
         return len(cleaned.split()) > 2
+    if len(cleaned) < 20 and _KANA.search(cleaned) and not _JA_OBJECT.search(cleaned) and "`" not in cleaned:
+        return False  # "ローカルでコミット済みです。": done, but to what is not said
     return len(cleaned) >= 12
 
 
