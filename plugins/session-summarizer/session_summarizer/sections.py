@@ -20,10 +20,6 @@ from .transcript import TurnParts
 
 # Ids of tool calls (OpenAI `call_…`, Anthropic `toolu_…`): never a command.
 _CALL_ID = re.compile(r"\b(?:call|toolu|fc|tool|chatcmpl|msg|run)_[A-Za-z0-9]{8,}\b")
-# Commands that change something outside the working tree or the history: kept first when there are many.
-_ACTING = re.compile(r"^(?:git (?:commit|push|merge|rebase|tag|init|clone|reset|revert|checkout -b|switch -c)"
-                     r"|gh |npm (?:publish|install|i )|pnpm add|yarn add|pip install|uv (?:add|sync|run|init)"
-                     r"|cargo (?:add|publish|install)|docker |kubectl |terraform |vercel|netlify|fly )")
 
 
 def clean_command(command: str) -> str:
@@ -35,30 +31,6 @@ def clean_command(command: str) -> str:
 
 def is_id_only(command: str) -> bool:
     return not _CALL_ID.sub("", command).strip(" `'\"()[]{},:")
-
-
-def pick_commands(commands: Sequence[str], limit: int) -> Tuple[List[str], int]:
-    """Unique commands in the order they ran; past `limit`, acting ones (pushes, commits, installs) stay."""
-    unique: Dict[str, str] = {}
-    for command in commands:
-        if is_id_only(command):
-            continue
-        shown = clean_command(command)
-        key = shown.lower()
-        if len(key) >= 2 and key not in unique:
-            unique[key] = shown
-    items = list(unique.values())
-    if len(items) <= limit:
-        return items, 0
-    acting = {index for index, item in enumerate(items) if _ACTING.match(item) or " (" in item}
-    keep = sorted(acting)[:limit]
-    for index in range(len(items)):
-        if len(keep) >= limit:
-            break
-        if index not in acting:
-            keep.append(index)
-    keep.sort()
-    return [items[index] for index in keep], len(items) - len(keep)
 
 
 # ------------------------------------------------------------------------------------------ errors
