@@ -5,7 +5,7 @@ Cline, Copilot's chat copy, Gemini CLI, Codex, Claude Code, aider), with other p
 than the corpus sessions, so a rule that only matches one transcript's wording fails here.
 """
 
-from session_summarizer.command_list import pick
+from session_summarizer.command_list import pick as pick_steps
 from session_summarizer.local_summary import count_words, summarize
 from session_summarizer.sections import call_errors, clean_command, is_decision, is_id_only
 from session_summarizer.session import parse_session
@@ -216,7 +216,7 @@ def test_commands_offered_to_the_user_are_not_listed_and_ids_never_are():
     summary = _summary([("user", "Add the items endpoint."), ("assistant", offered)])
     assert summary.commands.items == ["pytest -q"]
     ran = ["call_lfNPq81Zx0aBcDeF", "npm test call_9xYzAbCdEfGh12", "npm test"]
-    kept, _ = pick([clean_command(command) for command in ran if not is_id_only(command)], 10)
+    kept, _ = pick_steps([clean_command(command) for command in ran if not is_id_only(command)], 10)
     assert kept == ["npm test"]
 
 
