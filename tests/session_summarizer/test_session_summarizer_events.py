@@ -334,6 +334,27 @@ def test_strong_decisions_are_kept_over_a_crowd_of_contrasts():
     assert any("SQLite" in item for item in summary.findings.items), summary.findings.items
 
 
+def test_a_rule_the_user_lays_down_is_a_decision_but_a_briefs_musts_are_not():
+    rules = ("the importer should never call the network; it must always read the local dump",
+             "インポーターは必ずローカルのダンプを読むようにして、ネットワークには接続しないで",
+             "导入器不要访问网络，只用本地的导出文件",
+             "임포터는 네트워크를 쓰지 말고 항상 로컬 덤프를 읽게 해 주세요",
+             "импортёр никогда не должен ходить в сеть, только локальный дамп")
+    for rule in rules:
+        summary = _summary([("user", "Write an importer for the orders dump."),
+                            ("assistant", "I've written importer.py; it downloads the dump first."), ("user", rule)])
+        assert any(rule in item for item in summary.findings.items), (rule, summary.findings.items)
+    # A rule typed inside a fence (some users fence every ask) is still the user's words.
+    summary = _summary([("user", "Write an importer."), ("assistant", "Done."),
+                        ("user", "```\nnever call the network in the importer\n```")])
+    assert any("never call the network" in item for item in summary.findings.items), summary.findings.items
+    # A long brief's "must"s are the task itself, not choices made along the way; a question is no rule.
+    brief = "\n".join(f"{number}. The importer must handle field {number} of the dump format." for number in range(60))
+    summary = _summary([("user", brief), ("assistant", "Starting with the field parser."),
+                        ("user", "Should it always read the local dump?")])
+    assert not summary.findings.items, summary.findings.items
+
+
 def test_a_report_after_a_cheer_and_an_emoji_is_a_result():
     reply = ("Perfect! ✅ I've added pagination to the orders table, 50 rows per page.\n\n"
              "Excellent! 🎉 I've implemented CSV export for the filtered orders!")

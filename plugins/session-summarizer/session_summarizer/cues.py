@@ -336,3 +336,25 @@ _PERSISTS = re.compile(
 def reports_persisting_problem(text: str) -> bool:
     return bool(_PERSISTS.search(text))
 
+
+# A rule the user lays down for the work: "it should always create the thread", "never pass a threadId",
+# "the only thing that may be mocked is the LLM", "必ず…", "不要使用外部请求", "항상 …", "никогда не …".
+_RULE_LATIN = re.compile(
+    r"\b(?:always|never|must(?:n'?t| not)?|should (?:always|never|not|only|be|use|just)|shouldn'?t|the only \w+"
+    r"|only (?:use|when|if|mock|allow|accept)|don'?t (?:ever|use|add|mock|touch|push|change|create)"
+    r"|do not (?:use|add|mock|touch|push|change|create)|no (?:mocks?|fallbacks?|backward)"
+    r"|siempre|nunca|sempre|всегда|никогда|только|нельзя)\b")
+_RULE_WIDE = re.compile(r"必ず|常に|絶対に|だけ(?:を|で|に)|のみ|しないで|禁止"
+                        r"|必须|总是|永远|只能|只(?:用|有|在)|不要|不准|一律"
+                        r"|항상|절대|반드시|만 (?:사용|허용)|하지 마|금지")
+_RULE_STEMS = ("always", "never", "must", "should", "only", "don", "do not", "no mock", "no fallback",
+               "no backward", "siempre", "nunca", "sempre")
+
+
+def states_rule(text: str) -> bool:
+    """A rule for the work (always, never, only, must, 必ず, 不要, 항상…), as a user states one."""
+    lowered = text.lower()
+    if text.isascii():
+        return any(stem in lowered for stem in _RULE_STEMS) and bool(_RULE_LATIN.search(lowered))
+    return bool(_RULE_WIDE.search(text)) or bool(_RULE_LATIN.search(lowered))
+

@@ -684,8 +684,10 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             if chosen:
                 decide(phrase(language, "decision.user_chose", choice=chosen), 3)
             offer = ""
-            if not decisions_full() and (cues.may_hold_decision(turn.text) or cues.rejects_and_replaces(turn.text)):
-                for sentence in ex.sentences(ex.split_code(turn.text)[0]):
+            own = _own_words(turn.text)
+            if own and not decisions_full() and (cues.may_hold_decision(own) or cues.rejects_and_replaces(own)
+                                                 or cues.states_rule(own)):
+                for sentence in ex.sentences(own):
                     if rules.is_user_choice(sentence):
                         decide(sentence, 3)  # the user's own rule
             continue
@@ -784,6 +786,22 @@ _BRIEF_CHARS = 2500
 # A line of pasted output rather than the user's words: a stack frame, or a line that points at a
 # file position ("at f (file:///a.js:12:3)", "  File \"a.py\", line 3", "src/a.ts:4:1").
 _OUTPUT_LINE = re.compile(r"^\s*(?:at\s+\S|File \"[^\"]+\", line \d)|\S:\d+:\d+\b")
+
+
+def _own_words(text: str) -> str:
+    """What the user wrote in an ask, without pasted code or output; "" for a brief (its rules are the task,
+    not choices made along the way) or a turn that asks nothing. An ask typed inside a fence is the ask."""
+    ask = ask_text(text)
+    if not ask:
+        return ""
+    prose, blocks = ex.split_code(ask)
+    if not prose.strip() and len(blocks) == 1 and not blocks[0][0] and len(blocks[0][1]) < 600:
+        prose = blocks[0][1]  # some users wrap every ask in a fence
+    return "" if _own_words_chars(prose) > _RULES_BRIEF_CHARS else prose
+
+
+# Past this many characters of the user's own words an ask is a brief: its "must"s are the task itself.
+_RULES_BRIEF_CHARS = 1500
 
 
 def _own_words_chars(prose: str) -> int:

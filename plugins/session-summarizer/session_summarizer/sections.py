@@ -303,11 +303,13 @@ def decision_strength(sentence: str) -> int:
 
 
 def is_user_choice(sentence: str) -> bool:
-    """A choice the user states: a decision by the usual cues, or one way turned down and the other named
-    ("we don't need backward compatibility, just migrate the records")."""
-    if ex.is_question(sentence) or len(sentence) < 16:
+    """A choice the user states: a decision by the usual cues, one way turned down and the other named
+    ("we don't need backward compatibility, just migrate the records"), or a rule for the work ("it should
+    always create the thread", "the only thing mocked is the LLM", "不要使用外部网络请求")."""
+    if ex.is_question(sentence) or len(sentence) < 16 or len(sentence) > 300:
         return False
-    return is_decision(sentence) or (cues.rejects_and_replaces(sentence) and not cues.is_hedged(sentence))
+    return is_decision(sentence) or ((cues.rejects_and_replaces(sentence) or cues.states_rule(sentence))
+                                     and not cues.is_hedged(sentence))
 
 
 def is_decision_pair(choice: str, reason: str) -> bool:
