@@ -178,3 +178,51 @@ def test_a_test_diff_in_a_gemini_box_is_output_not_a_tool_call():
     parts = read_turn(text)
     assert [(call.kind, call.text) for call in parts.calls] == [("run", "npx vitest run")]
     assert [hit.line for hit in call_errors([parts])] == ["AssertionError: expected 2 to be 3"]
+
+
+# ------------------------------------------------------------------------------ tallies, file dumps, the host
+
+def test_a_failure_tally_is_an_error_after_what_failed_in_output_and_in_prose():
+    run = ("⏺ Bash(python -m pytest -q)\n"
+           "  ⎿  FAILED tests/test_money.py::test_round - AssertionError: assert 0.3 == 0.30000000000000004\n"
+           "     2 failed, 48 passed in 1.92s")
+    assert [hit.line for hit in call_errors([read_turn(run)])] == [
+        "FAILED tests/test_money.py::test_round - AssertionError: assert 0.3 == 0.30000000000000004",
+        "2 failed, 48 passed in 1.92s"]
+    summary = _summary([("user", "全部のテストを流して"),
+                        ("assistant", "Here is where it stands: **48 passed, 2 failed** across the suite."),
+                        ("assistant", "테스트 결과: 3개 실패, 나머지는 통과했습니다.")])
+    assert any("48 passed, 2 failed" in item for item in summary.errors.items)
+    assert any("3개 실패" in item for item in summary.errors.items)
+    clean = _summary([("user", "Run the tests."), ("assistant", "All 50 passed, 0 failed.")])
+    assert clean.errors.items == []
+
+
+def test_an_error_word_inside_a_printed_file_is_the_files_text():
+    text = ("• Ran cat docs/requirements.md | head -40\n"
+            "  └ # 要件\n"
+            "    - エラー発生時はSentryに送る\n"
+            "    - TypeError: の扱いは未定\n\n"
+            "• Ran cat docs/missing.md\n"
+            "  └ cat: docs/missing.md: No such file or directory")
+    assert [hit.line for hit in call_errors([read_turn(text)])] == [
+        "cat: docs/missing.md: No such file or directory"]
+
+
+def test_the_agents_host_failing_is_an_error():
+    turns = [("user", "Sigue con la migración."),
+             ("assistant", "✦ Continuing with the schema changes.\n✕ [API Error: request to the model timed out]")]
+    assert any("API Error" in item for item in _summary(turns).errors.items)
+
+
+def test_code_under_a_lead_in_is_code_and_a_failed_search_is_not_left_open():
+    turns = [("user", "Add the test. It should expect an error:\n```typescript\n"
+                      "test('rejects late events', () => {})\n```"),
+             ("assistant", "".join(f"⏺ Update(tests/stream{index}.test.ts)\n  ⎿  Updated tests/stream{index}.test.ts "
+                                   "with 4 additions\n\n" for index in range(3))
+                           + "⏺ Bash(rg -n \"lateEvents\" src/stream)\n"
+                           "  ⎿  rg: src/stream: No such file or directory (os error 2)")]
+    summary = _summary(turns)
+    assert not any("rejects late events" in item for item in summary.errors.items)
+    assert any("rg: src/stream" in item and "still open" not in item for item in summary.errors.items)
+    assert not any("rg: src/stream" in item for item in summary.next_steps.items)

@@ -379,7 +379,7 @@ _ERROR_START = re.compile(
     # A tool's own failure line, after an optional `[service]` prefix: "Unable to commit: …",
     # "[db] failed to inspect service: Cannot connect to …".
     r"|(?:\[[\w.-]+\]\s*)?(?:Unable to|Cannot|Could not|[Ff]ailed to)\s\w+[^:,\n]{0,40}:\s)"
-    r"|\[Errno \d+\]|\bPermission denied\b"  # an OSError anywhere in the line
+    r"|\[Errno \d+\]|\bPermission denied\b|\bNo such file or directory\b"  # an OSError anywhere in the line
     r"|\berror [A-Z]{2,}\d+:"  # tsc, MSBuild, C#: "a.ts(3,1): error TS2304: …"
     r"|^\S+:\d+:\d+:? (?:[A-Z]+\d+|error|warning: unused)\b"
     r"|\bE(?:CONN(?:REFUSED|RESET|ABORTED)|NETUNREACH|HOSTUNREACH|NOENT|ACCES|PERM|ADDRINUSE|TIMEDOUT|PIPE"
@@ -392,6 +392,19 @@ SOURCE_LANGUAGES = frozenset((
     "svelte", "sql", "yaml", "yml", "json", "toml", "xml", "diff", "patch", "markdown", "md", "dart", "lua",
     "elixir", "haskell", "r", "julia", "perl", "graphql", "proto", "hcl", "terraform", "dockerfile", "makefile",
 ))
+
+
+# A test run's tally with failures in it, as runners print it and agents repeat it: "7 failed, 835
+# passed", "Tests  12 failed | 10 passed (22)", "20 pass, 13 fail, 8 errors", "3件失敗", "2个失败", "1개 실패".
+_TALLY = re.compile(
+    r"(?i)\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?|fail)\b[^.\n]{0,60}?\b\d+\s+(?:tests?\s+)?"
+    r"(?:passed|passing|pass)\b|\b\d+\s+(?:tests?\s+)?(?:passed|passing|pass)\b[^.\n]{0,60}?\b[1-9]\d*\s+"
+    r"(?:tests?\s+)?(?:failed|failing|failures?|fail)\b|[1-9]\d*\s*(?:件|个|個|개|項目)?(?:の)?(?:テスト)?(?:が)?\s*(?:失敗|失败|실패)")
+
+
+def is_failure_tally(text: str) -> bool:
+    """A test run's counts that include failures: an error the run hit, whatever else it printed."""
+    return ("ail" in text or not text.isascii()) and bool(_TALLY.search(text))
 
 
 def is_error_line(line: str) -> bool:

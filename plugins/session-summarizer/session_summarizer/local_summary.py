@@ -468,7 +468,9 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
         if key not in hits:
             prose.setdefault(key, line)
     still = [key for key, hit in hits.items() if hit.status == rules.OPEN]
-    rest = [key for key in list(hits) + list(prose) if key not in still]
+    # A search or a listing that failed (a mistyped pattern, a folder that is not there) mattered least.
+    looking = [key for key, hit in hits.items() if key not in still and rules.LOOKING_STEP.match(hit.key)]
+    rest = [key for key in list(hits) + list(prose) if key not in still and key not in looking] + looking
     kept = still + rest[: max(0, LIMITS["errors"] - len(still))]
     order = {key: index for index, key in enumerate(list(hits) + list(prose))}
     kept.sort(key=lambda key: order[key])
@@ -477,11 +479,21 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
     return Section(items=cleaned, overflow=max(0, len(hits) + len(prose) - len(cleaned)))
 
 
+
+
+
+
+
+
+# An error line is cut here: its head says what went wrong; the rest is the scorer's and the reader's cost.
+_ERROR_CHARS = 120
+
+
 def _error_item(hit: "rules.ErrorHit", language: str) -> str:
     line = redact_text(hit.line)
-    if len(line) > 160:
-        line = line[:159] + "…"
-    source = rules.clean_command(redact_text(hit.source))[:60]
+    if len(line) > _ERROR_CHARS:
+        line = line[:_ERROR_CHARS - 1] + "…"
+    source = rules.clean_command(redact_text(hit.source))[:50]
     text = line + " — `" + source.replace("`", "'") + "`" if source and source.lower() not in line.lower() else line
     if hit.status:
         text += "; " + phrase(language, "error." + hit.status)
@@ -760,8 +772,9 @@ def _judge(sentence: str, maybe_decision: bool, maybe_finding: bool, maybe_error
     finding = (not decision and maybe_finding and ex.is_finding(sentence) and not ex.is_action(sentence)
                and not rules.is_possible_cause(sentence))
     # A sentence that ends on a colon introduces what follows (the output, the fix): it is not the error.
-    error = (maybe_error and not sentence.rstrip().endswith((":", "：")) and ex.is_error_sentence(sentence)
-             and bool(_ERROR_EVENT.search(sentence))
+    error = (maybe_error and not sentence.rstrip().endswith((":", "："))
+             and (ex.is_failure_tally(sentence) or (ex.is_error_sentence(sentence)
+                                                    and bool(_ERROR_EVENT.search(sentence))))
              and not ex.is_action(sentence) and not ex.is_next_step(sentence)
              and not rules.is_possible_cause(sentence))
     return decision, finding, error
@@ -772,7 +785,9 @@ def _judge(sentence: str, maybe_decision: bool, maybe_finding: bool, maybe_error
 _ERROR_EVENT = re.compile(
     r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|\b(?:got|get|getting|hit|raised|throws|threw|thrown|failed with"
     r"|fails with|returned|returns|printed|shows?|showed|reported|crashed|error:|failed:)\b|Traceback|FAILED"
-    r"|発生|出ます|出ました|になりました|返され|报错|出现|抛出|返回了|발생|났습니다|뜹니다")
+    r"|発生|出ます|出ました|になりました|返され|报错|出现|抛出|返回了|발생|났습니다|뜹니다"
+    # The agent's host reporting its own failure: "✕ [API Error: read ECONNRESET]", "API Error: 529 Overloaded".
+    r"|\bAPI Error\b|^[✕✗✘×]\s")
 
 
 _RUN_COMMAND = re.compile(r"^(?:/run|/test|/lint|!)\s*(.+)$")
@@ -843,7 +858,7 @@ _LEAD_IN_FENCE = re.compile(
     r"(?im)^([^\n`]{0,200}?(?:error|exception|fail\w*|traceback|crash\w*|エラー|例外|失敗|错误|報錯|报错|异常|失败"
     r"|오류|에러|실패|예외|ошибк\w*|erro|falla|fallo)[^\n`]{0,80}[:：])[ \t]*\n"
     r"(?:[ \t]*(?:(?:<{7}|={7}|>{7}|(?:> ){3,})[^\n]*)?\n)*"  # blank lines, or a merge's conflict markers
-    r"[ \t]*(```|~~~)[^\n]*\n"
+    r"[ \t]*(```|~~~)([^\n]*)\n"
     r"([\s\S]*?)^[ \t]*\2")
 
 
@@ -854,7 +869,9 @@ def pasted_after_lead_in(text: str) -> List[Tuple[str, str]]:
     if "```" not in text and "~~~" not in text:
         return found
     for match in _LEAD_IN_FENCE.finditer(text):
-        lines = [line.strip() for line in match.group(3).split("\n") if line.strip()]
+        if match.group(3).strip().split(" ", 1)[0].lower() in ex.SOURCE_LANGUAGES:
+            continue  # code to write ("the test should expect an error:" + a test), not output
+        lines = [line.strip() for line in match.group(4).split("\n") if line.strip()]
         if not lines:
             continue
         telling = next((line for line in lines[:6] if len(line) >= 6 and ex.is_error_line(line)), lines[0])

@@ -70,11 +70,17 @@ _NOT_THE_ERROR = re.compile(r"^(?:at\s|File \"|\d{1,6}\s*\||\|\s|\^|~+\^?$|❯\s
 # of the same run, where "error: failed to push some refs" after "! [rejected]" only echoes the first.
 _DISTINCT = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|^Error: \S|\bE[A-Z]{4,}\b|\berror TS\d+"
                        r"|\berror\[E\d+\]|^[✗×✘]\s")
+# Commands that print a file or a diff: what they print is the file, so only their first line (cat's
+# "No such file or directory") can be their error; an "error" inside the file is the file's text.
+_PRINTS_FILES = re.compile(r"^\s*(?:cat|head|tail|less|more|bat|type|Get-Content|sed -n|awk|nl"
+                           r"|git (?:show|diff|log|blame))\b")
 # How many distinct errors one run's output may give: a test run can fail on several at once.
 _PER_CALL = 3
 
 
 def _is_telling(line: str) -> bool:
+    if _DISTINCT.search(line) and not _ERROR_SAYS_NOTHING.match(line):
+        return True  # "FAILED tests/a.py::t - ValueError: …" names its error after the test
     if _ERROR_MESSAGE.match(line):
         return not _ERROR_SAYS_NOTHING.match(line)
     return bool(_TELLING.search(line)) and not _GENERIC.match(line)
@@ -85,7 +91,7 @@ def error_key(line: str) -> str:
     return " ".join(_ERROR_NOISE.sub(" ", line.lower()).split())
 
 
-_ERROR_NOISE = re.compile(r"\S+:\d+(?::\d+)?:?|'[^']*'|\"[^\"]*\"|\d+")
+_ERROR_NOISE = re.compile(r"\S+:\d+(?::\d+)?:?|'[^']*'|\"[^\"]*\"|\b(?=[0-9a-f-]*\d)[0-9a-f-]{6,}\b|\d+")
 
 
 def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
@@ -95,11 +101,15 @@ def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
     say something failed; without one, the first such line (or a failed exit status) is the error.
     """
     telling: Dict[str, str] = {}
-    generic = ""
+    generic = tally = ""
     after_exit = False  # "Exit code 2" first, then what went wrong
-    for line in call.output:
-        stripped = line.strip()
+    output = call.output[:1] if call.kind == RUN and _PRINTS_FILES.match(_PREFIX.sub("", call.text)) else call.output
+    for line in output:
+        stripped = line.strip().lstrip("└⎿│┃ ")
         if len(stripped) < 6 or stripped.startswith("Traceback") or _NOT_THE_ERROR.match(stripped):
+            continue
+        if ex.is_failure_tally(stripped) and len(stripped) < 200:
+            tally = tally or stripped  # "7 failed, 835 passed": after what failed, if there is room
             continue
         in_json = _JSON_ERROR.search(stripped) if '"error' in stripped else None
         if in_json:  # a tool's JSON result: {"error": "MCP error -32603: …"}
@@ -119,8 +129,11 @@ def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
                 generic = generic or stripped
         if len(telling) >= limit:
             break
-    if telling:
-        return list(telling.values())
+    found = list(telling.values())
+    if tally and len(found) < limit:
+        found.append(tally)
+    if found:
+        return found
     if generic:
         return [generic]
     for line in call.output[:8]:
@@ -148,6 +161,9 @@ def call_key(call: Call) -> str:
 
 
 FIXED, OPEN, REFUSED = "fixed", "open", "refused"
+# A search or a listing that failed (a mistyped pattern, a folder that is not there): never a step left
+# failing at the end, and the first error to give way when there are many.
+LOOKING_STEP = re.compile(r"^(?:rg|grep|egrep|find|fd|bfs|ls|tree|cat|head|tail|wc|stat|file|which|type|where)\b")
 # A tool call the user or a policy turned down: an error of its own kind, neither fixed nor open later.
 _REFUSAL = re.compile(
     r"(?i)doesn'?t want to proceed|user rejected|rejected by the user|approval policy|not approved|declined by"
@@ -208,7 +224,7 @@ def call_errors(parts: Sequence[Optional[TurnParts]]) -> List[ErrorHit]:
                 continue
             if last_ok.get(key, -1) > index:
                 status = FIXED
-            elif last_seen.get(key) == index and index >= 0.75 * len(calls):
+            elif last_seen.get(key) == index and index >= 0.75 * len(calls) and not LOOKING_STEP.match(key):
                 status = OPEN
             else:
                 status = ""

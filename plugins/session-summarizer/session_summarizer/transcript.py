@@ -98,6 +98,8 @@ _SPECSTORY_READ = re.compile(r"^Read file: (\S+)")
 _THINKING = re.compile(r"^[✻✽✢∴*]\s*Thinking\b")
 # Claude Code's first answer line when a call did not happen: a refusal, an interruption, a failed edit.
 _REFUSED = re.compile(r"(?i)^(?:user rejected|interrupted|error|failed|string to replace not found|no changes)")
+# Of those, what says a command never ran at all; "FAILED tests/…" or "Error: …" is what it printed.
+_NOT_RUN = re.compile(r"(?i)^(?:user rejected|interrupted|the user doesn't want)")
 # Todo lists: Claude Code's ☐/☒, Codex's plan □/✔ (under `• Updated Plan`), Markdown checkboxes.
 _TODO_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:[☐☒✔✓□■▢◻◼✗]|\[[ xX✓]\])\s")
 # In prose a ✓/✔ line reports work done ("✓ Fixed the parser"); only boxes mark a todo list there.
@@ -328,7 +330,7 @@ def read_turn(text: str) -> TurnParts:
                 if tool in _EDIT_TOOLS and parts.edited:
                     dropped = parts.edited[-1]
                     parts.drop_call(EDIT)
-                elif tool in _RUN_TOOLS and parts.commands and not body.lower().startswith("error"):
+                elif tool in _RUN_TOOLS and parts.commands and _NOT_RUN.match(body):
                     dropped = parts.commands[-1]
                     parts.drop_call(RUN)
                 if dropped:
