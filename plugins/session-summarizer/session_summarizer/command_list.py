@@ -37,10 +37,13 @@ _CHECKING = re.compile(
     r"|phpunit|rspec|ctest|make|cmake|ninja|gradle|gradlew|mvn|xcodebuild|swift|dotnet|cargo|go)(?:\s|$|:)")
 _REDIRECT = re.compile(r"\s*(?:\d?>&\d|&>\s*\S+|\d?>>?\s*(?:/dev/null|\S+)|<\s*/dev/null)")
 _PER_BULLET = 5
+_SEPARATORS = re.compile(r"&&|\|\||;|\n")
 
 
 def _split_outside_quotes(line: str) -> List[str]:
     """The simple commands of a compound line; a pipe keeps only its first stage."""
+    if "'" not in line and '"' not in line:  # most lines: no quotes to respect, so no walk char by char
+        return [piece.split("|", 1)[0].strip() for piece in _SEPARATORS.split(line) if piece.split("|", 1)[0].strip()]
     pieces: List[str] = []
     current: List[str] = []
     quote = ""
