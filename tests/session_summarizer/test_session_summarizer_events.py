@@ -309,6 +309,21 @@ def test_a_verdict_on_a_review_point_with_its_reason_is_a_decision():
     assert not is_decision("Skip this step")
 
 
+def test_the_option_marked_recommended_among_those_offered_is_a_decision():
+    for line in ("### Option 2: Pin the wheel to 1.26 (recommended)", "方案二：在缓存键中加入版本号（推荐）",
+                 "Método 1: Modificar a lista global (Recomendado)", "옵션 2: URL만 변경 (권장)",
+                 "案2：キャッシュキーにバージョンを含める（推奨）"):
+        assert is_decision(line), line
+    assert not is_decision("Which of these options would you recommend (recommended by the docs)?")
+    assert not is_decision("### Option 1: Pin the wheel to 1.26")
+
+
+def test_reasons_and_choices_said_the_chinese_and_japanese_way():
+    assert is_decision("出于隐私考虑，我们改为只读取当前标签页的 history.length。")
+    assert is_decision("地図はクライアント側でのみ動作するため、動的インポートを使用")
+    assert not is_decision("出于隐私考虑，浏览器不允许读取其他网站的记录。")
+
+
 def test_an_alternative_named_after_a_comma_counts_only_next_to_a_choice():
     assert is_decision("I set the page size to 500 rows, not 5,000, deliberately: the grid freezes past that.")
     assert is_decision("Just use the built-in GITHUB_TOKEN - no need for a separate deploy token here.")

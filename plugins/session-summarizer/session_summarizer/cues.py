@@ -17,7 +17,8 @@ _REASON_LATIN = re.compile(
     r"|потому что|так как|чтобы|из-за|porque|para que|ya que|debido a|pois|para (?:evitar|manter)|weil|damit"
     r"|parce que|afin de|pour (?:éviter|garder))\b")
 _REASON_WIDE = re.compile(
-    r"ため|ので|ように、|よう、|から、|からです|理由は|为了|因为|由于|以便|以免|所以|때문|위해|므로|이라서|어서")
+    r"ため|ので|ように、|よう、|から、|からです|理由は|観点から|を考慮して|为了|因为|由于|以便|以免|所以|出于|考虑到|鉴于"
+    r"|때문|위해|므로|이라서|어서|고려하여|고려해")
 _CONTRAST_LATIN = re.compile(
     r"\b(?:instead of|rather than|over (?:the )?\w+ because|not \w+ but|in favou?r of|as opposed to"
     r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que)\b")
@@ -43,8 +44,9 @@ _CHOICE_LATIN = re.compile(
     r"|решил|выбрал|используем|будем использовать|decid[íi]|eleg[íi]|usaremos|vamos a usar|escolh|decidi"
     r"|vamos usar|entschieden|verwenden|choisi|utiliser)\b")
 _CHOICE_WIDE = re.compile(
-    r"ことにしました|ことにします|採用|選択|選びました|使います|使用します|にしました|方針|推奨|最善|决定|选择|采用|选用|改用|使用了"
-    r"|我们用|推荐|最好的(?:方法|方案)|결정|선택|채택|사용하기로|쓰기로|으로 했|권장|추천")
+    r"ことにしました|ことにします|採用|選択|選びました|使います|使用します|を使用|を使う|にしました|方針|推奨|最善"
+    r"|决定|选择|采用|选用|改用|使用了"
+    r"|我们用|推荐|最好的(?:方法|方案)|改为|改成|换成|결정|선택|채택|사용하기로|쓰기로|으로 했|권장|추천")
 # The user turns down one way and names the other: "we don't need backward compatibility, just migrate
 # the records", "互換性は不要なので、移行して", "不需要兼容，直接迁移", "호환성은 필요 없고 마이그레이션해".
 _REJECT_AND_REPLACE_LATIN = re.compile(
@@ -196,6 +198,21 @@ _VERDICT_START = re.compile(r"(?m)^[ \t]*(?:(?:[-*•]|\d{1,2}[.)])[ \t]*)?(?:\*
                             r"(?:skip|keep|leave|defer|drop|pin|stay|revert|go with|stick|no |not )")
 
 
+# An option marked as the one to take: "### Option 2: pin the wheel (recommended)", "方案二（推荐）",
+# "Método 1 (Recomendado)", "⭐ Recommended:".
+_MARKED_RECOMMENDED = re.compile(
+    r"(?i)[(（\[]\s*(?:recommended|recomendad[oa]|recomendável|recomendable|рекомендуется|рекомендую|empfohlen"
+    r"|recommandée?|推荐|推奨|おすすめ|권장|추천)\s*[)）\]]|^[^a-z0-9]{0,6}(?:\*\*)?(?:recommended|推荐|推奨|권장)"
+    r"(?:\*\*)?\s*[:：]")
+
+
+def marks_recommended(sentence: str) -> bool:
+    """An option line marked as the recommended one (the others offered are its alternatives)."""
+    if sentence.isascii() and "ecommend" not in sentence:
+        return False
+    return bool(_MARKED_RECOMMENDED.search(sentence.strip()))
+
+
 def gives_verdict(sentence: str) -> bool:
     """A verdict on a point (skip, keep, drop, not needed…) followed by its reason after a dash or colon."""
     stripped = sentence.strip()
@@ -211,6 +228,8 @@ def may_hold_decision(text: str) -> bool:
         return True
     lowered = text.lower()
     if ("—" in text or ": " in text or " - " in text) and _VERDICT_START.search(lowered):
+        return True
+    if "ecommend" in text and _MARKED_RECOMMENDED.search(text):
         return True
     if "fall" in lowered and ("fall back" in lowered or "fallback" in lowered or "falls back" in lowered
                               or "falling back" in lowered or "fall through" in lowered):

@@ -285,7 +285,7 @@ def is_decision(sentence: str) -> bool:
     ("it returns A instead of B") is not a decision."""
     if ex.is_question(sentence) or len(sentence) < 16 or _NEGATED_CHOICE.search(sentence):
         return False
-    if cues.gives_verdict(sentence):
+    if cues.gives_verdict(sentence) or cues.marks_recommended(sentence):
         found = True
     elif cues.has_contrast(sentence) or cues.has_fallback_order(sentence):
         found = not (_BEHAVES.search(sentence) and not cues.has_choice(sentence))
@@ -306,7 +306,7 @@ _CHOOSER = re.compile(r"(?i)^(?:[-*•]\s*)?(?:\*\*[^*]{1,60}\*\*:?\s*)?(?:i|we|
 def decision_strength(sentence: str) -> int:
     """How surely a decision sentence records a choice: 3 a choice with its reason and alternative, or said
     by whoever chose; 2 a choice with a reason or an alternative; 1 only an alternative or an order."""
-    if cues.gives_verdict(sentence):
+    if cues.gives_verdict(sentence) or cues.marks_recommended(sentence):
         return 3
     choice = cues.has_choice(sentence)
     backed = (cues.has_reason(sentence) or cues.has_contrast(sentence) or cues.has_fallback_order(sentence)
