@@ -226,3 +226,16 @@ def test_code_under_a_lead_in_is_code_and_a_failed_search_is_not_left_open():
     assert not any("rejects late events" in item for item in summary.errors.items)
     assert any("rg: src/stream" in item and "still open" not in item for item in summary.errors.items)
     assert not any("rg: src/stream" in item for item in summary.next_steps.items)
+
+
+def test_a_users_one_line_paste_and_a_remotes_refusal_are_errors_but_a_users_ask_is_not():
+    push = ("⏺ Bash(git push origin main)\n"
+            "  ⎿  remote: error: GH013: Repository rule violations found for refs/heads/main.\n"
+            "     error: failed to push some refs to 'github.com:lena/notes.git'")
+    turns = [("user", "npm ERR! Missing script: \"start\""), ("assistant", push),
+             ("user", "以下のエラーが出るので原因を解析して修正してください。"),
+             ("assistant", "`package.json` に start を追加しました。")]
+    errors = _summary(turns).errors.items
+    assert 'npm ERR! Missing script: "start"' in errors
+    assert any(item.startswith("remote: error: GH013") for item in errors)
+    assert not any("failed to push some refs" in item or "解析して" in item for item in errors)

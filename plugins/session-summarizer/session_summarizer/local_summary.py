@@ -192,7 +192,7 @@ def _error_key(line: str) -> str:
 
 def _error_lines(lines: Iterable[str]) -> Iterable[str]:
     for line in lines:
-        stripped = line.strip()
+        stripped = line.strip().lstrip("└⎿│┃ ")  # a tool's output mark is not part of the error
         if len(stripped) >= 6 and ex.is_error_line(stripped) and not stripped.startswith("Traceback"):
             yield stripped
 
@@ -473,8 +473,9 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
     rest = [key for key in list(hits) + list(prose) if key not in still and key not in looking] + looking
     kept = still + rest[: max(0, LIMITS["errors"] - len(still))]
     order = {key: index for index, key in enumerate(list(hits) + list(prose))}
-    kept.sort(key=lambda key: order[key])
-    values = [_error_item(hits[key], language) if key in hits else redact_text(prose[key]) for key in kept]
+    kept.sort(key=lambda key: (key in looking, order[key]))  # searches last: the first to give way to the budget
+    values = [_error_item(hits[key], language) if key in hits else redact_text(prose[key]).lstrip("└⎿│┃ ")
+              for key in kept]
     cleaned = [ex.clean_item(value) for value in values[: LIMITS["errors"]]]
     return Section(items=cleaned, overflow=max(0, len(hits) + len(prose) - len(cleaned)))
 
@@ -847,7 +848,8 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
     if _own_words_chars(prose) > _BRIEF_CHARS:
         return  # a brief's list of failures is where the work starts, not what the session ran into
     for line in prose.split("\n"):  # users paste error output too
-        if (ex.is_error_sentence(line) and not ex.is_question(line) and _looks_pasted(line)
+        if (ex.is_error_sentence(line) and not ex.is_question(line)
+                and (_looks_pasted(line) or (line.isascii() and ex.is_error_line(line.strip())))
                 and line.strip() not in lead_ins):
             errors.add(line, _error_key(line))
 
