@@ -109,7 +109,7 @@ def test_each_reply_s_headline_comes_first_and_the_reply_that_closes_a_phase_win
                                                      for n in range(16)]
     done = _summary(turns, agent="copilot").done.items
     assert any("The import screen is done" in item for item in done)
-    assert not any("upload form" in item for item in done)
+    assert sum("to the Go port" in item for item in done) < 16  # the busy phase gave way
 
 
 def test_edited_files_are_evidence_when_results_do_not_say_where_and_never_a_json_fragment():
@@ -176,3 +176,28 @@ def test_a_japanese_report_that_names_no_object_is_a_fragment_and_a_chinese_chan
     assert "デバッグログを削除済み。" in done and "ローカルでコミット済みです。" not in done
     listed = result_lists("这个修改：\n\n1. 添加了两个新的卡片组件：\n\n   - Cookie 信息卡片\n\n2. 使用了响应式布局")
     assert listed == ["添加了两个新的卡片组件：", "使用了响应式布局"]
+
+
+def test_a_chinese_or_korean_closing_statement_is_where_a_fix_phase_ended_up():
+    turns = [("user", "For the code present, we get this error:\n```\n找不到模块“@/lib/chart”\n```"),
+             ("assistant", "这个错误表明找不到 chart 模块。让我们创建这个文件：\n\n"
+                           "这样就解决了找不到 chart 模块的问题。"),
+             ("user", "For the code present, we get this error:\n```\n参数“row”隐式具有“any”类型。\n```"),
+             ("assistant", "我们需要定义类型：\n\n我们定义了 `TableRow` 接口并应用到 `row` 参数上。")]
+    done = _summary(turns, agent="cursor").done.items
+    assert any("解决了找不到 chart 模块" in item for item in done)
+    assert any("TableRow" in item for item in done)
+    korean = [("user", "빌드 오류를 고쳐줘"),
+              ("assistant", "설정을 확인했습니다.\n\n이제 `npm run build`가 정상적으로 됩니다.")]
+    assert any("npm run build" in item for item in _summary(korean, agent="cursor").done.items)
+
+
+def test_a_feature_built_early_survives_a_long_tail_of_later_results():
+    turns = [("user", "Build the order table."), ("assistant", "Implemented virtual scrolling for the order table.")]
+    for n in range(12):
+        turns += [("user", "Next tweak " + str(n) + "."),
+                  ("assistant", "\n".join("Added tweak " + str(n) + " part " + str(part) + " to table.js."
+                                          for part in range(3)))]
+    done = _summary(turns, agent="copilot").done.items
+    assert any("virtual scrolling" in item for item in done)
+    assert any("tweak 11" in item for item in done)

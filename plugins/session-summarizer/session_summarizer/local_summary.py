@@ -948,17 +948,25 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
             closes = closes or bool(ask_text(turn.text))
             continue
         prose = turn_parts.prose
-        found = [(_position(prose, item), item) for item in rules.result_lists(prose)] if prose else []
+        # A results list needs a heading: a `#` line, a bold line or a line that ends on a colon.
+        headed = ":" in prose or "#" in prose or "**" in prose or "：" in prose
+        found = [(_position(prose, item), item) for item in rules.result_lists(prose)] if headed else []
         listed_keys = {" ".join(ex.clean_item(item).lower().split()) for _, item in found}
         # Reported actions anywhere; in the reply that closes a phase, also where the work ended up ("The
         # import screen is done", "842 passed, 0 failed"): that is where agents sum up.
         outcome: Tuple[int, str] = (-1, "")
         for sentence in ex.sentences(prose):
-            if " ".join(ex.clean_item(sentence).lower().split()) in listed_keys:
-                continue
             if ex.is_action(sentence) and rules.is_result(sentence):
-                found.append((prose.find(sentence), sentence))
+                kind = "action"
             elif closes and rules.is_outcome(sentence):
+                kind = "outcome"
+            else:
+                continue
+            if listed_keys and " ".join(ex.clean_item(sentence).lower().split()) in listed_keys:
+                continue  # already read as an item of a results list
+            if kind == "action":
+                found.append((prose.find(sentence), sentence))
+            else:
                 outcome = (prose.find(sentence), sentence)  # the last one: where the phase ended up
         if outcome[1]:
             found.append(outcome)
@@ -994,12 +1002,14 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
         names = ", ".join(shown + (" ×" + str(count) if count > 1 else "") for shown, count in reversed(acted.values()))
         key = "done.acted_push" if any("push" in name.lower() for name in acted) else "done.acted"
         groups.insert(0, (True, [phrase(language, key, names=names)]))
-    # Rank: depth first, then the replies that close a phase, then the newest; show in session order.
-    ranked = sorted((depth, not closing, reply, item) for reply, (closing, group) in enumerate(groups)
-                    for depth, item in enumerate(group))
-    picked = sorted(ranked[:limit], key=lambda entry: (-entry[2], entry[0]))
+    # Rank: depth first, then the replies that close a phase, then the ends of the session; show in session order.
+    # The newest replies and, when the whole session was read, the oldest: a feature built early counts.
+    last = len(groups) - 1 if not stopped else 10 ** 9
+    ranked = sorted((depth, not closing, min(reply, last - reply), reply, item)
+                    for reply, (closing, group) in enumerate(groups) for depth, item in enumerate(group))
+    picked = sorted(ranked[:limit], key=lambda entry: (-entry[3], entry[0]))
     done = _Collector(limit)
-    for _, _, _, item in picked:
+    for _, _, _, _, item in picked:
         done.add(item)
     section = done.section()
     section.overflow = -1 if stopped else max(0, candidates - len(picked))
@@ -1024,7 +1034,7 @@ def _named_share(items: Sequence[str], paths: Sequence[str]) -> float:
 
 
 # How far back "done" reads: replies until this many times the section's size in results.
-_DONE_READ = 2
+_DONE_READ = 4
 # A reply's first results say what it achieved; the rest of a long list are details.
 _DONE_PER_REPLY = 5
 # With fewer results than this, the files the session's tools edited are named as evidence.

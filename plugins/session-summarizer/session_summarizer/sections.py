@@ -525,7 +525,8 @@ _INTENT = re.compile(r"(?i)^(?:(?:now|next|first|then|so),? )?(?:i'll|i will|we'
                      r"|i am going to|we're going to|i need to|we need to|going to)\b|(?:します|しましょう)。?$"
                      r"|(?:하겠습니다|하겠음|할게요|하겠어요|겠습니다)[.!~ ]*\W*$|^(?:我将|我会|接下来|下面我|让我)")
 # "7 failed", "1 new failure": where the work stands with failures left is not where it ended up done.
-_FAILURES_LEFT = re.compile(r"(?i)\b[1-9]\d* (?:new )?(?:failed|failures?|failing|errors?)\b|^(?:if|once|when|after)\b")
+_FAILURES_LEFT = re.compile(r"(?i)\b[1-9]\d* (?:new )?(?:failed|failures?|failing|errors?)\b|^(?:if|once|when|after)\b"
+                            r"|\b(?:let me|i'll|i will|we'll|but)\b")
 
 
 # A to-do tool's own record ("Updated todo list", "Created 3 todos") tracks the work; it is not a result.
@@ -558,11 +559,11 @@ _OUTCOME_LATIN = re.compile(
     r"|\b\d+ (?:tests? )?passed\b|\b0 (?:failed|failures|errors|issues|offenses)\b|\bsuccessfully\b|\bsucceeded\b"
     r"|\b(?:готово|успешно|completad[oa]|exitosamente|conclu[íi]d[oa]|com sucesso|funcionando|resolvid[oa])\b")
 _OUTCOME_WIDE = re.compile(
-    r"完了しました|完成しました|成功しました|できました|解決しました|通りました|完了です|已完成|完成了|成功|已解决|通过了|全部通过"
-    r"|완료되었|완료했|완료됨|성공적으로|성공했|해결되었|통과")
+    r"完了しました|完成しました|成功しました|できました|解決しました|通りました|完了です|これで.{0,30}(?:解決|できます|なります)"
+    r"|已完成|完成了|成功|解决了|已解决|通过了|全部通过|(?:这样|现在)就?(?:可以|能够?|解决)|(?:我们|我)已?经?[\u4e00-\u9fff]{1,4}了"
+    r"|완료되었|완료했|완료됨|성공적으로|성공했|해결되었|해결됩니다|통과|이제 .{0,40}(?:됩니다|수 있습니다)")
 _OUTCOME_MARK = re.compile(r"^\W{0,3}(?:✅|✔|☑|\[OK\])")
-_OUTCOME_STEMS = ("done", "complet", "finish", "fixed", "working", "resolved", "in place", "live", "green", "pass",
-                  "clean", "success", "succeeded", "0 ", "[ok]")
+_OUTCOME_GATE = re.compile(r"done|complet|finish|fixed|working|resolved|in place|live|green|pass|clean|succe|0 |\[ok\]")
 
 
 def is_outcome(sentence: str) -> bool:
@@ -570,7 +571,7 @@ def is_outcome(sentence: str) -> bool:
     ("should work now" is left open, not done)."""
     if sentence.isascii():
         lowered = sentence.lower()
-        if not any(stem in lowered for stem in _OUTCOME_STEMS):
+        if not _OUTCOME_GATE.search(lowered):
             return False  # the cheap test first: most sentences state no outcome at all
         if not (_OUTCOME_LATIN.search(sentence) or _OUTCOME_MARK.match(sentence.strip())):
             return False
