@@ -7,6 +7,7 @@ external (MCP and other acting tools such as `push_files`), and keeps the lines 
 What is left is the agent's prose, read by transcript.read_turn.
 """
 
+import json
 import re
 from typing import Any, List, Optional, Tuple
 from urllib.parse import unquote
@@ -299,6 +300,133 @@ def _gemini_boxes(text: str, parts: Any) -> str:
     return "\n".join(kept)
 
 
+# ----------------------------------------------------------------------------------------- Antigravity
+
+# Antigravity's (and Windsurf Cascade's) chat export prints each step as an italic line of its own:
+# `*Viewed [a.py](file:///…/a.py) *`, `*Edited relevant file*`, `*User accepted the command `npm test`*`,
+# `*Grep searched codebase*`. The export keeps no tool output: only what each step was.
+_STEP = re.compile(
+    r"(?m)^[ \t]*\*(?:User (accepted|rejected) the command `([\s\S]{1,4000}?)`"
+    r"|(Viewed|Analyzed|Edited|Created|Deleted|Listed directory|Searched|Grep searched|Semantic searched"
+    r"|Read URL content|Read page|Read resource|Read terminal output|Checked command status|Updated todo list"
+    r"|Running MCP tool|MCP Tool|Called MCP tool)\b([^*\n]*))\*[ \t]*$")
+_STEP_LINK = re.compile(r"\[[^\]\n]*\]\(([^)\s]+)\)")
+_QUIET_STEPS = frozenset(("Checked command status", "Updated todo list", "Read terminal output"))
+
+
+def _antigravity_step(found: "re.Match[str]", parts: Any) -> str:
+    if found.group(1):
+        command = found.group(2).strip().split("\n", 1)[0].strip()  # a heredoc's script is not the command
+        if found.group(1) == "accepted":
+            parts.call(RUN, command)
+        else:  # the user said no: the command never ran
+            parts.call(FAILED, command).output.append("User rejected the command")
+        parts.close_call()
+        return ""
+    step, rest = found.group(3), found.group(4).strip()
+    if step in _QUIET_STEPS:
+        return ""
+    link = _STEP_LINK.search(rest)
+    path = _file_url_path(link.group(1)) if link and "://" in link.group(1) else ""
+    if step in ("Viewed", "Analyzed") and path:
+        parts.call(READ, path)
+    elif step in ("Edited", "Created", "Deleted"):
+        if path:
+            parts.call(EDIT, path)
+        else:  # "Edited relevant file": an edit, without saying which file
+            parts.made_changes += 1
+    elif step in ("Running MCP tool", "MCP Tool", "Called MCP tool"):
+        parts.call(EXTERNAL, rest.strip(" :") or "MCP tool")
+    elif step not in ("Viewed", "Analyzed"):
+        parts.call(SEARCH, (step + " " + (path or rest)).strip()[:120])
+    parts.close_call()
+    return ""
+
+
+# ----------------------------------------------------------------------------------------- OpenCode
+
+# OpenCode's `/export`: each call is `**Tool: bash**`, then `**Input:**` and its JSON in a fence, then
+# `**Output:**` or `**Error:**` and what the tool printed in a fence. Reasoning, when exported, is a
+# `_Thinking:_` line followed by its paragraphs.
+_OPENCODE_TOOL = re.compile(
+    r"(?m)^\*\*Tool: ([\w.-]+)\*\*[ \t]*\n\s*\*\*Input:\*\*[ \t]*\n\s*(`{3,})[\w-]*[ \t]*\n([\s\S]*?)\n\2[ \t]*$"
+    r"(?:\s*^\*\*(Output|Error):\*\*[ \t]*\n\s*(`{3,})[^\n]*\n([\s\S]*?)\n?\5[ \t]*$)?")
+_OPENCODE_QUIET = frozenset(("todowrite", "todoread", "task", "question", "skill", "plan", "think", "batch",
+                             "invalid"))
+_PATCH_FILE = re.compile(r"(?m)^\*\*\* (?:Update|Add|Delete) File: (\S+)")
+_OPENCODE_THINKING = re.compile(r"(?m)^_Thinking:_[ \t]*\n")
+# Where exported reasoning stops: the next call, the next reasoning, a heading or a rule (the answer).
+_THINKING_END = re.compile(r"(?m)^(?:\*\*Tool: |_Thinking:_|#{1,6} |---+[ \t]*$)")
+
+
+def _json_field(text: str, *names: str) -> str:
+    """A string field of a tool's JSON input, read even when the JSON is cut or does not parse."""
+    for name in names:
+        found = re.search(r'"' + name + r'"\s*:\s*"((?:[^"\\]|\\.){0,2000})"', text)
+        if found:
+            try:
+                return str(json.loads('"' + found.group(1) + '"'))
+            except ValueError:
+                return found.group(1)
+    return ""
+
+
+def _opencode_call(found: "re.Match[str]", parts: Any) -> str:
+    name, arguments = found.group(1), found.group(3)
+    label, printed = found.group(4), found.group(6) or ""
+    lowered = name.lower().replace("-", "_")
+    if lowered in _OPENCODE_QUIET:
+        return "\n"
+    kind = EXTERNAL if lowered.startswith("mcp") or lowered.count("_") >= 2 else kind_of_tool(lowered)
+    path = _json_field(arguments, "filePath", "file_path", "path")
+    patched: List[str] = []
+    if kind == RUN:
+        text = _json_field(arguments, "command", "cmd")
+    elif kind == EDIT:
+        patched = [] if path else _PATCH_FILE.findall(_json_field(arguments, "patchText", "patch", "input"))
+        text = path or (patched[0] if patched else "")
+    elif kind == READ:
+        text = path
+    elif kind == SEARCH:
+        text = (name + " " + (_json_field(arguments, "pattern", "query", "url") or path)).strip()
+    else:
+        text = external_name(name)
+    if not text:
+        return "\n"
+    if label == "Error" and kind in (EDIT, READ):  # the tool did not do it: only its error is kept
+        kind = FAILED
+    parts.call(kind, text.strip().split("\n", 1)[0] if kind == RUN else text.strip())
+    # What a read printed is the file, and an edit's output is its diff: neither is what happened.
+    if kind in (RUN, EXTERNAL, FAILED) or label == "Error":
+        lines = [line.strip() for line in printed.split("\n") if line.strip()]
+        if label == "Error" and lines and not re.match(r"(?i)error\b", lines[0]):
+            lines[0] = "Error: " + lines[0]
+        for line in lines[:200]:
+            parts.out(line)
+    for other in patched[1:]:
+        parts.call(EDIT, other)
+    parts.close_call()
+    return "\n"
+
+
+def _opencode_thinking(text: str) -> str:
+    """Exported reasoning, dropped up to the call, heading or rule that ends it (else its first paragraph)."""
+    kept: List[str] = []
+    position = 0
+    for found in _OPENCODE_THINKING.finditer(text):
+        if found.start() < position:
+            continue
+        kept.append(text[position:found.start()])
+        end = _THINKING_END.search(text, found.end())
+        if end:
+            position = end.start()
+        else:
+            paragraph = re.search(r"\S[\s\S]*?(?:\n[ \t]*\n|\Z)", text[found.end():])
+            position = found.end() + (paragraph.end() if paragraph else 0)
+    kept.append(text[position:])
+    return "".join(kept)
+
+
 # ----------------------------------------------------------------------------------------- entry
 
 def tagged_calls(text: str, parts: Any) -> str:
@@ -314,6 +442,13 @@ def tagged_calls(text: str, parts: Any) -> str:
         text = _COPILOT.sub(lambda found: _copilot_line(found, parts), text)
     if ("│" in text or "┃" in text) and "╭" in text:
         text = _gemini_boxes(text, parts)
+    if "_Thinking:_" in text:
+        text = _opencode_thinking(text)
+    if "**Tool: " in text and "**Input:**" in text:
+        text = _OPENCODE_TOOL.sub(lambda found: _opencode_call(found, parts), text)
+    if ("*Viewed" in text or "*Edited" in text or "*User " in text or "searched" in text or "*Listed" in text
+            or "*Analyzed" in text or "*Read" in text or "*Searched" in text or "*Created" in text):
+        text = _STEP.sub(lambda found: _antigravity_step(found, parts), text)
     if "```" in text and _SHELL_FENCE.search(text):
         text = _run_output_pairs(text, parts)
     return text

@@ -1,0 +1,162 @@
+"""Tool calls read from the exports of agents beyond the first five: each format's own marks, as typed calls.
+
+Every case is invented in the shape the agent's export prints (Antigravity/Windsurf step lines, OpenCode's
+`/export`, …), with projects and words of its own, so a rule that only fits one real session fails here.
+"""
+
+from session_summarizer.sections import call_errors
+from session_summarizer.transcript import read_turn
+
+
+def _calls(text):
+    return [(call.kind, call.text) for call in read_turn(text).calls]
+
+
+ANTIGRAVITY = """I'll look at the router first.
+
+*Viewed [routes.py](file:///home/lin/bakery/app/routes.py) *
+
+*Listed directory [app](file:///home/lin/bakery/app) *
+
+*Grep searched codebase*
+
+*Edited relevant file*
+
+*User accepted the command `pytest -q tests/test_orders.py`*
+
+*Checked command status*
+
+*User rejected the command `git push --force`*
+
+*Searched web for flask blueprint url_prefix*
+
+The order route now checks the quantity before saving."""
+
+
+def test_antigravity_step_lines_are_calls_and_never_prose():
+    parts = read_turn(ANTIGRAVITY)
+    assert _calls(ANTIGRAVITY) == [
+        ("read", "/home/lin/bakery/app/routes.py"), ("search", "Listed directory /home/lin/bakery/app"),
+        ("search", "Grep searched codebase"), ("run", "pytest -q tests/test_orders.py"),
+        ("failed", "git push --force"), ("search", "Searched web for flask blueprint url_prefix")]
+    assert parts.made_changes == 1  # "Edited relevant file" names no file
+    assert parts.commands == ["pytest -q tests/test_orders.py"]  # the rejected push never ran
+    assert "*" not in parts.prose and "Checked command status" not in parts.prose
+    assert " ".join(parts.prose.split()) == ("I'll look at the router first. The order route now checks the quantity"
+                                             " before saving.")
+    assert [hit.status for hit in call_errors([parts])] == ["refused"]
+
+
+def test_antigravity_commands_over_several_lines_and_windows_file_links():
+    text = ("*Viewed [Main.cs](file:///c:/Users/ana/Shop%20App/Main.cs) *\n\n"
+            "*User accepted the command `python3 - <<'PY'\nprint('x')\nPY`*\n\nDone.")
+    assert _calls(text) == [("read", "c:/Users/ana/Shop App/Main.cs"), ("run", "python3 - <<'PY'")]
+    assert read_turn(text).prose.strip() == "Done."
+
+
+OPENCODE = """_Thinking:_
+
+The user wants the failing migration fixed. Let me look at the schema first.
+
+**Tool: read**
+
+**Input:**
+```json
+{
+  "filePath": "/srv/ledger/db/schema.sql"
+}
+```
+
+**Output:**
+```
+<path>/srv/ledger/db/schema.sql</path>
+<content>
+1: CREATE TABLE entries (id INTEGER, error_code TEXT);
+</content>
+```
+
+**Tool: bash**
+
+**Input:**
+```json
+{
+  "command": "cd /srv/ledger && npm run migrate",
+  "description": "Run the migrations"
+}
+```
+
+**Output:**
+```
+> ledger@0.3.0 migrate
+Error: relation "accounts" does not exist
+```
+
+**Tool: edit**
+
+**Input:**
+```json
+{
+  "filePath": "/srv/ledger/db/002_accounts.sql",
+  "oldString": "a",
+  "newString": "b"
+}
+```
+
+**Error:**
+```
+oldString not found in content
+```
+
+**Tool: todowrite**
+
+**Input:**
+```json
+{"todos": [{"content": "write the accounts table", "status": "pending"}]}
+```
+
+**Output:**
+```
+[]
+```
+
+**Tool: github_create_pull_request**
+
+**Input:**
+```json
+{"title": "Create accounts before entries"}
+```
+
+**Output:**
+```
+{"number": 7}
+```
+
+The migration order was wrong: `accounts` must exist before `entries`."""
+
+
+def test_opencode_calls_keep_their_output_and_reasoning_is_dropped():
+    parts = read_turn(OPENCODE)
+    assert _calls(OPENCODE) == [
+        ("read", "/srv/ledger/db/schema.sql"), ("run", "cd /srv/ledger && npm run migrate"),
+        ("failed", "/srv/ledger/db/002_accounts.sql"), ("external", "github_create_pull_request")]
+    assert parts.calls[1].output == ["> ledger@0.3.0 migrate", 'Error: relation "accounts" does not exist']
+    assert parts.calls[0].output == []  # a read prints the file, not what happened
+    assert parts.calls[2].output == ["Error: oldString not found in content"]
+    assert parts.prose.strip() == "The migration order was wrong: `accounts` must exist before `entries`."
+    assert parts.blocks == []  # no input or output fence is left for the prose's code blocks
+    lines = [hit.line for hit in call_errors([parts])]
+    assert 'Error: relation "accounts" does not exist' in lines
+
+
+def test_opencode_reasoning_that_runs_into_the_answer_keeps_the_answer():
+    text = ("_Thinking:_\n\nThe tests pass now, so I can report.\n\nAll 12 tests pass after the fix to `parse()`.")
+    assert read_turn(text).prose.strip() == "All 12 tests pass after the fix to `parse()`."
+    heading = "_Thinking:_\n\nChecking what changed.\n\nStill checking.\n\n## Summary\n\n- `parse()` handles tabs"
+    assert read_turn(heading).prose.strip().startswith("## Summary")
+
+
+def test_opencode_patch_names_every_file_it_touches():
+    text = ('**Tool: apply_patch**\n\n**Input:**\n```json\n{"patchText": "*** Begin Patch\\n'
+            '*** Update File: src/a.ts\\n@@\\n-x\\n+y\\n*** Add File: src/b.ts\\n+z\\n*** End Patch"}\n```\n\n'
+            '**Output:**\n```\nSuccess.\n```\n')
+    assert _calls(text) == [("edit", "src/a.ts"), ("edit", "src/b.ts")]
