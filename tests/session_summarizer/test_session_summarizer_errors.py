@@ -239,3 +239,13 @@ def test_a_users_one_line_paste_and_a_remotes_refusal_are_errors_but_a_users_ask
     assert 'npm ERR! Missing script: "start"' in errors
     assert any(item.startswith("remote: error: GH013") for item in errors)
     assert not any("failed to push some refs" in item or "解析して" in item for item in errors)
+
+
+def test_a_builds_positioned_diagnostic_is_an_error_and_a_searchs_match_is_not():
+    build = ("• Ran go build ./...\n"
+             "  └ # example.com/shop/cart\n"
+             "    cart/total.go:41:9: undefined: roundCents\n\n"
+             "• Ran rg --vimgrep \"roundCents\" cart\n"
+             "  └ cart/total.go:41:9: return roundCents(sum)")
+    assert [(hit.source, hit.line) for hit in call_errors([read_turn(build)])] == [
+        ("go build ./...", "cart/total.go:41:9: undefined: roundCents")]

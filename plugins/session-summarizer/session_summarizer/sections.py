@@ -74,6 +74,7 @@ _DISTINCT = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|^Error: \S|\bE[
 # "No such file or directory") can be their error; an "error" inside the file is the file's text.
 _PRINTS_FILES = re.compile(r"^\s*(?:cat|head|tail|less|more|bat|type|Get-Content|sed -n|awk|nl"
                            r"|git (?:show|diff|log|blame))\b")
+_DIAGNOSTIC = re.compile(r"^[\w./\\-]+\.[A-Za-z]{1,5}:\d+:\d+:\s+[a-z*]")
 # How many distinct errors one run's output may give: a test run can fail on several at once.
 _PER_CALL = 3
 
@@ -103,10 +104,17 @@ def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
     telling: Dict[str, str] = {}
     generic = tally = ""
     after_exit = False  # "Exit code 2" first, then what went wrong
-    output = call.output[:1] if call.kind == RUN and _PRINTS_FILES.match(_PREFIX.sub("", call.text)) else call.output
+    step = _PREFIX.sub("", call.text)
+    output = call.output[:1] if call.kind == RUN and _PRINTS_FILES.match(step) else call.output
+    # A build's or a checker's diagnostic says where and what ("a.go:83:29: cannot use …"); a search's
+    # "path:line:col: text" is a match, not an error.
+    positioned = call.kind == RUN and not LOOKING_STEP.match(step)
     for line in output:
         stripped = line.strip().lstrip("└⎿│┃ ")
         if len(stripped) < 6 or stripped.startswith("Traceback") or _NOT_THE_ERROR.match(stripped):
+            continue
+        if positioned and not telling and _DIAGNOSTIC.match(stripped):
+            telling.setdefault(error_key(stripped), stripped)
             continue
         if ex.is_failure_tally(stripped) and len(stripped) < 200:
             tally = tally or stripped  # "7 failed, 835 passed": after what failed, if there is room
