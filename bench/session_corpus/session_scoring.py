@@ -60,13 +60,20 @@ def first_words(text: str, limit: int) -> str:
     return text
 
 
+# A Latin word ends at any character that is not a letter or digit of a spaced script: Japanese, Chinese and
+# Korean glue particles to names ("`lxc_shell.rs`에", "`app.py`を"), and that must not hide the name.
+_LETTER = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]"
+
+
 def _term_pattern(term: str) -> re.Pattern[str]:
-    term = normalize(term)
+    prefix = term.endswith("*")  # "validat*": the reviewer's stem, any word that starts with it
+    term = normalize(term.rstrip("*"))
     body = r"\s*".join(re.escape(part) for part in term.split(" "))
     if _CJK.search(term):
         return re.compile(body)
-    left = r"(?<![\w])" if re.match(r"\w", term) else ""
-    right = r"(?![\w-])" if re.search(r"\w$", term) else ""  # "--force" is not "--force-with-lease"
+    left = "(?<!" + _LETTER + ")" if re.match(r"\w", term) else ""
+    # "--force" is not "--force-with-lease": a word does not end before a "-"
+    right = "(?!" + _LETTER + "|-)" if re.search(r"\w$", term) and not prefix else ""
     return re.compile(left + body + right)
 
 

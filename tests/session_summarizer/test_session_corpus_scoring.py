@@ -100,6 +100,16 @@ def test_a_fact_said_in_other_words_is_found():
     assert item_matches([["GH013", "push cannot contain secrets"]], "Push rejected: PUSH CANNOT CONTAIN SECRETS")
     assert item_matches([["三级菜单", "third-level"]], "History 下面没有出现三级菜单")  # CJK: inside a sentence
     assert item_matches([["settings.local.json"]], "`.claude\\settings.local.json` — edited")  # Windows separators
+    # Japanese, Chinese and Korean glue particles to names: the name is still a whole word
+    assert item_matches([["lxc_shell.rs"]], "`lxc_shell.rs`에 재시도 로직을 추가")
+    assert item_matches([["app.py"]], "app.pyを修正しました")
+    assert item_matches([["validat*"]], "Validated end to end on the local stack")  # a reviewer's stem, marked
+
+
+def test_a_stem_without_its_mark_and_a_latin_word_inside_another_are_not_found():
+    assert not item_matches([["validat"]], "Validated end to end")
+    assert not item_matches([["app.py"]], "app.pyc was stale")
+    assert not item_matches([["мов"]], "мовить")  # Cyrillic words end at Cyrillic letters as before
 
 
 def test_near_misses_are_not_found():
