@@ -201,3 +201,17 @@ def test_a_feature_built_early_survives_a_long_tail_of_later_results():
     done = _summary(turns, agent="copilot").done.items
     assert any("virtual scrolling" in item for item in done)
     assert any("tweak 11" in item for item in done)
+
+
+def test_a_commit_message_written_out_for_the_user_is_a_result():
+    conventional = "```\nfix: keep the locale in cache keys\n\n- key includes the locale\n```"
+    shown = ("Here's the commit message:\n\n```bash\ngit add -A && git commit -m \"Tidy the importer and its tests\n\n"
+             "- split parse()\"\n```")
+    plain = "コミットメッセージの案です：\n\n```\n地図の初期表示を東京駅に変更\n```"
+    steps = "커밋 메시지는 아래 순서로 정리했습니다:\n\n```\n1. 사용자 질문 → 답변\n```"
+    for reply, subject in ((conventional, "fix: keep the locale in cache keys"),
+                           (shown, "Tidy the importer and its tests"), (plain, "地図の初期表示を東京駅に変更")):
+        done = _summary([("user", "suggest a commit message"), ("assistant", reply)], agent="kiro").done.items
+        assert any(item.endswith(subject) for item in done), reply
+    done = _summary([("user", "커밋 메시지 정리해줘"), ("assistant", steps)], agent="cursor").done.items
+    assert not any("사용자 질문" in item for item in done)

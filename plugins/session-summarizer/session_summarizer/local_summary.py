@@ -346,7 +346,7 @@ def _later_asks(asks: Sequence[str], first: int, goal: str) -> Section:
     section = _Collector(limit)
     goal_key = " ".join(goal.lower().split())
     for _, _, ask in kept:
-        opening = _opening(ask)
+        opening = _opening(ask, limit_chars=_LATER_CHARS)
         key = " ".join(opening.lower().split())
         if key != goal_key:
             section.items.setdefault(key, opening)
@@ -355,6 +355,8 @@ def _later_asks(asks: Sequence[str], first: int, goal: str) -> Section:
     return result
 
 
+# A later ask is shown this long at most: it says what changed, the goal above says the rest.
+_LATER_CHARS = 200
 # Asks are ranked on this many of their first characters: what they ask for is said at the start.
 _RANKED_CHARS = 400
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_./#@-]{3,}")
@@ -983,6 +985,10 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
                 shown, count = acted.get(name, (what, 0))
                 acted[name] = (shown, count + 1)
         tools += [record for commit, record in turn_parts.commit_of if commit not in undone]
+        if turn_parts.blocks:
+            subject = rules.commit_message(turn.text, turn_parts.blocks)
+            if subject:
+                tools.append(phrase(language, "done.commit_message", subject=subject))
         group = []
         # What tool output shows was done (a commit, a push) leads: the reply's words come after it.
         for item in tools + [item for _, item in found][:_DONE_PER_REPLY]:

@@ -654,6 +654,32 @@ def acted(call: Call) -> Tuple[str, str, str]:
     return "", "", ""
 
 
+# A commit message the agent wrote out for the user: a block whose first line is a conventional subject
+# ("fix: resolve 7 failing tests") or a `git commit -m "…"` line shown (not run), or any short first line
+# of a plain block in a reply that speaks of a commit message.
+_COMMIT_SUBJECT = re.compile(
+    r"^(?:feat|fix|chore|docs|refactor|test|tests|style|perf|build|ci|revert)(?:\([^)]*\))?!?: \S.{3,}")
+_COMMIT_COMMAND = re.compile(r"\bgit\s+commit\b[^\n]*?-m\s+[\"']([^\"'\n]{6,})")
+_COMMIT_WORDS = re.compile(r"(?i)commit message|コミットメッセージ|提交信息|提交消息|커밋 메시지")
+_PLAIN_BLOCK = frozenset(("", "text", "txt", "git", "commit", "gitcommit", "plaintext"))
+
+
+def commit_message(text: str, blocks: Sequence[Tuple[str, str]]) -> str:
+    """The subject line of a commit message a reply wrote out, or ""."""
+    spoken = bool(_COMMIT_WORDS.search(text))
+    for language, code in blocks:
+        first = next((line.strip() for line in code.split("\n") if line.strip()), "")
+        command = _COMMIT_COMMAND.search(first)
+        subject = command.group(1).strip() if command else first
+        if _COMMIT_SUBJECT.match(subject) or (spoken and (command or language.lower() in _PLAIN_BLOCK)
+                                               and 6 <= len(subject) <= 100 and not subject.startswith(("$", "#"))
+                                               and not (subject.isascii() and _PATH_LIKE.match(subject))  # one token
+                                               and not _LIST_ITEM.match(subject) and not _FIELD.match(subject)
+                                               and not _OUTCOME_MARK.match(subject)):
+            return subject
+    return ""
+
+
 # ------------------------------------------------------------------------------------------ open
 
 def open_kind(sentence: str) -> str:
