@@ -249,3 +249,14 @@ def test_a_builds_positioned_diagnostic_is_an_error_and_a_searchs_match_is_not()
              "  └ cart/total.go:41:9: return roundCents(sum)")
     assert [(hit.source, hit.line) for hit in call_errors([read_turn(build)])] == [
         ("go build ./...", "cart/total.go:41:9: undefined: roundCents")]
+
+
+def test_documentation_and_shown_code_are_not_errors():
+    turns = [("user", "Document the loader."),
+             ("assistant", "```\nRaises:\n    ValueError: If the manifest is empty\n"
+                           "    KeyError: when a field is missing\n```\nThe old handler reads:\n\n"
+                           "  88   throw new Error(`Upload failed with status ${res.status}`)\n\n"
+                           "Writing it: {\"content\": \"def load():\\n    raise TypeError: bad\\n\"}"),
+             ("assistant", "```\nTypeError: load() missing 1 required positional argument: 'path'\n```")]
+    errors = _summary(turns).errors.items
+    assert errors == ["TypeError: load() missing 1 required positional argument: 'path'"]

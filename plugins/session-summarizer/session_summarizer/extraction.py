@@ -314,6 +314,8 @@ _PROSE_ERROR = re.compile(
 _NOT_AN_ERROR = re.compile(
     r"(?i)\b0 (?:failed|errors?)\b|\bno (?:errors?|failures?)\b|without (?:errors?|failing)|all tests pass"
     r"|エラーなし|エラーはありません|오류 없이|오류가 없|没有错误|无错误"
+    # A docstring's list of what a function raises ("ValueError: If the content is empty"): documentation.
+    r"|(?-i:\b[A-Z]\w*(?:Error|Exception|Exit):\s+(?:If|When|if|when|Raised|raised|Thrown|thrown|On|on)\b)"
 )
 _PUNCTUATION = ",.;:!?()[]{}\"'`*<>"
 _CHEER = re.compile(r"^(?:[A-Z][a-z]{1,11}(?: [a-z]{1,8})?!+\s+)?(?:[^\w\s`'\"(\[{<*#>\-]+\s*)?(?=\S)")

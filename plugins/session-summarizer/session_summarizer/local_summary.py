@@ -190,10 +190,15 @@ def _error_key(line: str) -> str:
     return rules.error_key(line)
 
 
+# A numbered line of a file a tool showed ("163 `Submit failed with status …`"): code, not an error.
+_CODE_LINE = re.compile(r"^\d{1,6}\s+(?:[`'\"({\[}]|\w+\s*[=(:]|(?:const|let|var|return|throw|raise|if|def)\b)")
+
+
 def _error_lines(lines: Iterable[str]) -> Iterable[str]:
     for line in lines:
         stripped = line.strip().lstrip("└⎿│┃ ")  # a tool's output mark is not part of the error
-        if len(stripped) >= 6 and ex.is_error_line(stripped) and not stripped.startswith("Traceback"):
+        if (len(stripped) >= 6 and ex.is_error_line(stripped) and not stripped.startswith("Traceback")
+                and not (stripped[0].isdigit() and _CODE_LINE.match(stripped))):
             yield stripped
 
 
@@ -775,7 +780,9 @@ def _judge(sentence: str, maybe_decision: bool, maybe_finding: bool, maybe_error
     finding = (not decision and maybe_finding and ex.is_finding(sentence) and not ex.is_action(sentence)
                and not rules.is_possible_cause(sentence))
     # A sentence that ends on a colon introduces what follows (the output, the fix): it is not the error.
-    error = (maybe_error and not sentence.rstrip().endswith((":", "："))
+    # A sentence with escaped line breaks is a tool's JSON input (a file's text), not the agent's words.
+    error = (maybe_error and not sentence.rstrip().endswith((":", "：")) and "\\n" not in sentence
+             and not (sentence[:1].isdigit() and _CODE_LINE.match(sentence))
              and (ex.is_failure_tally(sentence) or (ex.is_error_sentence(sentence)
                                                     and bool(_ERROR_EVENT.search(sentence))))
              and not ex.is_action(sentence) and not ex.is_next_step(sentence)
