@@ -100,6 +100,9 @@ def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
                 Step("", f"Publish {{version}} on {publishing.registry}", StepKind.MANUAL,
                      f"`{publishing.command}` only stages the release: publish the staged deployment on "
                      f"{publishing.registry}'s site by hand. Once published it cannot be changed or deleted.")]
+    if publishing.kind == MANUAL and publishing.document:
+        return [Step("", "Publish {version}", StepKind.MANUAL,
+                     f"Publish as {publishing.document} describes: its publishing steps are in this checklist.")]
     if publishing.kind == MANUAL:
         return [Step("", "Publish {version}", StepKind.MANUAL,
                      "Publishing is manual: no publish command or release workflow was found for this project.")]

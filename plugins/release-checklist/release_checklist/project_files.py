@@ -15,7 +15,7 @@ from .versions import is_version, version_key
 
 CHANGELOG_STEMS = ("changelog", "changes", "history", "news", "release-notes", "release_notes", "releases",
                    "versions")
-CHANGELOG_SUFFIXES = (".md", ".rst", "", ".txt", ".markdown", ".adoc")
+CHANGELOG_SUFFIXES = (".md", ".rst", "", ".txt", ".markdown", ".adoc", ".xml")  # .xml: nginx's, Maven's changes.xml
 CHANGELOG_FOLDERS = ("", "docs", "doc")
 # Folders of one file per release (docs/releases/1.2.0.md) or of fragments compiled at release time.
 NOTES_FOLDERS = ("release-notes", "release_notes", "releasenotes", "docs/release-notes", "docs/releases",
@@ -492,6 +492,12 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
         if not candidates:
             from_tags = from_tags or "go"  # a Go module's version is its tag
     name = _other_ecosystems(repo, names, ecosystems, candidates) or name
+    # A package.json beside another ecosystem's manifest is its companion (phoenix's JS client next to
+    # mix.exs, a Python project's front end): that manifest is the project's version file.
+    companion = [found for found in candidates if os.path.basename(found[1]).lower() == "package.json"]
+    if companion and any(ecosystem in ecosystems for ecosystem in _PRIMARY_OVER_NODE) and \
+            len(candidates) > len(companion):
+        candidates[:] = [found for found in candidates if found not in companion] + companion
     for file_name in ("version", "version.txt"):
         if file_name in names:
             first_line = ((_read(os.path.join(repo, names[file_name]), 200) or "").strip().splitlines() or [""])[0]
@@ -553,6 +559,9 @@ _RUBY_VERSION = re.compile(r"""^\s*VERSION\s*(?:\|\|)?=\s*['"]([^'"]+)['"]""", r
 _MIX_VERSION = re.compile(r'^\s*@version\s+"([^"]+)"|^\s*version:\s*"([^"]+)"', re.MULTILINE)
 _FIELD_VERSION = re.compile(r"^version\s*:\s*([^\s#]+)", re.MULTILINE | re.IGNORECASE)  # cabal, pubspec.yaml
 DOTNET_FOLDERS = ("", "src", "source")
+
+
+_PRIMARY_OVER_NODE = ("python", "ruby", "php", "elixir", "haskell", "dart", "flutter")
 
 
 def _other_ecosystems(repo: str, names: Dict[str, str], ecosystems: List[str],
@@ -688,20 +697,44 @@ def _underlined(lines: List[str], number: int) -> bool:
     return bool(underline) and set(underline) <= set("=-~^*+#") and len(underline) >= 3
 
 
+# An XML changelog's entry: <changes ver="1.31.5" date="…"> (nginx), <release version="1.2" …> (Maven's changes.xml).
+_XML_ENTRY = re.compile(r"""^\s*<[A-Za-z][\w:-]*\s[^>]*?\b(?:ver|version)\s*=\s*["']""")
+
+
 def _is_heading(lines: List[str], number: int, titles: bool = False) -> bool:
     line = lines[number - 1]
     if _VERSION_HEADING_PREFIX.match(line) and not line.lstrip().startswith(("- ", "* ")):
         return True
+    if _XML_ENTRY.match(line):
+        return True
     if _underlined(lines, number):
         return True
-    return titles and _is_title_line(line, lines[number - 2] if number > 1 else "",
-                                     lines[number] if number < len(lines) else "")
+    following = lines[number] if number < len(lines) else ""
+    return titles and (_is_title_line(line, lines[number - 2] if number > 1 else "", following)
+                       or _is_release_title(line, following))
+
+
+# "  Summary for 1.10.6 libpcap release" under a dated line, "Version 2.1 (2024-01-02)": a release's own title,
+# indented or not, with its notes below it (indented deeper) or after a blank line.
+_RELEASE_WORDS = re.compile(r"(?i)\b(?:release|version|summary\s+for|changes\s+(?:in|for))\b")
+
+
+def _is_release_title(line: str, following: str) -> bool:
+    stripped = line.strip()
+    indent = len(line) - len(line.lstrip())
+    if not stripped or len(stripped) > 80 or stripped[:2] in ("- ", "* ", "+ ", "> ") or indent > 4:
+        return False
+    if stripped.endswith((".", ",", ";")) or stripped.startswith("<") or not _RELEASE_WORDS.search(stripped):
+        return False  # (markup such as <?xml version="1.0"?> is never a title: XML entries are _XML_ENTRY's)
+    below = len(following) - len(following.lstrip())
+    return (not following.strip() and indent <= 2) or (bool(following.strip()) and below > indent)
 
 
 def _is_title_line(line: str, previous: str, following: str) -> bool:
     """A short line standing on its own, not a sentence. Prose that wraps onto the next line is not one."""
     stripped = line.strip()
-    if line[:1].isspace() or not stripped or len(stripped) > 80 or stripped[:2] in ("- ", "* ", "+ ", "> "):
+    if line[:1].isspace() or not stripped or len(stripped) > 80 or stripped[:2] in ("- ", "* ", "+ ", "> ") or \
+            stripped.startswith("<"):
         return False
     if stripped.endswith((".", ",", ";", ":")) or (previous.strip() and not set(previous.strip()) <= set("=-~*#")):
         return False

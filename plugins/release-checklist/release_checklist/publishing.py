@@ -44,6 +44,7 @@ class Publishing:
     registry: Optional[str] = None  # what serves the pushed tag, for GO_MODULE ("Packagist"); where a
     #                                 staged upload is published by hand, for MANUAL ("Maven Central")
     module: Optional[str] = None  # a Go module's path, for the proxy fetch after the push
+    document: Optional[str] = None  # for MANUAL: the adopted release document whose steps publish it
 
 
 # Registries that serve a pushed tag as the release, with nothing to upload.
@@ -230,6 +231,23 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
     return Publishing(MANUAL)
 
 
+def follow_document(publishing: Publishing, text: str, document: str) -> Publishing:
+    """With the project's own release procedure adopted: a generic publish command the document never
+    uses, when the document publishes some other way (a CI server, a registry's portal), is not offered;
+    publishing is the document's steps."""
+    if publishing.kind != COMMAND or not publishing.command:
+        return publishing
+    from .release_docs import doc_signals
+
+    program = os.path.basename(publishing.command.split()[0]).rstrip("w") if publishing.command.split() else ""
+    if program in ("pwsh", "python3", "dotnet") and len(publishing.command.split()) > 1:
+        program = os.path.basename(publishing.command.split()[1])  # pwsh ./build.ps1, python3 -m build
+    named = re.search(rf"(?i)\b{re.escape(program)}w?\b[^\n`]*\b(?:publish|deploy|upload|push|release)", text)
+    if named or not (doc_signals(text)["publish"] or re.search(r"(?i)\bdeploy", text)):
+        return publishing
+    return Publishing(MANUAL, document=document)
+
+
 def go_module(repo: str) -> Optional[str]:
     """The module path go.mod declares (example.com/mod/v2), for `go list -m path@tag` through the proxy."""
     match = re.search(r"^\s*module\s+(\S+)", _read(os.path.join(repo, "go.mod"), 100_000), re.MULTILINE)
@@ -251,6 +269,12 @@ def publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
     the project's, so its registry is not where the project is published.
     """
     passed_over = {ignored.file.lower() for ignored in project.ignored}
+    own = project_publish_command(repo)
+    if own:  # the project's own way beats the ecosystem's generic command
+        return own
+    monorepo = monorepo_publish_command(repo) if "node" in project.ecosystems else None
+    if monorepo:  # the root's own package.json is private (0.0.0 in jest): the members are published
+        return monorepo
     if "node" in project.ecosystems and "package.json" not in passed_over:
         try:
             with open(os.path.join(repo, "package.json"), encoding="utf-8") as handle:
@@ -274,6 +298,46 @@ def publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
         return "uv build && uv publish" if os.path.isfile(os.path.join(repo, "uv.lock")) else \
             "python3 -m build && twine upload dist/*"
     return _other_publish_command(repo, project)
+
+
+# A publish target in the project's own build script: psake's `target publish {`, Cake's Task("Publish"),
+# FAKE's Target.create "Publish", a Makefile's or justfile's `publish:` rule.
+_SCRIPT_TARGETS = (
+    ("build.ps1", "pwsh ./build.ps1 publish",
+     re.compile(r"(?im)^\s*(?:target|task)\s+['\"]?publish['\"]?\b|^\s*function\s+publish\b")),
+    ("build.sh", "./build.sh publish", re.compile(r"(?im)^\s*(?:publish\)|function\s+publish\b|publish\s*\(\)\s*\{)")),
+    ("build.cake", "dotnet cake --target=Publish", re.compile(r"(?i)\bTask\(\s*\"publish\"\s*\)")),
+    ("build.fsx", "dotnet fsi build.fsx -t Publish", re.compile(r"(?i)\bTarget\.create\s+\"publish\"")),
+    ("justfile", "just publish", re.compile(r"(?m)^publish\b[^:=\n]*:(?!=)")),
+    ("makefile", "make publish", re.compile(r"(?m)^publish\s*:(?!=)")),
+)
+
+
+def project_publish_command(repo: str) -> Optional[str]:
+    """The project's own publish entry point at the root (a build script's publish target), or None."""
+    names = {name.lower(): name for name in _listdir(repo)}
+    for file_name, command, pattern in _SCRIPT_TARGETS:
+        if file_name in names and pattern.search(_read(os.path.join(repo, names[file_name]), 500_000)):
+            return command
+    return None
+
+
+def monorepo_publish_command(repo: str) -> Optional[str]:
+    """A JS monorepo's publisher: lerna (the packages as already bumped: from-package) or changesets."""
+    names = {name.lower() for name in _listdir(repo)}
+    runner = "yarn" if "yarn.lock" in names else "pnpm" if "pnpm-lock.yaml" in names else "npx"
+    if "lerna.json" in names:
+        return f"{runner} lerna publish from-package"
+    if os.path.isfile(os.path.join(repo, ".changeset", "config.json")):
+        return f"{runner} changeset publish"
+    return None
+
+
+def _listdir(folder: str) -> List[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 def _other_publish_command(repo: str, project: ProjectInfo) -> Optional[str]:

@@ -21,7 +21,7 @@ from .couldnt_check import UNKNOWN_OUTCOMES, couldnt_check
 from .default_checklist import default_spec, merge_adopted
 from .new_file import is_blank_text
 from .project_files import ProjectInfo, changelog_version, detect_project
-from .publishing import Publishing, detect_publishing
+from .publishing import Publishing, detect_publishing, follow_document
 from .release_docs import find_release_doc, read_release_doc
 from .run_store import RUN_TOKEN, ReleaseRecord, ReleaseSummary, RunStore, StepRecord
 from .steps import Step, StepKind, StepState
@@ -143,6 +143,8 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
         tag_format = settings.tag_format or guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
         last = highest_tagged_version(tags, tag_format)
     publishing = detect_publishing(repo, project, last[0] if last else tag_for("0.1.0", tag_format))
+    if source == "adopted" and path is not None and spec is not None and spec.steps:
+        publishing = follow_document(publishing, _read_text(path), os.path.relpath(path, repo).replace(os.sep, "/"))
     if spec is None or not spec.steps:
         if spec is not None and source == "file":
             source = "settings"

@@ -121,6 +121,7 @@ EN: Dict[str, str] = {
     "publish_registry": "The pushed tag {tag} is the release: {registry} serves it.",
     "publish_staged": "{command} only stages the release on {registry}: publishing it there is done by hand.",
     "publish_manual": "Publishing is manual: no publish command or release workflow was found.",
+    "publish_document": "Published as {file} describes (its steps are in the checklist).",
     "changelog_not_kept": (
         "{file} stops at {version}, before the last release {last}: "
         "it is no longer kept, so it is not checked"
@@ -352,6 +353,7 @@ JA: Dict[str, str] = {
     "publish_registry": "プッシュしたタグ {tag} がそのままリリースです。{registry} が提供します。",
     "publish_staged": "{command} は {registry} にリリースを準備するだけです。公開はそこで手動で行います。",
     "publish_manual": "公開は手動です。公開コマンドもリリース用ワークフローも見つかりませんでした。",
+    "publish_document": "{file} に書かれた手順で公開します（その手順はチェックリストにあります）。",
     "changelog_not_kept": (
         "{file} は {version} で止まっており、前回のリリース {last} より古いため、"
         "更新されていないものとしてチェックしません"
@@ -589,6 +591,7 @@ KO: Dict[str, str] = {
     "publish_registry": "푸시한 태그 {tag}이(가) 곧 릴리스입니다. {registry}이(가) 제공합니다.",
     "publish_staged": "{command}은(는) {registry}에 릴리스를 준비만 합니다. 게시는 그곳에서 직접 해야 합니다.",
     "publish_manual": "배포는 수동입니다. 배포 명령도 릴리스 워크플로도 찾지 못했습니다.",
+    "publish_document": "{file}에 적힌 방법으로 배포합니다(그 단계는 체크리스트에 있습니다).",
     "changelog_not_kept": (
         "{file}은(는) {version}에서 멈춰 있어 이전 릴리스 {last}보다 오래되었습니다. "
         "더 이상 관리되지 않으므로 확인하지 않습니다"
@@ -803,6 +806,7 @@ ZH: Dict[str, str] = {
     "publish_registry": "推送的标签 {tag} 即是发布：由 {registry} 提供。",
     "publish_staged": "{command} 只在 {registry} 上暂存该版本：需要在那里手动发布。",
     "publish_manual": "发布需手动进行：未找到发布命令或发布工作流。",
+    "publish_document": "按 {file} 所述发布（其步骤已在清单中）。",
     "changelog_not_kept": "{file} 停在 {version}，早于上次发布的 {last}：已不再维护，因此不检查",
     "confirm_dirty": "工作树有 {count} 处未提交的更改（{first}…）；它们不属于此次发布。",
     "version_from_changelog": "来自 {file}：其首条目比 {tag} 更新",

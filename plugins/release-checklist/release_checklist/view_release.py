@@ -280,6 +280,8 @@ def publishing_line(release: Release, t: Translate) -> str:
         return t("publish_command", command=publishing.command.replace("{version}", release.version))
     if publishing.kind == GO_MODULE and publishing.registry:
         return t("publish_registry", tag=tag, registry=publishing.registry)
+    if publishing.kind == MANUAL and publishing.document:
+        return t("publish_document", file=publishing.document)
     if publishing.kind == MANUAL and publishing.command and publishing.registry:
         return t("publish_staged", command=publishing.command, registry=publishing.registry)
     return t("publish_manual") if publishing.kind == MANUAL else ""
