@@ -29,6 +29,8 @@ FILLED = [
     ("Run `make tag VERSION=0.9.0`", "Run `make tag VERSION={version}`"),
     ("Run `./scripts/maketgz 0.9.0` to build", "Run `./scripts/maketgz {version}` to build"),
     ("Move `latest`: `git tag -f latest v2.1.0`", "Move `latest`: `git tag -f latest v{version}`"),
+    ("Or run `./bump-version.sh new_version`", "Or run `./bump-version.sh {version}`"),
+    ("Click `Choose a tag` and select `v0.9.0`", "Click `Choose a tag` and select `v{version}`"),
 ]
 KEPT = [
     "Black uses the `YY.M.N` format",  # describes the scheme
@@ -41,6 +43,9 @@ KEPT = [
     "Run `pip install tool==0.9.0`",  # a pin
     "Example: the first release of 2026 is `26.1.0`",  # a lone example value, not a command
     "Upgrade `python3.12` and YY.N in prose",
+    "Run `cat VERSION` to see it",  # a file, not a placeholder
+    "Search & replace `<old-version>` with the new one",  # the previous release, not this one
+    "For example, select the tag `v0.9.0`",
 ]
 
 

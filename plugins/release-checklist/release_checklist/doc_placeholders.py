@@ -54,11 +54,18 @@ _PINNED = re.compile(r"(?i)(?:==|>=|<=|~=|@|install\s+(?:\S+\s+)*?)\s*v?$|python
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1|::\s*(.+)$|^\s*\$\s+(.+)$", re.MULTILINE)
 
 
+# A bare name standing for the new version as a command's argument (`./bump-version.sh new_version`): only
+# names that cannot be anything else (VERSION alone may be a file: `cat VERSION`).
+_BARE_ARGUMENT = re.compile(r"(?i)(?<=[\w./-] )(?:new|next|release)[_-]?version(?:[_-]?number)?(?=`|\s*$)",
+                            re.MULTILINE)
+
+
 def fill_named(text: str) -> str:
-    """$VERSION, ${tag}, <new-version>, {{ version }}, %VERSION% -> {version} / {tag}."""
+    """$VERSION, ${tag}, <new-version>, {{ version }}, %VERSION% -> {version} / {tag}; in code, a bare
+    new_version argument too."""
     for pattern, placeholder in _NAMED:
         text = pattern.sub(placeholder, text)
-    return text
+    return _CODE_SPAN.sub(lambda match: _BARE_ARGUMENT.sub("{version}", match.group(0)), text)
 
 
 def fill_shapes(text: str, code: Sequence[Tuple[int, int]] = ()) -> str:
@@ -100,9 +107,14 @@ def released_numbers(tags: Iterable[str]) -> Set[Tuple[int, ...]]:
     return found
 
 
-def example_version(code: List[str], tags: Sequence[str]) -> Optional[str]:
+def example_version(code: List[str], tags: Sequence[str], context: str = "") -> Optional[str]:
     """The one version the item's commands use as the release's (a release position, or one of the project's
-    earlier releases), or None when there is none, or more than one (a range such as v1.2.2..v1.2.3)."""
+    earlier releases), or None when there is none, or more than one (a range such as v1.2.2..v1.2.3).
+
+    context: the item's whole text; an earlier release standing alone in code ("select `v2.4.8`") counts
+    when the item speaks of the tag and gives no example ("Example: … `26.1.0`")."""
+    alone_counts = re.search(r"(?i)\btags?\b", context) is not None and \
+        re.search(r"(?i)\bexamples?\b|\be\.g\.|\bfor instance\b", context) is None
     released = released_numbers(tags)
     seen: Set[str] = set()
     others: Set[str] = set()  # every other version the commands name: two of them is a range, or a pin
@@ -119,7 +131,7 @@ def example_version(code: List[str], tags: Sequence[str]) -> Optional[str]:
             positioned = any(found.group(1) == literal and found.start(1) == match.start(2)
                              for found in _RELEASE_POSITION.finditer(part))
             # An earlier release counts as an argument of a command, not as a lone value ("→ `26.1.0`").
-            argument = bool(before.strip(" $v")) and _numbers(literal) in released
+            argument = (bool(before.strip(" $v")) or alone_counts) and _numbers(literal) in released
             (seen if positioned or argument else others).add(literal)
     return seen.pop() if len(seen) == 1 and not others - seen else None
 
@@ -147,7 +159,7 @@ def fill_item(body: str, detail: List[str], tags: Iterable[str] = ()) -> Tuple[s
                   for line, inside in zip(detail, fenced)]
     code = code_parts(body) + [line for line, inside in zip(detail, fenced) if inside]
     code += [part for line, inside in zip(detail, fenced) if not inside for part in code_parts(line)]
-    literal = example_version(code, tags)
+    literal = example_version(code, tags, whole)
     if literal is not None:
         body = fill_example(body, literal, tags)
         detail = [fill_example(line, literal, tags) for line in detail]
