@@ -467,6 +467,19 @@ def test_a_fix_for_a_reported_error_that_nothing_confirmed_is_open():
     assert not summary.next_steps.items, summary.next_steps.items
 
 
+def test_tests_that_still_fail_in_the_last_run_are_open_and_a_later_green_run_closes_them():
+    runs = ("⏺ Bash(npm test)\n  ⎿  Tests:       2 failed, 5 passed, 7 total\n\nTwo cart tests still fail.",
+            "• Ran pytest -q\n  └ 3 failed, 10 passed in 0.52s\n\nThree tests fail on the rounding.",
+            "• Ran cargo test\n  └ test result: FAILED. 8 passed; 1 failed; 0 ignored\n\nOne test fails.")
+    for run, tally in zip(runs, ("2 failed, 5 passed", "3 failed, 10 passed", "8 passed; 1 failed")):
+        summary = _summary([("user", "Fix the cart totals."), ("assistant", run)])
+        assert any(tally in item for item in summary.next_steps.items), (run, summary.next_steps.items)
+        green = run.replace("2 failed, 5 passed", "7 passed").replace("3 failed, 10 passed", "13 passed").replace(
+            "FAILED. 8 passed; 1 failed", "ok. 9 passed; 0 failed")
+        summary = _summary([("user", "Fix the cart totals."), ("assistant", run), ("assistant", green)])
+        assert not any(tally in item for item in summary.next_steps.items), (green, summary.next_steps.items)
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

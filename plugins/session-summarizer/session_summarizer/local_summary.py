@@ -1108,6 +1108,9 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     if pending:
         questions.add(phrase(language, "reply_pending", text=_opening(pending, 200)))
         return
+    tally = _failing_tally(parts)
+    if tally and not any(" ".join(tally[0].split()) in " ".join(item.split()) for item in next_steps.items.values()):
+        next_steps.add(phrase(language, "open.tests_fail", text=tally[0], command=tally[1]))
     last = _last_reply(turns, parts)
     if last < 0:
         return
@@ -1117,6 +1120,30 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     unconfirmed = _unconfirmed_fix(turns, parts, last)
     if unconfirmed:
         next_steps.add(phrase(language, "open.unconfirmed", text=unconfirmed))
+
+
+# A test runner's tally: "Tests  10 failed | 12 passed (22)" (vitest), "Tests: 3 failed, 12 passed" (jest),
+# "=== 3 failed, 12 passed in 1.2s ===" (pytest), "test result: FAILED. 3 passed; 1 failed" (cargo),
+# "3 failing" (mocha), "15 examples, 3 failures" (rspec), "FAILED (failures=3)" (unittest).
+_TALLY = re.compile(r"(?i)\b([1-9]\d*)\s+(?:failed|failing|failures?)\b|\bfailures=([1-9]\d*)")
+
+
+def _failing_tally(parts: Sequence[Optional[TurnParts]]) -> Optional[Tuple[str, str]]:
+    """(the tally line, the command) when the session's last test run that printed a tally still had failures."""
+    for turn_parts in reversed(parts):
+        if turn_parts is None:
+            continue
+        for call in reversed(turn_parts.calls):
+            if call.kind != rules.RUN or not call.output:
+                continue
+            lines = [line for line in call.output[-40:] if "fail" in line.lower() and _TALLY.search(line)]
+            passed = [line for line in call.output[-40:] if re.search(r"(?i)\b\d+\s+passed\b", line)]
+            if lines:
+                shown = " ".join(lines[-1].strip(" │|║┃").split())[:120]
+                return shown, "`" + rules.clean_command(call.text).replace("`", "'")[:80] + "`"
+            if passed:
+                return None  # the last tally passed
+    return None
 
 
 def _last_reply(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> int:

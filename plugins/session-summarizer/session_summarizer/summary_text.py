@@ -46,6 +46,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "done.commit_message": "Commit message written: {subject}",
         "decision.user_chose": "The user chose: {choice}",
         "open.announced": "Announced at the end, not shown done: {text}",
+        "open.tests_fail": "Tests still fail at the end: {text} — {command}",
         "open.unconfirmed": "Fix given at the end, not confirmed to work: {text}",
     },
     "ja": {
@@ -89,6 +90,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "done.commit_message": "コミットメッセージを作成: {subject}",
         "decision.user_chose": "ユーザーの選択: {choice}",
         "open.announced": "最後に予告され、完了は未確認: {text}",
+        "open.tests_fail": "最後のテスト実行でも失敗: {text} — {command}",
         "open.unconfirmed": "最後の修正は動作未確認: {text}",
     },
     "ko": {
@@ -132,6 +134,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "done.commit_message": "커밋 메시지 작성: {subject}",
         "decision.user_chose": "사용자의 선택: {choice}",
         "open.announced": "마지막에 예고했지만 완료는 확인되지 않음: {text}",
+        "open.tests_fail": "마지막 테스트 실행에서도 실패: {text} — {command}",
         "open.unconfirmed": "마지막 수정이 동작하는지 확인되지 않음: {text}",
     },
     "zh": {
@@ -175,6 +178,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "done.commit_message": "已撰写提交信息：{subject}",
         "decision.user_chose": "用户的选择：{choice}",
         "open.announced": "结束时只宣布、未见完成：{text}",
+        "open.tests_fail": "最后一次测试仍有失败：{text} — {command}",
         "open.unconfirmed": "最后的修复未确认是否有效：{text}",
     },
 }
