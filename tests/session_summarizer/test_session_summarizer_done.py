@@ -215,3 +215,13 @@ def test_a_commit_message_written_out_for_the_user_is_a_result():
         assert any(item.endswith(subject) for item in done), reply
     done = _summary([("user", "커밋 메시지 정리해줘"), ("assistant", steps)], agent="cursor").done.items
     assert not any("사용자 질문" in item for item in done)
+
+
+def test_a_results_table_gives_its_rows_and_all_checks_passing_is_an_outcome():
+    reply = ("Build succeeded. Now the full dry run.\n\nAll three checks passed:\n\n| Step | Result |\n|---|---|\n"
+             "| `make lint` | clean |\n| `make dist` | 3 wheels built |\n\nThe release pipeline is ready.")
+    done = _summary([("user", "Try the release steps one by one."), ("assistant", reply)]).done.items
+    assert "`make dist` — 3 wheels built" in done and "`make lint` — clean" in done
+    assert not any(item.startswith("Step") for item in done)
+    assert any("release pipeline is ready" in item for item in done)
+    assert result_lists("Options:\n\n| Option | Cost |\n|---|---|\n| A | low |") == []

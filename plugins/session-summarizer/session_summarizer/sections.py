@@ -397,7 +397,7 @@ def picked_option(ask: str, offer: str) -> str:
 _RESULT_CUE = re.compile(
     r"(?i)\b(?:summary|changes?(?: made)?|changed|what (?:i|we) (?:did|built|fixed|added)|what (?:was|got) done"
     r"|landed|shipped|done|completed?|implemented|implementation|fixes (?:applied|made)|fixed|results?|deliverables"
-    r"|accomplished|created|added|updated|modified|resolved|new files|verified"
+    r"|accomplished|created|added|updated|modified|resolved|new files|verified|passed|succeeded"
     r"|итог\w*|изменени\w*|сделано|выполнено|resumen|cambios|realizad\w*|hecho|resumo|altera\w*|feito|conclu\w*)\b"
     r"|\bthis change\b|变更|修改|完成|实现|总结|修复|変更|実装|完了|まとめ|対応内容|修正内容|作成した"
     r"|변경|구현|완료|수정 사항|작업 내용|요약")
@@ -445,11 +445,21 @@ def result_lists(prose: str) -> List[str]:
     section = 0  # the depth of the `#` results heading being read, 0 outside one
     under = False  # reading a list under a results heading
     top = -1  # the indent of the list's own items
+    header_seen = False  # a table's first row (its column names) was read
     for line in prose.split("\n"):
         stripped = line.strip()
         if not stripped:
             continue
         item = _LIST_ITEM.match(stripped)
+        if item is None and stripped.startswith("|") and (under or section):
+            # A table under a results heading: each row is a result, its cells joined ("check — passed").
+            cells = [cell.strip() for cell in stripped.strip("|").split("|")]
+            if any(cell.strip("-: ") for cell in cells) and not header_seen:
+                header_seen = True  # the first row names the columns
+            elif any(cell.strip("-: ") for cell in cells):
+                lists.append([" — ".join(cell for cell in cells if cell)])
+            continue
+        header_seen = False
         if item is None:
             level, words = _heading(stripped)
             if level:
@@ -563,7 +573,8 @@ def is_result(sentence: str) -> bool:
 # "842 passed, 0 failed", "✅ chat_0805.md에 저장되었음", "ビルドが成功しました", "已完成").
 _OUTCOME_LATIN = re.compile(
     r"(?i)\b(?:is|are|was|were|now|all) (?:now )?(?:done|complete|completed|finished|fixed|working|resolved|in place"
-    r"|live|green|passing|clean)\b|\ball (?:\d+ )?(?:of the )?(?:tests?|checks?|failures?) (?:now )?(?:pass\w*|fixed)\b"
+    r"|live|green|passing|clean|ready)\b"
+    r"|\ball (?:\w+ )?(?:of the )?(?:tests?|checks?|steps?|failures?) (?:now )?(?:pass\w*|fixed|succeeded)\b"
     r"|\b\d+ (?:tests? )?passed\b|\b0 (?:failed|failures|errors|issues|offenses)\b|\bsuccessfully\b|\bsucceeded\b"
     r"|\b(?:готово|успешно|completad[oa]|exitosamente|conclu[íi]d[oa]|com sucesso|funcionando|resolvid[oa])\b")
 _OUTCOME_WIDE = re.compile(
@@ -571,7 +582,8 @@ _OUTCOME_WIDE = re.compile(
     r"|已完成|完成了|成功|解决了|已解决|通过了|全部通过|(?:这样|现在)就?(?:可以|能够?|解决)|(?:我们|我)已?经?[\u4e00-\u9fff]{1,4}了"
     r"|완료되었|완료했|완료됨|성공적으로|성공했|해결되었|해결됩니다|통과|이제 .{0,40}(?:됩니다|수 있습니다)")
 _OUTCOME_MARK = re.compile(r"^\W{0,3}(?:✅|✔|☑|\[OK\])")
-_OUTCOME_GATE = re.compile(r"done|complet|finish|fixed|working|resolved|in place|live|green|pass|clean|succe|0 |\[ok\]")
+_OUTCOME_GATE = re.compile(
+    r"done|complet|finish|fixed|working|resolved|in place|live|green|pass|clean|succe|ready|0 |\[ok\]")
 
 
 def is_outcome(sentence: str) -> bool:
