@@ -260,3 +260,13 @@ def test_documentation_and_shown_code_are_not_errors():
              ("assistant", "```\nTypeError: load() missing 1 required positional argument: 'path'\n```")]
     errors = _summary(turns).errors.items
     assert errors == ["TypeError: load() missing 1 required positional argument: 'path'"]
+
+
+def test_a_logged_error_with_its_type_is_an_error_once_whatever_ids_it_names():
+    run = ("⏺ Bash(npm test)\n"
+           "  ⎿  [worker] claim error ReplyError: NOGROUP No such key 'jobs:5f2c9a1e-77b0-4c1e-9d2a-0b6e1f3c8d41'\n"
+           "     [worker] claim error ReplyError: NOGROUP No such key 'jobs:a9e31b07-2c4d-4f6a-8e19-7d5c0b2a6f38'\n"
+           "     2024-05-01 10:00:00 - api.client - ERROR - Network error: [SSL: CERTIFICATE_VERIFY_FAILED] failed")
+    lines = [hit.line for hit in call_errors([read_turn(run)])]
+    assert len(lines) == 2 and lines[0].startswith("[worker] claim error ReplyError: NOGROUP")
+    assert "CERTIFICATE_VERIFY_FAILED" in lines[1]

@@ -382,6 +382,9 @@ _ERROR_START = re.compile(
     # "[db] failed to inspect service: Cannot connect to …".
     r"|(?:\[[\w.-]+\]\s*)?(?:Unable to|Cannot|Could not|[Ff]ailed to)\s\w+[^:,\n]{0,40}:\s)"
     r"|\[Errno \d+\]|\bPermission denied\b|\bNo such file or directory\b"  # an OSError anywhere in the line
+    # A log line that reports an error with its type: "[projector] auto-claim error ReplyError: NOGROUP …",
+    # "src.client - ERROR - Network error: …".
+    r"|\b(?:error|ERROR|Error)\b[^:\n]{0,40}?(?:\b[A-Z][A-Za-z]*(?:Error|Exception)|\berror): [\[A-Z]"
     r"|\berror [A-Z]{2,}\d+:"  # tsc, MSBuild, C#: "a.ts(3,1): error TS2304: …"
     r"|^\S+:\d+:\d+:? (?:[A-Z]+\d+|error|warning: unused)\b"
     r"|\bE(?:CONN(?:REFUSED|RESET|ABORTED)|NETUNREACH|HOSTUNREACH|NOENT|ACCES|PERM|ADDRINUSE|TIMEDOUT|PIPE"

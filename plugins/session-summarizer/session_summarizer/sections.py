@@ -92,7 +92,7 @@ def error_key(line: str) -> str:
     return " ".join(_ERROR_NOISE.sub(" ", line.lower()).split())
 
 
-_ERROR_NOISE = re.compile(r"\S+:\d+(?::\d+)?:?|'[^']*'|\"[^\"]*\"|\b(?=[0-9a-f-]*\d)[0-9a-f-]{6,}\b|\d+")
+_ERROR_NOISE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|\S+:\d+(?::\d+)?:?|(?=[0-9a-f-]*\d)[0-9a-f-]{6,}|\d+|'\S*$")
 
 
 def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
@@ -117,7 +117,7 @@ def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
             telling.setdefault(error_key(stripped), stripped)
             continue
         if ex.is_failure_tally(stripped) and len(stripped) < 200:
-            tally = tally or stripped  # "7 failed, 835 passed": after what failed, if there is room
+            tally = stripped  # the run's last count ("Tests 3 failed | 9 passed" after "Test Files …")
             continue
         in_json = _JSON_ERROR.search(stripped) if '"error' in stripped else None
         if in_json:  # a tool's JSON result: {"error": "MCP error -32603: …"}
