@@ -160,3 +160,77 @@ def test_opencode_patch_names_every_file_it_touches():
             '*** Update File: src/a.ts\\n@@\\n-x\\n+y\\n*** Add File: src/b.ts\\n+z\\n*** End Patch"}\n```\n\n'
             '**Output:**\n```\nSuccess.\n```\n')
     assert _calls(text) == [("edit", "src/a.ts"), ("edit", "src/b.ts")]
+
+
+CCTRACE = """I'll check the build and fix the config.
+
+🔧 **Tool Use: Bash** (ID: toolu_01Abc)
+```json
+{
+  "command": "cargo build --release",
+  "description": "Build"
+}
+```
+
+🔧 **Tool Use: TodoWrite** (ID: toolu_01Def)
+```json
+{"todos": []}
+```
+
+🔧 **Tool Use: Edit** (ID: toolu_01Ghi)
+```json
+{
+  "file_path": "/work/kiln/Cargo.toml",
+  "old_string": "edition = \\"2024\\"",
+  "new_string": "edition = \\"2021\\""
+}
+```
+
+📊 **Tool Result:**
+```
+Exit code 101
+error: feature `edition2024` is required
+```
+
+📊 **Tool Result:**
+```
+Todos have been modified successfully.
+```
+
+📊 **Tool Result:**
+```
+<tool_use_error>String to replace not found in file.</tool_use_error>
+```
+
+<details>
+<summary>💭 Internal Reasoning (click to expand)</summary>
+
+```
+Maybe the toolchain is too old.
+```
+</details>
+
+🔧 **Tool Use: mcp__github__create_issue** (ID: toolu_01Jkl)
+```json
+{"title": "Toolchain too old"}
+```
+
+📊 **Tool Result:**
+```
+{"number": 4}
+```
+
+The toolchain is older than the 2024 edition needs."""
+
+
+def test_cctrace_calls_get_their_results_in_order_and_refused_edits_fail():
+    parts = read_turn(CCTRACE)
+    assert _calls(CCTRACE) == [("run", "cargo build --release"), ("failed", "/work/kiln/Cargo.toml"),
+                               ("external", "create_issue (github)")]
+    assert parts.calls[0].output == ["Exit code 101", "error: feature `edition2024` is required"]
+    assert parts.calls[1].output == ["Error: String to replace not found in file."]
+    assert parts.edited == []  # the edit never happened
+    assert parts.calls[2].output == ['{"number": 4}']
+    assert " ".join(parts.prose.split()) == ("I'll check the build and fix the config. The toolchain is older than "
+                                             "the 2024 edition needs.")
+    assert "error: feature `edition2024` is required" in [hit.line for hit in call_errors([parts])]

@@ -351,8 +351,10 @@ def _antigravity_step(found: "re.Match[str]", parts: Any) -> str:
 _OPENCODE_TOOL = re.compile(
     r"(?m)^\*\*Tool: ([\w.-]+)\*\*[ \t]*\n\s*\*\*Input:\*\*[ \t]*\n\s*(`{3,})[\w-]*[ \t]*\n([\s\S]*?)\n\2[ \t]*$"
     r"(?:\s*^\*\*(Output|Error):\*\*[ \t]*\n\s*(`{3,})[^\n]*\n([\s\S]*?)\n?\5[ \t]*$)?")
-_OPENCODE_QUIET = frozenset(("todowrite", "todoread", "task", "question", "skill", "plan", "think", "batch",
-                             "invalid"))
+# Plans, questions and sub-agents: not acts on the project.
+_QUIET_TOOLS = frozenset(("todowrite", "todoread", "task", "question", "skill", "plan", "think", "batch", "invalid",
+                          "exitplanmode", "enterplanmode", "askuserquestion", "slashcommand", "bashoutput",
+                          "killshell", "killbash", "taskoutput"))
 _PATCH_FILE = re.compile(r"(?m)^\*\*\* (?:Update|Add|Delete) File: (\S+)")
 _OPENCODE_THINKING = re.compile(r"(?m)^_Thinking:_[ \t]*\n")
 # Where exported reasoning stops: the next call, the next reasoning, a heading or a rule (the answer).
@@ -371,17 +373,16 @@ def _json_field(text: str, *names: str) -> str:
     return ""
 
 
-def _opencode_call(found: "re.Match[str]", parts: Any) -> str:
-    name, arguments = found.group(1), found.group(3)
-    label, printed = found.group(4), found.group(6) or ""
+def _json_call(name: str, arguments: str, parts: Any) -> Optional[Call]:
+    """A call from a tool's name and its JSON input, as exporters print them; None for plans and sub-agents."""
     lowered = name.lower().replace("-", "_")
-    if lowered in _OPENCODE_QUIET:
-        return "\n"
+    if lowered in _QUIET_TOOLS:
+        return None
     kind = EXTERNAL if lowered.startswith("mcp") or lowered.count("_") >= 2 else kind_of_tool(lowered)
-    path = _json_field(arguments, "filePath", "file_path", "path")
+    path = _json_field(arguments, "filePath", "file_path", "notebook_path", "path")
     patched: List[str] = []
     if kind == RUN:
-        text = _json_field(arguments, "command", "cmd")
+        text = _json_field(arguments, "command", "cmd").strip().split("\n", 1)[0]
     elif kind == EDIT:
         patched = [] if path else _PATCH_FILE.findall(_json_field(arguments, "patchText", "patch", "input"))
         text = path or (patched[0] if patched else "")
@@ -391,22 +392,82 @@ def _opencode_call(found: "re.Match[str]", parts: Any) -> str:
         text = (name + " " + (_json_field(arguments, "pattern", "query", "url") or path)).strip()
     else:
         text = external_name(name)
-    if not text:
-        return "\n"
-    if label == "Error" and kind in (EDIT, READ):  # the tool did not do it: only its error is kept
-        kind = FAILED
-    parts.call(kind, text.strip().split("\n", 1)[0] if kind == RUN else text.strip())
-    # What a read printed is the file, and an edit's output is its diff: neither is what happened.
-    if kind in (RUN, EXTERNAL, FAILED) or label == "Error":
-        lines = [line.strip() for line in printed.split("\n") if line.strip()]
-        if label == "Error" and lines and not re.match(r"(?i)error\b", lines[0]):
-            lines[0] = "Error: " + lines[0]
-        for line in lines[:200]:
-            parts.out(line)
+    if not text.strip():
+        return None
+    call: Call = parts.call(kind, text.strip())
     for other in patched[1:]:
         parts.call(EDIT, other)
+    return call
+
+
+def _fail(call: Call, parts: Any) -> None:
+    """An edit or read the tool refused: it did not happen, so only its error stays (as a failed call)."""
+    bucket = {EDIT: parts.edited, READ: parts.read}.get(call.kind)
+    if bucket and call.text in bucket:
+        del bucket[len(bucket) - 1 - bucket[::-1].index(call.text)]
+    call.kind = FAILED
+
+
+def _printed(call: Call, printed: str, failed: bool) -> None:
+    """A result's lines on its call: a run's or an acting tool's output, or any tool's error."""
+    # What a read printed is the file, and an edit's output is its diff: neither is what happened.
+    if call.kind not in (RUN, EXTERNAL, FAILED) and not failed:
+        return
+    lines = [line.strip() for line in printed.split("\n") if line.strip()]
+    if failed and lines and not re.match(r"(?i)error\b", lines[0]):
+        lines[0] = "Error: " + lines[0]
+    call.output.extend(lines[:200])
+
+
+def _opencode_call(found: "re.Match[str]", parts: Any) -> str:
+    failed = found.group(4) == "Error"
+    call = _json_call(found.group(1), found.group(3), parts)
+    if call is not None:
+        if failed and call.kind in (EDIT, READ):
+            _fail(call, parts)
+        _printed(call, found.group(6) or "", failed)
+        parts.output.extend(call.output)
     parts.close_call()
     return "\n"
+
+
+# ----------------------------------------------------------------------------------------- cctrace
+
+# cctrace's Claude Code export: `🔧 **Tool Use: Bash** (ID: toolu_…)` and the input as JSON in a fence; each
+# result comes later as `📊 **Tool Result:**` and a fence, in the order of the calls, without their ids.
+_CCTRACE_PART = re.compile(
+    r"(?m)^[ \t]*🔧 \*\*Tool Use: ([\w.-]+)\*\*[^\n]*\n[ \t]*```json[ \t]*\n([\s\S]*?)\n[ \t]*```[ \t]*$"
+    r"|^[ \t]*📊 \*\*Tool Result:\*\*[ \t]*\n[ \t]*```[^\n]*\n([\s\S]*?)\n?^```[ \t]*$")
+_TOOL_USE_ERROR = re.compile(r"^\s*<tool_use_error>([\s\S]*?)(?:</tool_use_error>|$)")
+
+
+def _cctrace_calls(text: str, parts: Any) -> str:
+    pending: List[Optional[Call]] = []
+    pieces: List[str] = []
+    position = 0
+    for found in _CCTRACE_PART.finditer(text):
+        pieces.append(text[position:found.start()] + "\n")
+        position = found.end()
+        if found.group(1):
+            pending.append(_json_call(found.group(1), found.group(2), parts))
+            parts.close_call()
+            continue
+        call = pending.pop(0) if pending else None
+        if call is None:
+            continue
+        printed = found.group(3)
+        refused = _TOOL_USE_ERROR.match(printed)
+        failed = bool(refused) or printed.startswith("Error:")
+        if refused:
+            printed = refused.group(1)
+        if failed and call.kind in (EDIT, READ):
+            _fail(call, parts)
+        _printed(call, printed, failed)
+        parts.output.extend(call.output)
+    if not pieces:
+        return text
+    pieces.append(text[position:])
+    return "".join(pieces)
 
 
 def _opencode_thinking(text: str) -> str:
@@ -444,6 +505,8 @@ def tagged_calls(text: str, parts: Any) -> str:
         text = _gemini_boxes(text, parts)
     if "_Thinking:_" in text:
         text = _opencode_thinking(text)
+    if "**Tool Use: " in text:
+        text = _cctrace_calls(text, parts)
     if "**Tool: " in text and "**Input:**" in text:
         text = _OPENCODE_TOOL.sub(lambda found: _opencode_call(found, parts), text)
     if ("*Viewed" in text or "*Edited" in text or "*User " in text or "searched" in text or "*Listed" in text
