@@ -324,6 +324,13 @@ def test_reasons_and_choices_said_the_chinese_and_japanese_way():
     assert not is_decision("出于隐私考虑，浏览器不允许读取其他网站的记录。")
 
 
+def test_a_plan_to_fix_what_was_just_diagnosed_is_a_decision():
+    assert is_decision("To fix this, I plan to accept both spellings in validation and send the canonical one.")
+    assert is_decision("To work around the rate limit, we plan to batch the requests in groups of ten.")
+    assert not is_decision("To fix this, you might need to restart the server.")
+    assert not is_decision("I plan to look into it.")
+
+
 def test_an_alternative_named_after_a_comma_counts_only_next_to_a_choice():
     assert is_decision("I set the page size to 500 rows, not 5,000, deliberately: the grid freezes past that.")
     assert is_decision("Just use the built-in GITHUB_TOKEN - no need for a separate deploy token here.")

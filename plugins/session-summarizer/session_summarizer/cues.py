@@ -12,7 +12,8 @@ import re
 # CJK languages (matched anywhere, only in text that is not ASCII).
 _REASON_LATIN = re.compile(
     r"\b(?:because|since (?:it|they|we|the|this)|so that|in order to|to (?:avoid|keep|make|ensure|prevent|support"
-    r"|allow|reduce|match|simplify)|due to|as it (?:is|was|has)|which (?:keeps|makes|avoids|means)|for (?:speed"
+    r"|allow|reduce|match|simplify)|to (?:fix|solve|resolve|address|work around) (?:this|that|it|the)"
+    r"|due to|as it (?:is|was|has)|which (?:keeps|makes|avoids|means)|for (?:speed"
     r"|simplicity|reproducibility|performance|compatibility|safety|consistency)|otherwise|given that"
     r"|потому что|так как|чтобы|из-за|porque|para que|ya que|debido a|pois|para (?:evitar|manter)|weil|damit"
     r"|parce que|afin de|pour (?:éviter|garder))\b")
@@ -40,7 +41,7 @@ _CHOICE_LATIN = re.compile(
     r"|we(?:'ll| will) use|i(?:'ll| will) use|let's use|using \w+ (?:for|as)|use \w[\w.-]* (?:for|as|with|to)"
     r"|prefer|selected|adopt(?:ed)?|keep(?:ing)? (?:the|it|a)|default(?:s)? to|stick with"
     r"|(?:simplest|quickest|best|cleanest|safest|most reliable|recommended) (?:fix|approach|option|solution|way)"
-    r"|deliberately|intentionally|on purpose|(?:just|simply) use"
+    r"|deliberately|intentionally|on purpose|(?:just|simply) use|(?:i|we) plan to|the plan is to"
     r"|решил|выбрал|используем|будем использовать|decid[íi]|eleg[íi]|usaremos|vamos a usar|escolh|decidi"
     r"|vamos usar|entschieden|verwenden|choisi|utiliser)\b")
 _CHOICE_WIDE = re.compile(
@@ -123,6 +124,7 @@ _QUESTION_TO_USER = re.compile(
 # (Long English turns are most of a long session; most of them carry no cue at all.)
 _GATES = {
     "reason": ("because", "since", "so that", "in order", "to avoid", "to keep", "to make", "to ensure", "to prevent",
+               "to fix", "to solve", "to resolve", "to address", "to work around",
                "to support", "to allow", "to reduce", "to match", "to simplify", "due to", "as it", "which keeps",
                "which makes", "which avoids", "which means", "for speed", "for simplicity", "for reproducib",
                "for performance", "for compatib", "for safety", "for consisten", "otherwise", "given that",
@@ -134,7 +136,8 @@ _GATES = {
     "choice": ("simplest", "quickest", "best ", "cleanest", "safest", "reliable", "recommended",
                "decid", "chose", "choos", "picked", "opted", "went with", "going with", "go with", "settled",
                "switched", "use", "using", "prefer", "selected", "adopt", "keep", "default", "stick with", "elegi",
-               "escolh", "entschied", "verwend", "choisi", "utiliser", "deliberate", "intentional", "on purpose"),
+               "escolh", "entschied", "verwend", "choisi", "utiliser", "deliberate", "intentional", "on purpose",
+               "plan to", "plan is to"),
     "deferral": ("later", "for now", "time being", "future", "follow", "scope", "not yet", "not now", "not in this",
                  "postpone", "defer", "skip", "left as", "leave ", "todo", "tbd", "next time", "más tarde",
                  "por ahora", "depois", "enquanto", "später", "plus tard"),
