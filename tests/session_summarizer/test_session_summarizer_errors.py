@@ -270,3 +270,18 @@ def test_a_logged_error_with_its_type_is_an_error_once_whatever_ids_it_names():
     lines = [hit.line for hit in call_errors([read_turn(run)])]
     assert len(lines) == 2 and lines[0].startswith("[worker] claim error ReplyError: NOGROUP")
     assert "CERTIFICATE_VERIFY_FAILED" in lines[1]
+
+
+def test_a_long_terminal_log_the_user_pastes_is_output_not_a_brief():
+    log = "\n".join(f"[web] compiled module {second} of 90 in 12 ms, watching the source folder for changes"
+                    for second in range(60))
+    log += ("\n[db] failed to inspect service: Cannot connect to the Docker daemon at unix:///var/run/docker.sock\n"
+            "[db] npm run dev:db exited with code 1\n"
+            "[web] Error: Failed to start the dev proxy, see the error details below:\n"
+            "[web] npm error Lifecycle script `dev` failed with error:\n")
+    assert len(log) > 2500
+    turns = [("user", "Start the dev stack."), ("assistant", "Run `npm run dev` and paste what it prints."),
+             ("user", log)]
+    errors = _summary(turns).errors.items
+    assert any("Cannot connect to the Docker daemon" in item for item in errors)
+    assert not any("Lifecycle script" in item for item in errors)  # an echo of the failure above it

@@ -377,7 +377,7 @@ def is_next_step(sentence: str) -> bool:
 _ERROR_START = re.compile(
     r"^[\s>⎿└│●✗✘×•*\-]*(?:(?:[\w.]+\.)?[A-Z][A-Za-z]*(?:Error|Exception)\b|Error\b|ERROR\b|FAIL(?:ED)?\b"
     r"|(?:remote: )?(?:fatal:|(?i:error)(?:\[E?\d+\])?:)|panic(?:ked)?\b|npm ERR!|Traceback|Segmentation fault"
-    r"|Uncaught\b|Unhandled\b|\S+: command not found|exit (?:code|status) [1-9]|Could not resolve"
+    r"|Uncaught\b|Unhandled\b|(?:\S+: )?\S+: command not found|exit (?:code|status) [1-9]|Could not resolve"
     # A tool's own failure line, after an optional `[service]` prefix: "Unable to commit: …",
     # "[db] failed to inspect service: Cannot connect to …".
     r"|(?:\[[\w.-]+\]\s*)?(?:Unable to|Cannot|Could not|[Ff]ailed to)\s\w+[^:,\n]{0,40}:\s)"

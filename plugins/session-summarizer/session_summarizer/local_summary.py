@@ -810,7 +810,9 @@ _BRIEF_CHARS = 2500
 
 # A line of pasted output rather than the user's words: a stack frame, or a line that points at a
 # file position ("at f (file:///a.js:12:3)", "  File \"a.py\", line 3", "src/a.ts:4:1").
-_OUTPUT_LINE = re.compile(r"^\s*(?:at\s+\S|File \"[^\"]+\", line \d)|\S:\d+:\d+\b")
+_OUTPUT_LINE = re.compile(r"^\s*(?:at\s+\S|File \"[^\"]+\", line \d)|\S:\d+:\d+\b"
+                          # a terminal's lines: a tagged log line, a prompt, a timestamp, an npm script header
+                          r"|^\s*(?:\[[^\]\n]{1,40}\]|\$ |❯ |> \S|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d)")
 
 
 def _own_words(text: str) -> str:
@@ -850,17 +852,20 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
         lead_ins.add(lead_in)
         errors.add(line, _error_key(line))
     prose, blocks = ex.split_code(text)
-    for language, code in blocks:
-        if language not in ex.SOURCE_LANGUAGES:
-            for line in _error_lines(code.split("\n")):
-                errors.add(line, _error_key(line))
-    if _own_words_chars(prose) > _BRIEF_CHARS:
-        return  # a brief's list of failures is where the work starts, not what the session ran into
-    for line in prose.split("\n"):  # users paste error output too
-        if (ex.is_error_sentence(line) and not ex.is_question(line)
-                and (_looks_pasted(line) or (line.isascii() and ex.is_error_line(line.strip())))
-                and line.strip() not in lead_ins):
-            errors.add(line, _error_key(line))
+    pasted = [line for language, code in blocks if language not in ex.SOURCE_LANGUAGES
+              for line in _error_lines(code.split("\n"))]
+    if _own_words_chars(prose) <= _BRIEF_CHARS:  # a brief's failures are where the work starts
+        pasted += [line.strip() for line in prose.split("\n")  # users paste output without a fence too
+                   if ex.is_error_sentence(line) and not ex.is_question(line)
+                   and (_looks_pasted(line) or (line.isascii() and ex.is_error_line(line.strip())))
+                   and line.strip() not in lead_ins]
+    if not pasted:
+        return
+    # What the user pasted is read like a tool's output: its telling lines, not every echo of them.
+    paste = rules.Call(rules.RUN, "")
+    paste.output = pasted
+    for line in rules.call_error_lines(paste) or pasted[:1]:
+        errors.add(line, _error_key(line))
 
 
 # A line that introduces pasted output ("For the code present, we get this error:", "报错如下：",

@@ -13,7 +13,7 @@ from . import cues
 from . import extraction as ex
 from .formats import EDIT, EXTERNAL, FAILED, READ, RUN, Call
 
-__all__ = ["EDIT", "EXTERNAL", "READ", "RUN"]
+__all__ = ["EDIT", "EXTERNAL", "READ", "RUN", "Call"]
 from .transcript import TurnParts
 
 # ------------------------------------------------------------------------------------------ commands
