@@ -225,3 +225,15 @@ def test_a_results_table_gives_its_rows_and_all_checks_passing_is_an_outcome():
     assert not any(item.startswith("Step") for item in done)
     assert any("release pipeline is ready" in item for item in done)
     assert result_lists("Options:\n\n| Option | Cost |\n|---|---|\n| A | low |") == []
+
+
+def test_pushes_through_tool_calls_lead_the_section_even_in_a_long_session():
+    turns = [("user", "Create the repository and push."),
+             ("assistant", "⏺ github - push_files (MCP)(branch: \"main\")\n  ⎿  {\"sha\": \"1\"}\n\n⏺ Pushed.")]
+    for n in range(40):
+        turns += [("user", "Next " + str(n) + "."),
+                  ("assistant", "\n".join("Added piece " + str(n) + "." + str(part) + " to app.js."
+                                          for part in range(3)))]
+    done = _summary(turns).done
+    assert done.items[0].startswith("Pushed with tool calls: push_files (github)")
+    assert len(done.items) <= 15

@@ -992,10 +992,6 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
                 tools.append(phrase(language, "done.committed", commit=what))
             elif kind == "pushed":
                 tools.append(phrase(language, "done.pushed", ref=what, remote=where))
-            elif kind == "acted":  # counted by the tool's name; shown with the arguments of its first call
-                name = what.split(": ", 1)[0]
-                shown, count = acted.get(name, (what, 0))
-                acted[name] = (shown, count + 1)
         tools += [record for commit, record in turn_parts.commit_of if commit not in undone]
         if turn_parts.blocks:
             subject = rules.commit_message(turn.text, turn_parts.blocks)
@@ -1016,17 +1012,27 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
         if candidates > _DONE_READ * limit:
             stopped = True
             break
-    if acted:  # MCP pushes and the like: named once for the session, with how often each ran
-        names = ", ".join(shown + (" ×" + str(count) if count > 1 else "") for shown, count in reversed(acted.values()))
+    # Acting tool calls (MCP pushes and the like) over the whole session, however far back the results were read:
+    # counted by the tool's name, shown with the arguments of its first call.
+    for turn_parts in parts:
+        for call in turn_parts.calls if turn_parts is not None else ():
+            if call.kind == rules.EXTERNAL:
+                kind, what, _ = rules.acted(call)
+                if kind == "acted":
+                    name = what.split(": ", 1)[0]
+                    shown, count = acted.get(name, (what, 0))
+                    acted[name] = (shown, count + 1)
+    done = _Collector(limit)
+    if acted:  # named once for the session, with how often each ran, and shown first
+        names = ", ".join(shown + (" ×" + str(count) if count > 1 else "") for shown, count in acted.values())
         key = "done.acted_push" if any("push" in name.lower() for name in acted) else "done.acted"
-        groups.insert(0, (True, [phrase(language, key, names=names)]))
+        done.add(phrase(language, key, names=names))
     # Rank: depth first, then the replies that close a phase, then the ends of the session; show in session order.
     # The newest replies and, when the whole session was read, the oldest: a feature built early counts.
     last = len(groups) - 1 if not stopped else 10 ** 9
     ranked = sorted((depth, not closing, min(reply, last - reply), reply, item)
                     for reply, (closing, group) in enumerate(groups) for depth, item in enumerate(group))
-    picked = sorted(ranked[:limit], key=lambda entry: (-entry[3], entry[0]))
-    done = _Collector(limit)
+    picked = sorted(ranked[:limit - len(done.items)], key=lambda entry: (-entry[3], entry[0]))
     for _, _, _, _, item in picked:
         done.add(item)
     section = done.section()
