@@ -6,9 +6,11 @@ maintainer's bump commit (bench/release_checklist_corpus.py), then opened as the
 it (ReleaseSession). Expected facts were written from the projects' own files before the plugin ran on them.
 
 - after the bump every built-in check (clean tree, branch, upstream, version, changelog, tag free) should pass:
-  one that does not is a false fail;
+  one that fails is a false fail; one that says it could not check is counted apart ("couldnt");
 - on the release commit itself (before the bump) the version check and the changelog check must not both pass,
-  and "first release" is never right for these projects: either is a false pass.
+  the version check must not pass when the project keeps its version in a file (nothing in it was bumped, with
+  or without a changelog step), and "first release" is never right for these projects: each is a false pass;
+- the version is right only when it was read from the file the expectation names (when it names one).
 
 Bare copies of the projects come from RELEASE_BENCH_MIRRORS (default /work/.mirror, as the fetch tool writes
 them); clones go to RELEASE_BENCH_WORK. Projects whose copy is absent are listed as skipped.
@@ -64,20 +66,25 @@ def judge(project: Dict[str, Any], repo: Path, data_dir: str) -> Dict[str, Any]:
 
     version_file = session.project.version_file
     found["version"] = f"{session.version} ({session.version_source}, {version_file})"
+    # A version the expectation reads from a file is right only when that file was read (not a proposal
+    # or the changelog's top entry that happens to agree).
     right["version"] = session.version == expect["version"] and (
-        expect["version_file"] is None or version_file is None or version_file.replace(os.sep, "/") ==
-        expect["version_file"])
+        expect["version_file"] is None or (version_file is not None and version_file.replace(os.sep, "/") ==
+                                           expect["version_file"]))
 
     found["tag"] = f"{values['tag']} after {values['previous_tag'] or '-'}"
     right["tag"] = values["tag"] == expect["tag"] and values["previous_tag"] == expect["last_tag"]
 
-    false_fail = 0
+    false_fail = couldnt = 0
     results: Dict[str, Tuple[bool, str]] = {}
     for name in ("clean-tree", "on-branch", "in-sync", "version-bumped", "changelog-entry", "tag-free"):
         step = _builtin(session, name)
         if step is not None:
             results[name] = _run(session, step)
-            if not results[name][0]:
+            if not results[name][0] and session.status(step.id).state == StepState.UNKNOWN:
+                couldnt += 1  # said it could not check (no version file read): not a pass, not a false fail
+                notes.append(f"{name} couldn't check: {results[name][1][:160]}")
+            elif not results[name][0]:
                 false_fail += 1
                 notes.append(f"{name} failed: {results[name][1][:160]}")
     first_release = "first release" in results.get("version-bumped", (False, ""))[1]
@@ -126,11 +133,17 @@ def judge(project: Dict[str, Any], repo: Path, data_dir: str) -> Dict[str, Any]:
         if bumped[0] and entry[0]:
             false_pass += 1
             notes.append(f"before the bump, {before.version} passed version and changelog")
+        elif bumped[0] and expect["version_file"] is not None:
+            # Nothing was bumped in the file the project keeps its version in, yet the check passed
+            # (with or without a changelog step to catch it).
+            false_pass += 1
+            notes.append(f"before the bump, {before.version} passed the version check")
     finally:
         _git(repo, "checkout", "--quiet", branch)
     if first_release:
         notes.append("said first release")
-    return {"right": right, "found": found, "false_fail": false_fail, "false_pass": false_pass, "notes": notes}
+    return {"right": right, "found": found, "false_fail": false_fail, "false_pass": false_pass, "couldnt": couldnt,
+            "notes": notes}
 
 
 def main() -> None:
@@ -138,10 +151,11 @@ def main() -> None:
     projects = [project for project in corpus.load_corpus() if split == "all" or project["split"] == split]
     print(f"release-checklist on real projects: {split} ({len(projects)} projects; "
           f"mirrors {corpus.mirrors_root()}, clones {corpus.work_root()})")
-    header = f"{'project':<24}" + "".join(f"{name:>10}" for name in COLUMNS) + f"{'false pass':>11}{'false fail':>11}"
+    header = (f"{'project':<24}" + "".join(f"{name:>10}" for name in COLUMNS) + f"{'false pass':>11}{'false fail':>11}"
+              f"{'couldnt':>9}")
     print(header)
     totals = {name: 0 for name in COLUMNS}
-    false_pass = false_fail = measured = fully = 0
+    false_pass = false_fail = couldnt = measured = fully = 0
     skipped: List[str] = []
     details: List[str] = []
     for project in projects:
@@ -160,15 +174,16 @@ def main() -> None:
             totals[name] += result["right"][name]
         false_pass += result["false_pass"]
         false_fail += result["false_fail"]
+        couldnt += result["couldnt"]
         fully += all(result["right"].values()) and not result["false_pass"] and not result["false_fail"]
         marks = "".join(f"{'right' if result['right'][name] else 'WRONG':>10}" for name in COLUMNS)
-        print(f"{project['repo'].split('/')[1][:23]:<24}{marks}{result['false_pass']:>11}{result['false_fail']:>11}",
-              flush=True)
+        print(f"{project['repo'].split('/')[1][:23]:<24}{marks}{result['false_pass']:>11}{result['false_fail']:>11}"
+              f"{result['couldnt']:>9}", flush=True)
         wrong = [f"{name}: {result['found'][name]!r}" for name in COLUMNS if not result["right"][name]]
         if wrong or result["notes"]:
             details.append(f"  {project['repo']}: " + "; ".join(wrong + result["notes"]))
     print(f"{'right (of ' + str(measured) + ')':<24}" + "".join(f"{totals[name]:>10}" for name in COLUMNS)
-          + f"{false_pass:>11}{false_fail:>11}")
+          + f"{false_pass:>11}{false_fail:>11}{couldnt:>9}")
     print(f"fully right (every column, no false pass or fail): {fully} of {measured}")
     if skipped:
         print("skipped (not on this machine): " + ", ".join(skipped))

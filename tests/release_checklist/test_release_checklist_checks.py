@@ -61,11 +61,15 @@ def test_version_bumped_since_the_last_tag(make_repo):
     assert same.outcome == Outcome.FAILED and "already released as v1.0.0" in same.lines[0]
     older = check(repo, "version-bumped", "0.9.5", "v0.9.5")
     assert older.outcome == Outcome.FAILED and "older than the last release 1.0.0" in older.lines[0]
+    # The project file says 1.1.0: a release of 1.1.0-rc.1 needs it bumped to that first.
+    other = check(repo, "version-bumped", "1.1.0-rc.1", "v1.1.0-rc.1")
+    assert other.outcome == Outcome.FAILED and "pyproject.toml says 1.1.0, not 1.1.0-rc.1" in other.lines[0]
+    repo.write("pyproject.toml", '[project]\nname = "demo"\nversion = "1.1.0-rc.1"\n')
     assert check(repo, "version-bumped", "1.1.0-rc.1", "v1.1.0-rc.1").outcome == Outcome.PASSED
 
 
 def test_version_bumped_with_no_tags_is_a_first_release(make_repo):
-    repo = make_repo()
+    repo = make_repo(version="0.1.0")
     result = check(repo, "version-bumped", "0.1.0", "v0.1.0")
     assert result.outcome == Outcome.PASSED and "first release" in result.lines[0]
     assert check(repo, "version-bumped", "", "v").outcome == Outcome.FAILED

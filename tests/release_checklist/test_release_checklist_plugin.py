@@ -324,8 +324,9 @@ def test_a_typed_version_survives_a_restart_until_it_is_released(make_repo, open
     repo.git("tag", "-a", "v2.0.0", "-m", "2.0.0")  # released: the choice is forgotten, the next is suggested
     third = open_host(repo)
     tree = third.wait_for_text("Release 2.0.1")
-    assert f"{repo.path.name} · suggested: the next after v2.0.0 · pyproject.toml says 1.1.0, older than the " \
-           "last release 2.0.0: not used" in third.texts(tree)
+    said = f"{repo.path.name} · suggested: the next after v2.0.0 · pyproject.toml says 1.1.0, older than the " \
+           "last release 2.0.0: not used · no version file was read, so the version check cannot confirm a bump"
+    assert any(text.startswith(said) for text in third.texts(tree))
     assert json.loads(saved.read_text(encoding="utf-8")) == {}
 
 

@@ -98,8 +98,9 @@ def test_an_underscore_tagged_project_is_not_a_first_release(make_repo, with_rem
     assert session.loaded.last_release == ("curl-8_21_0", "8.21.0")
     assert (session.version, session.tag) == ("8.21.1", "curl-8_21_1")
     record = _version_check(session)
-    assert record.state == StepState.PASSED
-    assert "first release" not in " ".join(record.tail)
+    # No version file: the proposed version is not a bump anyone made, so the check could not tell.
+    assert record.state == StepState.UNKNOWN
+    assert "first release" not in " ".join(record.tail) and "no version file was read" in " ".join(record.tail)
 
 
 def test_first_release_only_when_there_is_no_release_tag_at_all(make_repo, with_remote, tmp_path):
@@ -129,8 +130,9 @@ def test_a_project_name_ending_in_a_digit_is_part_of_the_tag_prefix(make_repo, w
     assert session.loaded.last_release == ("pcre2-10.47", "10.47")
     assert (session.version, session.tag) == ("10.48", "pcre2-10.48")
     record = _version_check(session)
-    assert record.state == StepState.PASSED
-    assert "first release" not in " ".join(record.tail)
+    # No version file: the proposed version is not a bump anyone made, so the check could not tell.
+    assert record.state == StepState.UNKNOWN
+    assert "first release" not in " ".join(record.tail) and "no version file was read" in " ".join(record.tail)
 
 
 def test_a_lone_number_tag_is_not_the_newest_release(make_repo, with_remote, data_dir):
@@ -145,7 +147,7 @@ def test_a_lone_number_tag_is_not_the_newest_release(make_repo, with_remote, dat
     assert session.loaded.tag_format == "R_{major}_{minor}_{patch}"
     assert session.loaded.last_release == ("R_2_8_3", "2.8.3")
     assert (session.version, session.tag) == ("2.8.4", "R_2_8_4")
-    assert _version_check(session).state == StepState.PASSED
+    assert _version_check(session).state == StepState.UNKNOWN  # a proposal, with no version file to confirm it
     assert guess_tag_format(["v4", "v4.1.0", "v3"]) == "v{version}"  # an action's moving major tag
     assert guess_tag_format(["v255", "v254"]) == "v{version}"  # lone numbers alone are still read
 

@@ -6,13 +6,21 @@ command starts with `release-check`). Each prints what it found in plain words a
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from . import git_repo
-from .project_files import changelog_mentions, entry_in_folder, find_changelog
+from .checklist_file import CHECKLIST_FILE_NAME, ChecklistParseError, parse_checklist
+from .project_files import (
+    changelog_mentions,
+    detect_project,
+    entry_heading_example,
+    entry_in_folder,
+    find_changelog,
+)
 from .versions import (
     format_of_tag,
     highest_tagged_version,
@@ -138,14 +146,11 @@ def version_bumped(repo: str, args: List[str]) -> int:
             say(f"No release tag like {tag_for('1.2.3', tag_format)} before {tag}, but the repository has release "
                 f"tags such as {', '.join(others[:3])}; set \"Tag format\" in RELEASE_CHECKLIST.md to match them.")
             return UNKNOWN
-        say(f"No earlier release tag ({tag_for('*', tag_format) if '{version}' in tag_format else tag_format}); "
-            f"{version} is the first release.")
-        return PASS
+        return _bumped_in_files(repo, version, None, None)
     previous_tag, previous_version = previous
     if version_key(version) > version_key(previous_version):  # type: ignore[operator]
         named = f" ({previous_tag})" if previous_tag != previous_version else ""
-        say(f"{version} is newer than the last release {previous_version}{named}.")
-        return PASS
+        return _bumped_in_files(repo, version, f"the last release {previous_version}{named}", previous_version)
     if version_key(version) == version_key(previous_version):
         say(f"{version} is already released as {previous_tag}; bump the version first.")
     else:
@@ -153,6 +158,59 @@ def version_bumped(repo: str, args: List[str]) -> int:
     return FAIL
 
 
+
+
+@dataclasses.dataclass(frozen=True)
+class VersionSource:
+    file: Optional[str]  # the file the version was read from
+    version: Optional[str]  # what it says
+    from_tags: Optional[str]  # "go", "hatch-vcs", …: the tag is the version
+    passed_over: Tuple[str, ...]  # manifests whose version was not used (older than the last release)
+
+
+def read_version_source(repo: str, last_version: Optional[str]) -> VersionSource:
+    """Where this project keeps its version and what it says now, with RELEASE_CHECKLIST.md's "Version file"
+    and "Version macro" settings (wherever the panel reads that file from)."""
+    version_file = version_macro = None
+    for relative in (CHECKLIST_FILE_NAME, os.path.join(".github", CHECKLIST_FILE_NAME),
+                     os.path.join("docs", CHECKLIST_FILE_NAME)):
+        path = os.path.join(repo, relative)
+        if os.path.isfile(path):
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    spec = parse_checklist(handle.read(1_000_000), path)
+                version_file, version_macro = spec.version_file, spec.version_macro
+            except (OSError, ChecklistParseError):
+                pass
+            break
+    project = detect_project(repo, last_release=last_version, version_file=version_file,
+                             version_macro=version_macro)
+    return VersionSource(project.version_file.replace(os.sep, "/") if project.version_file else None,
+                         project.version, project.version_from_tags,
+                         tuple(f"{ignored.file} {ignored.version}".strip() for ignored in project.ignored))
+
+
+def _bumped_in_files(repo: str, version: str, last: Optional[str], last_version: Optional[str]) -> int:
+    """Pass only when the file the project keeps its version in was read and says version; a version that
+    is only proposed (read from no file) is never a bump. A project whose tag is its version (a Go module,
+    hatch-vcs, setuptools-scm) has nothing to bump."""
+    newer = f"{version} is newer than {last}" if last else f"{version} is the first release (no earlier release tag)"
+    source = read_version_source(repo, last_version)
+    if source.file and source.version:
+        if version_key(source.version) != version_key(version):
+            said = source.version if version_key(source.version) is not None else repr(source.version)
+            say(f"{source.file} says {said}, not {version}; bump it to {version}.")
+            return FAIL
+        say(f"{newer}, and {source.file} says {version}.")
+        return PASS
+    if source.from_tags and source.from_tags != "tags":
+        say(f"{newer}; the version comes from the tag ({source.from_tags}), so no file needs a bump.")
+        return PASS
+    passed_over = f" ({', '.join(source.passed_over)} passed over)" if source.passed_over else ""
+    say(f"{newer}, but no version file was read{passed_over}, so whether the version was bumped could not be "
+        "checked. Name the file as \"Version file\" in RELEASE_CHECKLIST.md (and \"Version macro\" for a C "
+        "header), or check it by hand.")
+    return UNKNOWN
 
 
 def changelog_entry(repo: str, args: List[str]) -> int:
@@ -179,7 +237,7 @@ def changelog_entry(repo: str, args: List[str]) -> int:
         return FAIL
     line = changelog_mentions(text, version)
     if line is None:
-        say(f"{name} has no entry for {version}; add a heading such as \"## {version}\".")
+        say(f"{name} has no entry for {version}; add one headed like \"{entry_heading_example(name, text, version)}\".")
         return FAIL
     say(f"{name} line {line} is the entry for {version}.")
     return PASS

@@ -9,8 +9,16 @@ import dataclasses
 import json
 import os
 import re
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
+from .version_sources import (
+    gradle_version,
+    header_version,
+    lerna_version,
+    macro_version,
+    maven_version,
+    msbuild_version,
+)
 from .versions import is_version, version_key
 
 CHANGELOG_STEMS = ("changelog", "changes", "history", "news", "release-notes", "release_notes", "releases",
@@ -25,8 +33,8 @@ _TOML_STRING = re.compile(r"""^\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"
 _PY_VERSION = re.compile(r"""^__version__\s*(?::\s*str\s*)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
 _NPM_PLACEHOLDER_TEST = "no test specified"
 _DYNAMIC_VERSION = re.compile(r"""^\s*dynamic\s*=\s*\[[^\]]*["']version["']""", re.MULTILINE)
-_SCM_TOOLS = (("hatch-vcs", re.compile(r"^\s*\[tool\.hatch\.version\][^\[]*?^\s*source\s*=\s*[\"']vcs[\"']",
-                                       re.MULTILINE | re.DOTALL)),
+_SCM_TOOLS = (("hatch-vcs", re.compile(r"^\s*\[tool\.hatch\.version\][^\[]*?^\s*source\s*=\s*[\"']vcs[\"']|"
+                                       r"^\s*version\.source\s*=\s*[\"']vcs[\"']", re.MULTILINE | re.DOTALL)),
               ("setuptools-scm", re.compile(r"^\s*\[tool\.setuptools_scm\]|setuptools[-_]scm", re.MULTILINE)),
               ("pdm-backend", re.compile(r"^\s*\[tool\.pdm\.version\][^\[]*?source\s*=\s*[\"']scm[\"']",
                                          re.MULTILINE | re.DOTALL)),
@@ -242,9 +250,7 @@ def _macro_version(text: str, macro: Optional[str]) -> Optional[str]:
     defines: Dict[str, str] = {name: value for name, value in
                                re.findall(r"^\s*#\s*define\s+(\w+)\s+(.+?)\s*(?://.*|/\*.*)?$", text, re.MULTILINE)}
     if macro:
-        value = defines.get(macro, "").strip().strip('"')
-        match = re.match(r"^\d+(?:\.\d+)+", value)
-        return match.group(0) if match else None
+        return macro_version(text, macro)
     for name, value in defines.items():
         string = re.match(r'^"(\d+(?:\.\d+)+)', value)
         if "VERSION" in name and string:
@@ -404,6 +410,22 @@ def _main_workspace_package(repo: str) -> Optional[Tuple[str, str]]:
     return None
 
 
+def _main_workspace_crate(repo: str, root: Dict[str, Dict[str, str]]) -> Optional[Tuple[str, str]]:
+    """(version, <folder>/Cargo.toml) of the member crate named like the repository (axum in axum's, tokio in
+    tokio's workspace); a `version.workspace = true` member has the workspace's version."""
+    wanted = os.path.basename(os.path.normpath(repo)).lower()
+    folder = _listing(repo).get(wanted)
+    text = _read(os.path.join(repo, folder, "Cargo.toml"), 500_000) if folder else None
+    if not text:
+        return None
+    package = read_toml_values(text).get("package", {})
+    version = package.get("version")
+    if version is None and re.search(r"^\s*version\s*(?:\.\s*workspace|=\s*\{\s*workspace)\s*=\s*true", text,
+                                     re.MULTILINE):
+        version = root.get("workspace.package", {}).get("version")
+    return (version, f"{folder}/Cargo.toml") if version and package.get("name", wanted).lower() == wanted else None
+
+
 def _older_than(version: str, last_release: Optional[str]) -> bool:
     key, last = version_key(version), version_key(last_release) if last_release else None
     return key is not None and last is not None and key < last
@@ -442,6 +464,9 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
             if command:
                 tests["node"] = command
             workspace = workspace or bool(package.get("workspaces")) or "pnpm-workspace.yaml" in names
+            lerna = lerna_version(repo) if "lerna.json" in names else None
+            if lerna:  # a lerna monorepo's fixed version; a private root's own "0.0.0" is not a release
+                candidates.insert(0, lerna) if package.get("private") else candidates.append(lerna)
             if package.get("private") and not isinstance(package.get("version"), str) and workspace:
                 member = _main_workspace_package(repo)
                 if member:
@@ -456,6 +481,10 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
         if cargo_version:
             candidates.append((cargo_version, names["cargo.toml"]))
         is_workspace = "workspace" in cargo or re.search(r"^\s*\[workspace\]", raw_cargo, re.MULTILINE) is not None
+        member = _main_workspace_crate(repo, cargo) if is_workspace and not cargo_version else None
+        if member:  # axum/Cargo.toml in axum's workspace: the crate the repository releases
+            candidates.append(member)
+            name = name or os.path.basename(os.path.dirname(member[1]))
         workspace = workspace or is_workspace
         tests["rust"] = "cargo test --workspace" if is_workspace else "cargo test"
     if "pyproject.toml" in names or "setup.cfg" in names or "setup.py" in names:
@@ -504,6 +533,16 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
             if is_version(first_line.strip()):
                 candidates.append((first_line.strip(), names[file_name]))
 
+    if version_macro and not version_file:  # "Version macro: NGINX_VERSION" alone: the header defining it
+        version_file = (header_version(repo, [name or ""], version_macro) or (None, None))[1]
+    elif not candidates and from_tags is None and not version_file:
+        # A C/C++ project: a header defining the project's own <NAME>_VERSION.
+        found = header_version(repo, [name or ""])
+        if found:
+            candidates.append(found)
+    if not candidates and from_tags is None:
+        # Packagist and SwiftPM read the version from the pushed tag when the manifest names none.
+        from_tags = "composer" if "php" in ecosystems else "swiftpm" if "swift" in ecosystems else None
     version, chosen_file, ignored = _choose_version(repo, candidates, last_release, version_file, version_macro)
     chosen_file = chosen_file if version is not None else None
     if version is not None:
@@ -570,6 +609,13 @@ def _other_ecosystems(repo: str, names: Dict[str, str], ecosystems: List[str],
     manifest has one); return the package name when the manifest names it."""
     name: Optional[str] = None
     gemspecs = sorted(real for lower, real in names.items() if lower.endswith(".gemspec"))
+    folder = names.get(os.path.basename(os.path.normpath(repo)).lower())
+    if not gemspecs and folder and os.path.isfile(os.path.join(repo, folder, folder + ".gemspec")):
+        # Several gems in one repository (mustermann/ and mustermann-contrib/): the one named like it is the
+        # project's, its version in <name>/lib/<name>/version.rb.
+        match = _RUBY_VERSION.search(_read(os.path.join(repo, folder, "lib", folder, "version.rb"), 200_000) or "")
+        if match:
+            candidates.append((match.group(1), f"{folder}/lib/{folder}/version.rb"))
     if gemspecs:
         ecosystems.append("ruby")
         name = gemspecs[0][:-len(".gemspec")]
@@ -613,11 +659,20 @@ def _other_ecosystems(repo: str, names: Dict[str, str], ecosystems: List[str],
             candidates.append((match.group(1).split("+", 1)[0].strip("'\""), names["pubspec.yaml"]))
     if dotnet_project(repo):
         ecosystems.append("dotnet")
+        found = msbuild_version(repo)
+        if found:
+            candidates.append(found)
     if any(file_name in names for file_name in ("build.gradle", "build.gradle.kts", "settings.gradle",
                                                    "settings.gradle.kts")):
         ecosystems.append("gradle")
+        found = gradle_version(repo)
+        if found:
+            candidates.append(found)
     elif "pom.xml" in names:
         ecosystems.append("maven")
+        found = maven_version(repo)
+        if found:
+            candidates.append(found)
     return name
 
 
@@ -667,18 +722,29 @@ _ANY_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alph
                           r"(?![\w-]|\.\d)")
 
 
+# Structured change logs: an XML entry element with a version attribute (nginx's <changes ver="1.31.4" …>) and
+# a Debian-style header ("pkg (1.2.3-1) unstable; urgency=medium"; its "-1" is the packaging revision).
+_XML_ENTRY = re.compile(r"""^\s*<[A-Za-z][\w:.-]*\s[^>]*?\bver(?:sion)?\s*=\s*["']v?([^"']+)["']""")
+_LINK_REFERENCE = re.compile(r"^\s{0,3}\[[^\]]+\]:\s")
+_DEBIAN_ENTRY = re.compile(r"^[a-z0-9][a-z0-9.+-]*\s+\((?:\d+:)?([^)\s]+?)(?:-[0-9][\w.+~]*)?\)\s+[^;]*;\s*urgency=")
+
+
 def changelog_mentions(text: str, version: str) -> Optional[int]:
-    """The 1-based line of a heading-like line naming version ("## [1.2.0] - …", "1.2.0 (date)"), or None."""
+    """The 1-based line of a heading-like line naming version ("## [1.2.0] - …", "1.2.0 (date)", "  Summary
+    for 1.2.0 release", <changes ver="1.2.0">, "pkg (1.2.0-1) unstable; urgency=low"), or None."""
     # "1.2.0" must not match inside "11.2.0", "1.2.0-rc.1" or "1.2.0.1"; a leading "v" is fine.
     pattern = re.compile(rf"(?<![\w.])v?{re.escape(version)}(?![\w-]|\.\d)")
     lines = text.splitlines()
-    titles: Optional[bool] = None
+    shape: Optional[Tuple[bool, FrozenSet[str]]] = None
     for number, line in enumerate(lines, start=1):
+        debian = _DEBIAN_ENTRY.match(line)
+        if debian and debian.group(1) == version:
+            return number
         if not pattern.search(line):
             continue
-        if titles is None:
-            titles = _plain_titles(lines)
-        if _is_heading(lines, number, titles):
+        if shape is None:
+            shape = _plain_titles(lines), _heading_templates(lines)
+        if _is_heading(lines, number, *shape):
             return number
     return None
 
@@ -692,22 +758,45 @@ def _plain_titles(lines: List[str]) -> bool:
     return True
 
 
+def _template(line: str) -> Optional[str]:
+    """A line naming a version, as its shape: the version replaced, other numbers (dates) zeroed; None for a
+    line that is no heading whatever it repeats (a list item, a sentence, a link, a long line)."""
+    stripped = line.strip()
+    if not stripped or len(stripped) > 100 or stripped[:2] in ("- ", "* ", "+ ", "> ") or "://" in stripped:
+        return None
+    if stripped.endswith((".", ",", ";", ":")) or re.match(r"^\[[^\]]+\]:\s", stripped):
+        return None
+    shaped, count = _ANY_VERSION.subn("{v}", line.rstrip())
+    return re.sub(r"\d+", "0", shaped) if count else None
+
+
+def _heading_templates(lines: List[str], limit: int = 20_000) -> FrozenSet[str]:
+    """The shapes that head the file's entries, found by recurring: a short line whose shape comes back for
+    other versions ("  Summary for {v} libpcap release" under each date line of libpcap's CHANGES)."""
+    versions: Dict[str, Set[str]] = {}
+    for line in lines[:limit]:
+        shaped = _template(line)
+        if shaped is not None:
+            found = _ANY_VERSION.search(line)
+            versions.setdefault(shaped, set()).add(found.group(1) if found else "")
+    return frozenset(shaped for shaped, seen in versions.items() if len(seen) >= 2)
+
+
 def _underlined(lines: List[str], number: int) -> bool:
     underline = lines[number].strip() if number < len(lines) else ""
     return bool(underline) and set(underline) <= set("=-~^*+#") and len(underline) >= 3
 
 
-# An XML changelog's entry: <changes ver="1.31.5" date="…"> (nginx), <release version="1.2" …> (Maven's changes.xml).
-_XML_ENTRY = re.compile(r"""^\s*<[A-Za-z][\w:-]*\s[^>]*?\b(?:ver|version)\s*=\s*["']""")
-
-
-def _is_heading(lines: List[str], number: int, titles: bool = False) -> bool:
+def _is_heading(lines: List[str], number: int, titles: bool = False,
+                templates: FrozenSet[str] = frozenset()) -> bool:
     line = lines[number - 1]
+    if _LINK_REFERENCE.match(line):  # "[1.2.0]: https://…/compare/v1.1.0...v1.2.0" names an entry, is none
+        return False
     if _VERSION_HEADING_PREFIX.match(line) and not line.lstrip().startswith(("- ", "* ")):
         return True
-    if _XML_ENTRY.match(line):
+    if _underlined(lines, number) or _XML_ENTRY.match(line) or _DEBIAN_ENTRY.match(line):
         return True
-    if _underlined(lines, number):
+    if templates and _template(line) in templates:
         return True
     following = lines[number] if number < len(lines) else ""
     return titles and (_is_title_line(line, lines[number - 2] if number > 1 else "", following)
@@ -753,16 +842,36 @@ def top_changelog_version(text: str, like: Optional[str] = None) -> Optional[str
     """
     dates = bool(like) and _date_like(like or "")
     lines = text.splitlines()
-    titles = _plain_titles(lines)
+    titles, templates = _plain_titles(lines), _heading_templates(lines)
     for number, line in enumerate(lines[:4000], start=1):
+        structured = _XML_ENTRY.match(line) or _DEBIAN_ENTRY.match(line)
+        if structured and is_version(structured.group(1)):
+            return structured.group(1)
         match = next((found for found in _ANY_VERSION.finditer(line) if dates or not _date_like(found.group(1))),
                      None)
-        if match and _is_heading(lines, number, titles):
+        if match and _is_heading(lines, number, titles, templates):
             # "## Version 8.5.0" followed by "Unreleased" is still to come, not the top entry's version.
             following = " ".join(lines[number:number + 3])
             if not re.search(r"(?i)unreleased|not (?:yet )?released|\bTBD\b", line + " " + following):
                 return match.group(1)
     return None
+
+
+def entry_heading_example(name: str, text: str, version: str) -> str:
+    """How an entry for version is headed in this file: its top entry's heading with the version swapped
+    ("  Summary for 1.10.7 libpcap release", <changes ver="1.31.5" …>), else the usual heading of its kind."""
+    top = top_changelog_version(text[:200_000])
+    line = changelog_mentions(text, top) if top else None
+    if top and line:
+        heading = text.splitlines()[line - 1].rstrip()
+        return re.sub(rf"(?<![\w.])(v?){re.escape(top)}(?![\w]|\.\d)", lambda found: found.group(1) + version,
+                      heading, count=1)
+    lowered = name.lower()
+    if lowered.endswith((".md", ".markdown")):
+        return f"## {version}"
+    if lowered.endswith(".xml"):
+        return f'<changes ver="{version}">'
+    return version
 
 
 def changelog_version(repo: str, changelog: Optional[str], like: Optional[str] = None) -> Optional[str]:

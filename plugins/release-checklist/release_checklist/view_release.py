@@ -311,9 +311,14 @@ def version_line(release: Release, t: Translate) -> str:
         text = t("version_suggested")
     if project.version_from_tags not in (None, "tags") and source != "project":
         text += " · " + t("version_tags", tool=project.version_from_tags)
+    # No file holds the version (and the tag is not it): the version check can only say "couldn't check".
+    unchecked = project.version is None and project.version_from_tags in (None, "tags") and \
+        not any(ignored.reason == "unreadable" for ignored in project.ignored)
     for ignored in project.ignored[:2]:
         key = "version_unreadable" if ignored.reason == "unreadable" else "version_ignored"
         text += " · " + t(key, file=ignored.file, version=ignored.version, last=last[1] if last else "")
+    if unchecked:
+        text += " · " + t("version_unchecked")  # the version check says "couldn't check", never "passed"
     if project.changelog_stopped:
         text += " · " + t("changelog_not_kept", file=project.changelog_stopped[0],
                           version=project.changelog_stopped[1], last=last[0] if last else "")
