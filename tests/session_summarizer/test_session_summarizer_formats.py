@@ -234,3 +234,53 @@ def test_cctrace_calls_get_their_results_in_order_and_refused_edits_fail():
     assert " ".join(parts.prose.split()) == ("I'll check the build and fix the config. The toolchain is older than "
                                              "the 2024 edition needs.")
     assert "error: feature `edition2024` is required" in [hit.line for hit in call_errors([parts])]
+
+
+CLINE_TURN = """<thinking>
+The schema file is missing; I'll create it and run the tests.
+</thinking>
+
+<write_to_file>
+<path>api/schema.sql</path>
+<content>CREATE TABLE rooms (id INTEGER);</content>
+</write_to_file>
+
+[write_to_file for 'api/schema.sql'] Result:
+The content was successfully saved to api/schema.sql.
+
+<final_file_content path="api/schema.sql">
+CREATE TABLE rooms (id INTEGER);
+</final_file_content>
+
+<execute_command>
+<command>npm test</command>
+<requires_approval>false</requires_approval>
+</execute_command>
+
+[execute_command for 'npm test'] Result:
+Command executed in terminal within working directory '/srv/hotel'. Command execution was not successful, inspect
+the cause and adjust as needed.
+Exit code: 1
+Output:
+> hotel@1.0.0 test
+Error: no such table: bookings
+
+<execute_command>
+<command>rm -rf node_modules</command>
+</execute_command>
+
+[execute_command for 'rm -rf node_modules'] Result:
+The user denied this operation.
+
+The bookings table is missing too, so I'll add it next."""
+
+
+def test_cline_results_go_on_their_calls_and_never_into_prose():
+    parts = read_turn(CLINE_TURN)
+    assert _calls(CLINE_TURN) == [("edit", "api/schema.sql"), ("run", "npm test"), ("failed", "rm -rf node_modules")]
+    assert parts.calls[1].output == ["Exit code: 1", "> hotel@1.0.0 test", "Error: no such table: bookings"]
+    assert parts.commands == ["npm test"]  # the user denied the other one: it never ran
+    assert " ".join(parts.prose.split()) == "The bookings table is missing too, so I'll add it next."
+    hits = call_errors([parts])
+    assert "Error: no such table: bookings" in [hit.line for hit in hits]
+    assert "refused" in [hit.status for hit in hits]

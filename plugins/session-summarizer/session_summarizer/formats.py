@@ -214,6 +214,64 @@ def _cline_tool(found: "re.Match[str]", parts: Any) -> str:
     return "\n"
 
 
+# Cline's (and Roo Code's) tool results: `[execute_command for 'npm test'] Result:` and what the tool said,
+# handed back as the next request. An export keeps them between the replies; a result runs until the next
+# reply's reasoning, tool call or result.
+_CLINE_RESULT = re.compile(r"(?m)^\[([\w-]+)(?: for '([^\n]*?)')?\] Result:[ \t]*(?:\n|$)")
+# (Every tool of Cline's and Roo Code's has a "_" in its name: execute_command, read_file, apply_diff, …)
+_CLINE_REPLY = re.compile(r"(?m)^[ \t]*(?:<thinking>|<[a-z]+_[a-z_]+>|\[[\w-]+(?: for '[^\n]*?')?\] Result:)")
+_CLINE_FILE = re.compile(r"<final_file_content[^>]*>[\s\S]*?(?:</final_file_content>|\Z)|<environment_details>[\s\S]*?"
+                         r"(?:</environment_details>|\Z)")
+_CLINE_DENIED = re.compile(r"(?i)[ \t]*the user denied this operation")
+_CLINE_FAILED = re.compile(r"(?i)command execution was not successful|exit code: [1-9]")
+
+
+def _cline_results(text: str, parts: Any) -> str:
+    """Take Cline's tool results out of a turn; a command's output goes on its call, a refusal fails it."""
+    pieces: List[str] = []
+    position = 0
+    for found in _CLINE_RESULT.finditer(text):
+        if found.start() < position:
+            continue
+        end = _CLINE_REPLY.search(text, found.end())
+        stop = end.start() if end else len(text)
+        denied = _CLINE_DENIED.match(text, found.end())
+        if denied:  # a refusal is one line (and the user's feedback the export took out): what follows is the reply
+            paragraph = text.find("\n\n", denied.end())
+            stop = min(stop, paragraph if paragraph >= 0 else len(text))
+        pieces.append(text[position:found.start()])
+        position = stop
+        tool, target = found.group(1), (found.group(2) or "").strip()
+        body = _CLINE_FILE.sub("", text[found.end():stop])
+        kind = RUN if tool == "execute_command" else EDIT if tool in (
+            "write_to_file", "replace_in_file", "apply_diff", "insert_content", "search_and_replace") else ""
+        if not kind or not target:
+            continue
+        call = next((call for call in reversed(parts.calls) if call.kind == kind and call.text == target), None)
+        if call is None:
+            call = parts.call(kind, target)
+        if denied or _CLINE_DENIED.search(body):
+            _fail(call, parts) if kind == EDIT else setattr(call, "kind", FAILED)
+            if kind == RUN and target in parts.commands:
+                parts.commands.remove(target)
+            call.output.append("Rejected by the user: the user denied this operation.")
+            continue
+        if kind != RUN:
+            continue
+        lines = [line.strip() for line in body.split("\n") if line.strip()]
+        output = lines[lines.index("Output:") + 1:] if "Output:" in lines else [
+            line for line in lines if _CLINE_FAILED.search(line)]
+        if _CLINE_FAILED.search(body[:400]):
+            output = [line for line in lines[:3] if re.match(r"(?i)exit code", line)] + output
+        call.output.extend(output[:200])
+        parts.output.extend(output[:200])
+    parts.close_call()
+    if not pieces:
+        return text
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
 # ----------------------------------------------------------------------------------------- Copilot
 
 _COPILOT = re.compile(
@@ -498,6 +556,8 @@ def tagged_calls(text: str, parts: Any) -> str:
             found.group(3), found.group(4), parts), text)
     if "</" in text and _CLINE.search(text):
         text = _CLINE.sub(lambda found: _cline_tool(found, parts), text)
+    if "] Result:" in text:
+        text = _cline_results(text, parts)
     if ("Ran terminal" in text or "Ran `" in text or "[](" in text or "Made changes" in text or "Using \"" in text
             or "\nSearched" in text or "Completed with input" in text or "Run terminal" in text):
         text = _COPILOT.sub(lambda found: _copilot_line(found, parts), text)
