@@ -487,6 +487,21 @@ def test_tests_that_still_fail_in_the_last_run_are_open_and_a_later_green_run_cl
         assert not any(tally in item for item in summary.next_steps.items), (green, summary.next_steps.items)
 
 
+def test_a_reply_that_is_only_a_block_answers_the_ask():
+    summary = _summary([("user", "Fix the date parser."), ("assistant", "Fixed `parse_date` for ISO weeks."),
+                        ("user", "suggest commit message"),
+                        ("assistant", "```\nfix: parse ISO week dates\n\n- accept 2024-W05-3\n```")])
+    assert not summary.questions.items, summary.questions.items
+
+
+def test_a_bold_question_at_the_end_is_open_and_a_question_heading_is_not():
+    last = ("### **Por que o app ignora o `.env`?**\n\nO arquivo está na lista global.\n\n"
+            "**Quer que eu aplique o método 1?** Posso criar os arquivos para você.")
+    summary = _summary([("user", "Libere o .env para o app."), ("assistant", last)])
+    assert any("aplique o método 1" in item for item in summary.questions.items), summary.questions.items
+    assert not any("Por que" in item for item in summary.questions.items), summary.questions.items
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

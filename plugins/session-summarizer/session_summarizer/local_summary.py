@@ -1104,9 +1104,10 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
                 next_steps.add(stripped)
                 continue
             in_next_list = in_next_list and is_list_item
-            for sentence in ex.sentences(stripped):
-                if ex.is_question(sentence) and not ex.is_open_question(sentence):
-                    continue  # a tool's permission prompt or a quoted row
+            # "**Want me to apply it?** I can …": bold marks around a question hide its end from the splitter.
+            for sentence in ex.sentences(stripped.replace("**", "") if "**" in stripped else stripped):
+                if ex.is_question(sentence) and (not ex.is_open_question(sentence) or stripped.startswith("#")):
+                    continue  # a tool's permission prompt, a quoted row, or a heading ("## Why does X happen?")
                 if ex.is_question(sentence) or _OFFER.match(ex.clean_item(sentence)):
                     # Only the very last reply's questions are still open; earlier ones were answered.
                     if position == len(last_assistant) - 1:
@@ -1277,8 +1278,9 @@ def _pending_ask(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) ->
         turn, turn_parts = turns[index], parts[index]
         if turn.role == "user":
             return _with_pasted_line(ask_text(turn.text), turn.text)
-        if turn_parts is not None and re.search(r"\w{3,}", turn_parts.prose):
-            return ""  # the agent said something after it
+        if turn_parts is not None and (re.search(r"\w{3,}", turn_parts.prose)
+                                       or any(re.search(r"\w{3,}", code) for _, code in turn_parts.blocks)):
+            return ""  # the agent said or wrote something after it (a reply can be only a block: a commit message)
     return ""
 
 
