@@ -53,8 +53,8 @@ def confirm_push(host) -> None:
 
 
 def agent_goes_idle(host, status="idle") -> None:
-    """The agent finishes: its pane's status changes and the host says so (pane/status, as for a pane the
-    plugin started; the focused pane's change comes as context/changed instead)."""
+    """The agent's pane changes status (idle: it finished) and then the host says so (pane/status, as for a
+    pane the plugin started; the focused pane's change comes as context/changed instead)."""
     host.world.pane(11).status = status
     host.send("pane/status", {"paneId": 11, "status": status, "running": False, "agent": "claude",
                               "title": "Claude", "cwd": host.world.pane(11).cwd})
@@ -73,9 +73,7 @@ def test_a_confirmed_push_waits_for_the_agent_and_is_typed_when_it_is_idle(relea
         tree = host.panel
         assert host.find(tree, "wait.cancel") is not None and host.find(tree, "confirm.yes") is None
         assert waits_file(tmp_path)[str(repo)]["step"] == PUSH
-        host.send("pane/status", {"paneId": 11, "status": "permission", "running": True, "agent": "claude",
-                                  "title": "Claude", "cwd": str(repo)})
-        host.world.pane(11).status = "permission"
+        agent_goes_idle(host, status="permission")  # not idle yet: it asks for a permission
         host.wait_for_text(f'Claude (pane 11) is waiting for a permission in this repository. "{PUSH_TITLE}" '
                            "starts when it is idle.")
         assert host.calls_of("terminal/send") == []  # still busy: nothing typed
@@ -167,5 +165,22 @@ def test_the_wait_is_shown_in_the_users_language(released_repo, tmp_path, langua
         host.click("confirm.yes")
         tree = host.wait_for_panel(lambda tree: host.find(tree, "wait.cancel") is not None)
         assert any(text.startswith(waiting) for text in host.texts(tree)), host.texts(tree)
+    finally:
+        host.close()
+
+
+def test_choosing_another_version_ends_the_wait_without_starting_anything(released_repo, tmp_path):
+    repo, _bare = released_repo
+    host = start(repo, tmp_path, world_for(repo))
+    try:
+        confirm_push(host)
+        host.type("release.version", "1.2.0")
+        host.click("release.version-apply")
+        host.wait_for(lambda: ("The wait for the agent was for version 1.1.0: it ended, and nothing started.",
+                               "warning") in host.notifications, what="wait ended by the version change")
+        assert waits_file(tmp_path) == {}
+        agent_goes_idle(host)
+        host.wait_idle()
+        assert host.calls_of("terminal/send") == [] and host.find(host.panel, "wait.cancel") is None
     finally:
         host.close()

@@ -196,8 +196,10 @@ class App:
         """Open the release for folder's repository (quick: a few git calls and one file read)."""
         generation = self.plugin.latest("load")
         with self.lock:
-            if self._session is not None and (self._session.running_step is not None or self._waiter is not None) \
-                    and not (folder and folder.startswith(self._session.repo)):
+            running = self._session is not None and self._session.running_step is not None
+            held = self._session is not None and self._waiter is not None and not (
+                folder and folder.startswith(self._session.repo))
+            if running or held:
                 self.pending_folder = folder  # a running or held step keeps its repository until it ends
                 return
             self.pending_folder = None
@@ -239,6 +241,11 @@ class App:
             self._live.clear()
         self.update(loading=False, read_error=error, problems=tuple(problems), problems_file=file,
                     not_repo=repo is None, repo_problem=where, history=tuple(history))
+        with self.lock:
+            pending = self._pending_wait
+        if pending is not None and (session is None or session.version != pending.version):
+            self._end_wait()  # another version now: the step confirmed for the old one must not run for it
+            self.plugin.notify(self.t("wait_version_changed", version=pending.version), "warning")
         if session is not None:
             self._resume_wait(session)
 
@@ -755,6 +762,7 @@ class App:
     def _wait_over(self, waiter: AgentWaiter) -> None:
         """The agents are idle: run the held step, unless a commit came meanwhile (then it asks again)."""
         from . import git_repo
+        from .steps import StepState
 
         session = self.session
         pending = self._end_wait(waiter)
@@ -765,7 +773,9 @@ class App:
         except KeyError:
             return
         title = session.title_of(step)
-        if (git_repo.head_commit(session.repo) or "") != pending.head:
+        if session.status(step.id).state in StepState.COMPLETE or session.version != pending.version:
+            pass  # ticked or skipped by hand meanwhile: nothing left to start
+        elif (git_repo.head_commit(session.repo) or "") != pending.head:
             self.plugin.notify(self.t("wait_head_moved", title=title), "warning")
             self.update(confirm=Confirm(step.id, pending.action, self._push_preview(session, step.id),
                                         _local_only(session.command_of(step))))

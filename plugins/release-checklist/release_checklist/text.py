@@ -164,6 +164,7 @@ EN: Dict[str, str] = {
     "waiting_settle": "The agents here look idle; making sure before \"{title}\" starts.",
     "waiting_resumed": "Kept from before Agentty restarted the plugin.",
     "wait_cancel": "Cancel (do not start it)",
+    "wait_version_changed": "The wait for the agent was for version {version}: it ended, and nothing started.",
     "wait_cancelled": "\"{title}\" will not start: the wait was cancelled.",
     "wait_over": "The agents in this repository are idle: \"{title}\" starts now.",
     "wait_head_moved": "A commit was made while \"{title}\" waited: confirm it again with what it sends now.",
@@ -401,6 +402,7 @@ JA: Dict[str, str] = {
     "waiting_settle": "ここのエージェントはアイドルのようです。「{title}」を開始する前に確認しています。",
     "waiting_resumed": "Agentty がプラグインを再起動する前から続いている待機です。",
     "wait_cancel": "キャンセル（開始しない）",
+    "wait_version_changed": "エージェントの待機はバージョン {version} のものでした。待機を終え、何も開始していません。",
     "wait_cancelled": "待機をキャンセルしたので「{title}」は開始しません。",
     "wait_over": "このリポジトリのエージェントがアイドルになりました。「{title}」を今開始します。",
     "wait_head_moved": (
@@ -637,6 +639,10 @@ KO: Dict[str, str] = {
     "waiting_settle": "이곳의 에이전트가 유휴 상태로 보입니다. \"{title}\"을(를) 시작하기 전에 확인하는 중입니다.",
     "waiting_resumed": "Agentty가 플러그인을 다시 시작하기 전부터 이어진 대기입니다.",
     "wait_cancel": "취소(시작하지 않음)",
+    "wait_version_changed": (
+        "에이전트 대기는 버전 {version}의 것이었습니다. "
+        "대기를 끝냈고 아무것도 시작하지 않았습니다."
+    ),
     "wait_cancelled": "대기를 취소했으므로 \"{title}\"은(는) 시작하지 않습니다.",
     "wait_over": "이 저장소의 에이전트가 유휴 상태입니다. 지금 \"{title}\"을(를) 시작합니다.",
     "wait_head_moved": "\"{title}\"이(가) 기다리는 동안 커밋이 생겼습니다. 지금 보내질 내용을 보고 다시 확인하세요.",
@@ -841,6 +847,7 @@ ZH: Dict[str, str] = {
     "waiting_settle": "这里的智能体似乎已空闲；开始“{title}”前再确认一次。",
     "waiting_resumed": "这是 Agentty 重启插件之前就在进行的等待。",
     "wait_cancel": "取消（不开始）",
+    "wait_version_changed": "对智能体的等待属于版本 {version}：等待已结束，没有开始任何操作。",
     "wait_cancelled": "已取消等待，“{title}”不会开始。",
     "wait_over": "此仓库的智能体已空闲：现在开始“{title}”。",
     "wait_head_moved": "“{title}”等待期间产生了新的提交：请查看现在要发送的内容后再次确认。",
