@@ -354,6 +354,29 @@ def claude_log_md_turns(text: str) -> Turns:
     return turns
 
 
+# A transcript Codex wrote of its own session when asked to: `## Conversation Transcript`, then numbered
+# items `3. **User**: "ask"` / `4. **Assistant**:` with the reply in a fence below. The system and developer
+# messages it copied above that heading are the harness's, not the session's.
+_NUMBERED = re.compile(r"^\d+\.\s+\*\*(User|Assistant)\*\*:\s?")
+
+
+def numbered_turns(text: str) -> Turns:
+    """Turns open at a numbered `**User**:` / `**Assistant**:` item; the rest of its line starts the turn."""
+    turns: Turns = []
+    role, lines = "", []  # the title, system and developer messages come before the first item
+    for line in text.split("\n"):
+        mark = _NUMBERED.match(line)
+        if mark:
+            if role:
+                _push(turns, role, lines)
+            role, lines = mark.group(1).lower(), [line[mark.end():]]
+        elif role:
+            lines.append(line)
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -374,6 +397,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "opencode": opencode_turns,
     "cline": cline_turns,
     "antigravity": antigravity_turns,
+    "numbered": numbered_turns,
 }
 
 

@@ -264,6 +264,17 @@ def test_a_markdown_claude_log_takes_asks_from_headings_and_from_pasted_screens(
     assert turns[1]["text"].startswith("~~~") and turns[4]["text"] == "OK"
 
 
+def test_a_numbered_transcript_drops_the_harness_messages_and_keeps_the_item_text():
+    text = ("# Codex CLI Session Transcript\n\n## System Messages\n\n1. **System**: You are ChatGPT\n\n"
+            "**Developer**:\n```\n# Instructions\n```\n\n## Conversation Transcript\n\n"
+            "2. **User**: \"check tcpproxy.c\"\n\n3. **Assistant**:\n```\n**Findings**\n- short send()\n```\n\n"
+            "4. **User**: \"fix it\"\n5. **User**: \"and add tests\"\n\n6. **Assistant**: *Done.*\n")
+    turns = split_turns(text, "numbered")
+    assert [turn["role"] for turn in turns] == ["user", "assistant", "user", "assistant"]
+    assert turns[0]["text"] == '"check tcpproxy.c"' and turns[1]["text"].startswith("```\n**Findings**")
+    assert turns[2]["text"] == '"fix it"\n\n"and add tests"' and turns[3]["text"] == "*Done.*"
+
+
 def test_aider_turns_start_at_the_first_ask():
     text = ("# aider chat started at 2026-04-22\n\n> Aider v0.86\n\n#### fix the bug  \n\nSure.\n\n"
             "> Applied edit to a.py\n")
