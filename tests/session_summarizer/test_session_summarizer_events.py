@@ -377,6 +377,22 @@ def test_a_rule_the_user_lays_down_is_a_decision_but_a_briefs_musts_are_not():
     assert not summary.findings.items, summary.findings.items
 
 
+def test_the_user_keeping_one_copy_and_dropping_the_other_is_a_decision():
+    asks = ("keep the oldest entry of each duplicate and delete the newer ones",
+            "重複は古い方を残して新しい方を削除してください",
+            "重复的条目保留最早的一条，删除后面的",
+            "```\n중복된 항목은 먼저 저장된 것은 남겨두고\n나중에 저장된 것은 삭제해\n```")
+    for ask in asks:
+        summary = _summary([("user", "Find duplicate entries in notes.md."),
+                            ("assistant", "Found 4 duplicated entries in notes.md."), ("user", ask)])
+        assert any("삭제해" in item or "delete the newer" in item or "削除" in item or "删除" in item
+                   for item in summary.findings.items), (ask, summary.findings.items)
+    summary = _summary([("user", "Find duplicate entries in notes.md."),
+                        ("assistant", "Found 4 duplicated entries in notes.md."),
+                        ("user", "should I keep the oldest and delete the rest?")])
+    assert not summary.findings.items, summary.findings.items
+
+
 def test_a_report_after_a_cheer_and_an_emoji_is_a_result():
     reply = ("Perfect! ✅ I've added pagination to the orders table, 50 rows per page.\n\n"
              "Excellent! 🎉 I've implemented CSV export for the filtered orders!")

@@ -54,6 +54,11 @@ _REJECT_AND_REPLACE_LATIN = re.compile(
     r"\b(?:don'?t|do not|no need to|never|won'?t) (?:need|want|use|keep|add|support|bother)\b[^.;?]{0,80}"
     r"(?:[,;:]|\band|—|-)\s*(?:just|only|instead|simply|use|always|let'?s)\b"
     r"|\bno need (?:for|to)\b[^.;?]{0,60}[,;:]\s*(?:just|only|instead|use)\b")
+# ... or keeps one and drops the other: "keep the first copy and delete the later one", "先のものは残して後のは削除",
+# "保留第一份，删除后面的", "먼저 저장된 부분은 남겨두고 나중 것은 삭제해".
+_KEEP_AND_DROP_LATIN = re.compile(r"\bkeep\b[^.;?]{0,60}(?:\band\b|,)\s*(?:delete|remove|drop)\b")
+_KEEP_AND_DROP_WIDE = re.compile(r"残(?:して|し)[^。]{0,40}(?:削除|消)|保留[^。]{0,30}(?:删除|删掉|去掉)"
+                                 r"|(?:남겨두고|남기고|유지하고)[^.]{0,40}(?:삭제|지워|제거)")
 _REJECT_AND_REPLACE_WIDE = re.compile(
     r"(?:不要|いらない|必要(?:は)?ない|使わない|しない)(?:ので|から|です|。)?[、,]?[^。]{0,40}(?:して|にして|を使|で(?:お願い|いい))"
     r"|不(?:需要|要|用)[^。]{0,30}[，,]\s*(?:直接|只|就|改|用)"
@@ -263,12 +268,15 @@ def has_fallback_order(text: str) -> bool:
 
 
 def rejects_and_replaces(text: str) -> bool:
-    """"Don't X, just Y": one way turned down and the other named, as a user states a choice."""
+    """"Don't X, just Y" or "keep X and delete Y": one way turned down and the other named, as a user states
+    a choice."""
     lowered = text.lower()
     if text.isascii():
-        return (any(stem in lowered for stem in ("don", "do not", "no need", "never", "won"))
-                and bool(_REJECT_AND_REPLACE_LATIN.search(lowered)))
-    return bool(_REJECT_AND_REPLACE_WIDE.search(text)) or bool(_REJECT_AND_REPLACE_LATIN.search(lowered))
+        return ((any(stem in lowered for stem in ("don", "do not", "no need", "never", "won"))
+                 and bool(_REJECT_AND_REPLACE_LATIN.search(lowered)))
+                or ("keep" in lowered and bool(_KEEP_AND_DROP_LATIN.search(lowered))))
+    return (bool(_REJECT_AND_REPLACE_WIDE.search(text)) or bool(_KEEP_AND_DROP_WIDE.search(text))
+            or bool(_REJECT_AND_REPLACE_LATIN.search(lowered)) or bool(_KEEP_AND_DROP_LATIN.search(lowered)))
 
 
 def defers_work(sentence: str) -> bool:

@@ -823,7 +823,7 @@ def _own_words(text: str) -> str:
         return ""
     prose, blocks = ex.split_code(ask)
     if not prose.strip() and len(blocks) == 1 and not blocks[0][0] and len(blocks[0][1]) < 600:
-        prose = blocks[0][1]  # some users wrap every ask in a fence
+        prose = _SOFT_BREAK.sub(" ", blocks[0][1])  # some users wrap every ask in a fence, and its lines
     return "" if _own_words_chars(prose) > _RULES_BRIEF_CHARS else prose
 
 
