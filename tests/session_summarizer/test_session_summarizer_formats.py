@@ -284,3 +284,40 @@ def test_cline_results_go_on_their_calls_and_never_into_prose():
     hits = call_errors([parts])
     assert "Error: no such table: bookings" in [hit.line for hit in hits]
     assert "refused" in [hit.status for hit in hits]
+
+
+CLAUDE_TERMINAL_2 = """⏺ Task(Map the payment module)
+  ⎿  Done (9 tool uses · 31.0k tokens · 40s)
+  (ctrl+o to expand)
+
+⏺ Searched for 3 patterns, read 2 files (ctrl+o to expand)
+
+⏺ Web Search("stripe webhook signature tolerance")
+  ⎿  Did 1 search in 2s
+
+⏺ Recalled 1 memory (ctrl+o to expand)
+
+⏺ Entered plan mode
+
+  Claude is now exploring and designing an implementation approach.
+
+⏺ Task Output(non-blocking) 4f1c2aa
+  ⎿  > shop@2.1.0 dev
+     … +12 lines (ctrl+o to expand)
+
+⏺ Bash(npm test -- webhooks)
+  ⎿  Error: 1 failed, 8 passed
+
+✻ Simmered for 2m 3s
+
+⏺ The signature check now allows five minutes of clock drift."""
+
+
+def test_claude_code_2_folded_reads_web_searches_and_status_lines_are_not_prose():
+    parts = read_turn(CLAUDE_TERMINAL_2)
+    assert _calls(CLAUDE_TERMINAL_2) == [
+        ("search", "Map the payment module"), ("search", "Searched for 3 patterns, read 2 files"),
+        ("search", '"stripe webhook signature tolerance"'), ("run", "npm test -- webhooks")]
+    assert parts.external == [] and parts.commands == ["npm test -- webhooks"]
+    assert " ".join(parts.prose.split()) == (
+        "The signature check now allows five minutes of clock drift.")

@@ -77,7 +77,16 @@ _HIDDEN = re.compile(
 _THINK = re.compile(r"<think(?:ing)?(?:-content-[0-9a-f]+)?>[\s\S]*?</think(?:ing)?(?:-content-[0-9a-f]+)?>", re.I)
 _CLAUDE_MCP = re.compile(r"^[⏺●]\s*([\w.-]+) - ([\w.-]+) \(MCP\)\s*(?:\(.*\))?\s*…?\s*$")
 _CODEX_CALLED = re.compile(r"^[•◦]\s*(?:Called|Calling)\s+([\w.-]+)\.([\w.-]+)\s*\(")
-_SEARCH_TOOLS = frozenset(("Search", "Grep", "Glob", "LS", "List", "WebSearch", "WebFetch", "Fetch", "Task"))
+_SEARCH_TOOLS = frozenset(("Search", "Grep", "Glob", "LS", "List", "WebSearch", "WebFetch", "Fetch", "Task",
+                           "Web Search", "Web Fetch"))
+# Claude Code 2.x folds reads and searches into one line ("⏺ Searched for 2 patterns, read 3 files (ctrl+o to
+# expand)"), and prints lines about itself (memories, plan mode, background tasks, skills): none is prose.
+_CLAUDE_FOLDED = re.compile(r"^[⏺●]\s*((?:Read|Searched for|Listed|Found)\b[^()]*?)\s*\(ctrl\+o to expand\)\s*$")
+_CLAUDE_SELF = re.compile(r"^[⏺●]\s*(?:(?:Recalled|Wrote|Saved|Updated) \d+ memor|(?:Entered|Exited) plan mode"
+                          r"|Task \"|Agent \"|Task Output\b|Skill\(|Background command\b)")
+_EXPAND_HINT = re.compile(r"^\s*(?:… \+\d+ lines? )?\(ctrl\+[or] to expand\)\s*$")
+# "✻ Churned for 1m 12s", "✶ Puzzling… (esc to interrupt · 12s)": the agent's status line, not its words.
+_CLAUDE_STATUS = re.compile(r"^[✻✽✢✶✳∗·*]\s*\S+(?: for (?:\d+h )?(?:\d+m )?\d+s|…?.*\(esc to interrupt\b.*)\s*$")
 _CLAUDE_TOOL = re.compile(r"^[⏺●]\s*([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\((.*)\)\s*…?\s*$")
 _CLAUDE_TODO = re.compile(r"^[⏺●]\s*(?:Update Todos|Read Todos|TodoWrite)\b")
 _CLAUDE_BULLET = re.compile(r"^[⏺●]\s+")
@@ -357,7 +366,9 @@ def read_turn(text: str) -> TurnParts:
             _aider_line(stripped[1:].strip(), parts)  # aider's tool lines: output goes on to its run
             continue
         parts.close_call()
-        if _PROSE_TODO.match(line) or _DIFF_LINE.match(line):
+        if _PROSE_TODO.match(line) or _DIFF_LINE.match(line) or _EXPAND_HINT.match(line):
+            continue
+        if stripped[0] in "✻✽✢✶✳∗·*" and _CLAUDE_STATUS.match(stripped):
             continue
         if _THINKING.match(stripped):  # Claude Code's "✻ Thinking…": what follows, indented, is reasoning
             mode = "thinking"
@@ -365,6 +376,13 @@ def read_turn(text: str) -> TurnParts:
         if stripped[0] in "⏺●":
             if _CLAUDE_TODO.match(stripped):
                 mode = "todo"
+                continue
+            folded = _CLAUDE_FOLDED.match(stripped)
+            if folded:
+                parts.call(SEARCH, folded.group(1))
+                continue
+            if _CLAUDE_SELF.match(stripped):
+                mode = "thinking"  # and its indented lines
                 continue
             mcp = _CLAUDE_MCP.match(stripped)
             if mcp:
