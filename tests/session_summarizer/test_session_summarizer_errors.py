@@ -285,3 +285,17 @@ def test_a_long_terminal_log_the_user_pastes_is_output_not_a_brief():
     errors = _summary(turns).errors.items
     assert any("Cannot connect to the Docker daemon" in item for item in errors)
     assert not any("Lifecycle script" in item for item in errors)  # an echo of the failure above it
+
+
+def test_a_linters_count_a_terminal_paste_and_an_exported_tool_failure_are_errors():
+    paste = ("kim@devbox:~/shop$ npx eslint src\n" + "".join(
+        f"src/page{index}.tsx\n  {index}:1  error  'x' is assigned a value but never used  no-unused-vars\n"
+        for index in range(120)) + "\n✖ 120 problems (120 errors, 0 warnings)\n")
+    assert len(paste) > 2500
+    reply = ("Let me write the config.\n\n---\n\nUnable to write file '/home/kim/shop/.eslintrc.json' "
+             "(Error: EACCES: permission denied)\n\n---\n\nI'll fix the permissions first.")
+    errors = _summary([("user", "Fix the lint."), ("assistant", reply), ("user", paste)]).errors.items
+    assert any("120 problems" in item for item in errors)
+    assert any(item.startswith("Unable to write file") for item in errors)
+    warnings_only = "• Ran npx eslint src\n  └ ✖ 4 problems (0 errors, 4 warnings)"
+    assert call_errors([read_turn(warnings_only)]) == []

@@ -404,12 +404,16 @@ SOURCE_LANGUAGES = frozenset((
 _TALLY = re.compile(
     r"(?i)\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?|fail)\b[^.\n]{0,60}?\b\d+\s+(?:tests?\s+)?"
     r"(?:passed|passing|pass)\b|\b\d+\s+(?:tests?\s+)?(?:passed|passing|pass)\b[^.\n]{0,60}?\b[1-9]\d*\s+"
-    r"(?:tests?\s+)?(?:failed|failing|failures?|fail)\b|[1-9]\d*\s*(?:件|个|個|개|項目)?(?:の)?(?:テスト)?(?:が)?\s*(?:失敗|失败|실패)")
+    r"(?:tests?\s+)?(?:failed|failing|failures?|fail)\b|[1-9]\d*\s*(?:件|个|個|개|項目)?(?:の)?(?:テスト)?(?:が)?\s*(?:失敗|失败|실패)"
+    # A linter's or a type checker's count: "171 offenses detected", "Found 3 errors in 2 files", "✖ 12 problems".
+    r"|\b[1-9]\d*\s+(?:offenses?|problems?|errors?|issues?)\s+(?:detected|found)\b"
+    r"|\bFound [1-9]\d* (?:errors?|problems?|issues?)\b|✖ [1-9]\d* problems? \([1-9]")
 
 
 def is_failure_tally(text: str) -> bool:
     """A test run's counts that include failures: an error the run hit, whatever else it printed."""
-    return ("ail" in text or not text.isascii()) and bool(_TALLY.search(text))
+    return ("ail" in text or "ffense" in text or "ound" in text or "✖" in text or not text.isascii()) and bool(
+        _TALLY.search(text))
 
 
 def is_error_line(line: str) -> bool:

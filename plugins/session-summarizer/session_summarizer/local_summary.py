@@ -797,7 +797,9 @@ _ERROR_EVENT = re.compile(
     r"|fails with|returned|returns|printed|shows?|showed|reported|crashed|error:|failed:)\b|Traceback|FAILED"
     r"|発生|出ます|出ました|になりました|返され|报错|出现|抛出|返回了|발생|났습니다|뜹니다"
     # The agent's host reporting its own failure: "✕ [API Error: read ECONNRESET]", "API Error: 529 Overloaded".
-    r"|\bAPI Error\b|^[✕✗✘×]\s")
+    r"|\bAPI Error\b|^[✕✗✘×]\s"
+    # A tool's own failure line that the exporter wrote into the reply ("Unable to write file '…' (Error: …)").
+    r"|^(?:Unable to|Failed to|Could not) \w+")
 
 
 _RUN_COMMAND = re.compile(r"^(?:/run|/test|/lint|!)\s*(.+)$")
@@ -831,6 +833,12 @@ def _own_words(text: str) -> str:
 _RULES_BRIEF_CHARS = 1500
 
 
+# A shell prompt with the command after it: "user@host:~/app$ npm test", "@kim ➜ /workspaces/app (main) $ make",
+# "PS C:\\app> dotnet build", "$ cargo test".
+_PROMPT_LINE = re.compile(r"^(?:\S+@\S+[^\n]{0,120}?[$#%]|[^\n]{0,120}?➜[^\n]{0,120}?[$%]?"
+                          r"|PS [A-Z]:\\[^\n>]{0,120}>|\$)[ \t]+\S")
+
+
 def _own_words_chars(prose: str) -> int:
     """How much of a user's turn the user wrote: a long stack trace pasted under one line is a report of
     an error, not a brief."""
@@ -854,11 +862,12 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
     prose, blocks = ex.split_code(text)
     pasted = [line for language, code in blocks if language not in ex.SOURCE_LANGUAGES
               for line in _error_lines(code.split("\n"))]
-    if _own_words_chars(prose) <= _BRIEF_CHARS:  # a brief's failures are where the work starts
+    if _own_words_chars(prose) <= _BRIEF_CHARS or _PROMPT_LINE.match(prose.lstrip()):  # a brief's failures are
+        # where the work starts; a turn that opens on a shell prompt is a terminal's output, however long
         pasted += [line.strip() for line in prose.split("\n")  # users paste output without a fence too
-                   if ex.is_error_sentence(line) and not ex.is_question(line)
-                   and (_looks_pasted(line) or (line.isascii() and ex.is_error_line(line.strip())))
-                   and line.strip() not in lead_ins]
+                   if (ex.is_error_sentence(line) and not ex.is_question(line)
+                       and (_looks_pasted(line) or (line.isascii() and ex.is_error_line(line.strip())))
+                       and line.strip() not in lead_ins) or ex.is_failure_tally(line)]
     if not pasted:
         return
     # What the user pasted is read like a tool's output: its telling lines, not every echo of them.
