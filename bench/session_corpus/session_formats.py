@@ -377,6 +377,36 @@ def numbered_turns(text: str) -> Turns:
     return turns
 
 
+# Gemini CLI's `/chat share` Markdown: `## USER 🧑‍💻` and `## MODEL ✨` headings, each after a `---` rule. The CLI
+# sends tool results back as USER blocks made of `**Tool Response**:` items; the person sees them in the model's
+# reply. The first USER block is the setup context the CLI writes itself (date, folder tree), never typed.
+_GEMINI_SHARE = re.compile(r"^## (USER|MODEL)\b")
+_GEMINI_SETUP = re.compile(r"^(?:<session_context>\s*)?This is the Gemini CLI\. We are setting up the context")
+
+
+def gemini_share_turns(text: str) -> Turns:
+    turns: Turns = []
+    blocks: List[Tuple[str, List[str]]] = []
+    previous = "---"  # the share opens on its first heading with no rule before it
+    for line in text.split("\n"):
+        mark = _GEMINI_SHARE.match(line)
+        if mark and _RULE.match(previous):
+            blocks.append((mark.group(1), []))
+        elif blocks:
+            blocks[-1][1].append(line)
+        if line.strip():
+            previous = line
+    for who, lines in blocks:
+        while lines and (_RULE.match(lines[-1]) or not lines[-1].strip()):
+            lines.pop()
+        body = "\n".join(lines).strip()
+        if who == "MODEL" or body.startswith("**Tool Response**"):
+            _push(turns, "assistant", [body])
+        elif not (not turns and _GEMINI_SETUP.match(body)):
+            _push(turns, "user", [body])
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -398,6 +428,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "cline": cline_turns,
     "antigravity": antigravity_turns,
     "numbered": numbered_turns,
+    "gemini-share": gemini_share_turns,
 }
 
 

@@ -208,6 +208,19 @@ def test_cline_tool_results_join_the_reply_and_only_typed_text_is_an_ask():
     assert "export const a = 1;" in turns[1]["text"] and "VSCode" not in turns[1]["text"]
 
 
+def test_gemini_share_drops_the_setup_context_and_files_tool_responses_in_the_reply():
+    text = ("## USER 🧑‍💻\n\nThis is the Gemini CLI. We are setting up the context for our chat.\nfolder tree\n\n---\n\n"
+            "## USER 🧑‍💻\n\nlist git commands\n\n---\n\n## MODEL ✨\n\nI will read the cheatsheet.\n**Tool Command**:\n"
+            "```json\n{\"name\": \"read_file\"}\n```\n\n---\n\n## USER 🧑‍💻\n\n**Tool Response**:\n```json\n"
+            "{\"output\": \"# Git\\n## USER notes\"}\n```\n\n---\n\n## MODEL ✨\n\nHere they are.\n\n---\n\n"
+            "## USER 🧑‍💻\n\nomit numbers\n## MODEL ✨ quoted\n\n---\n\n## MODEL ✨\n\nDone.\n")
+    turns = split_turns(text, "gemini-share")
+    assert [turn["role"] for turn in turns] == ["user", "assistant", "user", "assistant"]
+    assert turns[0]["text"] == "list git commands"
+    assert "**Tool Response**" in turns[1]["text"] and turns[1]["text"].endswith("Here they are.")
+    assert turns[2]["text"] == "omit numbers\n## MODEL ✨ quoted" and turns[3]["text"] == "Done."
+
+
 def test_cctrace_files_tool_results_in_the_agents_turn_and_skips_a_printed_export():
     text = ("# Claude Code Session Export\n\n---\n\n**[2025-07-02 20:06:59]**\n\n### 👤 User\n\nexport it\n\n---\n\n"
             "### 🤖 Assistant (claude-opus-4)\n\n🔧 **Tool Use: Bash**\n```json\n{}\n```\n\n---\n\n### 👤 User\n\n"
