@@ -209,8 +209,10 @@ def test_cline_tool_results_join_the_reply_and_only_typed_text_is_an_ask():
 
 
 def test_gemini_share_drops_the_setup_context_and_files_tool_responses_in_the_reply():
-    text = ("## USER 🧑‍💻\n\nThis is the Gemini CLI. We are setting up the context for our chat.\nfolder tree\n\n---\n\n"
-            "## USER 🧑‍💻\n\nlist git commands\n\n---\n\n## MODEL ✨\n\nI will read the cheatsheet.\n**Tool Command**:\n"
+    text = ("## USER 🧑‍💻\n\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
+            "folder tree\n\n---\n\n"
+            "## USER 🧑‍💻\n\nlist git commands\n\n---\n\n## MODEL ✨\n\nI will read the cheatsheet.\n"
+            "**Tool Command**:\n"
             "```json\n{\"name\": \"read_file\"}\n```\n\n---\n\n## USER 🧑‍💻\n\n**Tool Response**:\n```json\n"
             "{\"output\": \"# Git\\n## USER notes\"}\n```\n\n---\n\n## MODEL ✨\n\nHere they are.\n\n---\n\n"
             "## USER 🧑‍💻\n\nomit numbers\n## MODEL ✨ quoted\n\n---\n\n## MODEL ✨\n\nDone.\n")
