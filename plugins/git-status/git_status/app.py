@@ -44,7 +44,7 @@ class App:
     def __init__(self, plugin: Plugin) -> None:
         self.plugin = plugin
         self.lock = threading.RLock()  # handlers run on several threads; the state changes under this lock
-        self.handing_off = threading.Lock()  # one hand-off at a time
+        self.handing_off = threading.Lock()  # one hand-off at a time; the next one waits for it
         self.state = State()
         self.session = Session()
         self._readers: Optional[Readers] = None
@@ -311,12 +311,11 @@ class App:
 
     def hand_off(self, make: MakeHandOff) -> None:
         """Builds a prompt from the shown repository and gives it to an idle agent, or lets the user choose."""
-        if not self.handing_off.acquire(blocking=False):
-            return
-        try:
+        # A second hand-off waits its turn instead of being dropped: a click made while the first prompt is
+        # still on its way (a slow host, a busy machine) is the user's next request, not a double click
+        # (those are caught by the repeat guard in _dispatch). Handlers run on the runtime's worker pool.
+        with self.handing_off:
             self._send_prompt(make)
-        finally:
-            self.handing_off.release()
 
     def _send_prompt(self, make: MakeHandOff) -> None:
         from .handoff import NothingToSend
@@ -344,8 +343,9 @@ class App:
 
         team = self.state.team
         chosen = next((w for w in (team.worktrees.worktrees if team else []) if w.path == path), None)
-        if team is None or chosen is None or not self.handing_off.acquire(blocking=False):
+        if team is None or chosen is None:
             return
+        self.handing_off.acquire()  # waits its turn, as hand_off does
         try:
             request = review_worktree(chosen, team.worktrees.base, self.readers().runner, self.plugin.language)
             self._dispatch(request, chosen.path, chosen.name)
