@@ -70,7 +70,9 @@ class AgentWaiter:
     long), and `still_busy(panes)` whenever it finds agents at work. `wake()` looks again now."""
 
     def __init__(self, busy: Callable[[], List[Pane]], settle: Callable[[], None], ready: Callable[[], None],
-                 still_busy: Callable[[List[Pane]], None], poll_seconds: float = POLL_SECONDS) -> None:
+                 still_busy: Callable[[List[Pane]], None], on_error: Callable[[BaseException], None],
+                 poll_seconds: float = POLL_SECONDS) -> None:
+        self.on_error = on_error  # never a wait that dies silently: the plugin's failure banner
         self.busy = busy
         self.settle = settle
         self.ready = ready
@@ -97,6 +99,13 @@ class AgentWaiter:
             return None  # the host did not answer: not known to be idle, look again later
 
     def _run(self) -> None:
+        try:
+            self._wait()
+        except Exception as error:
+            self.stopped.set()
+            self.on_error(error)
+
+    def _wait(self) -> None:
         while not self.stopped.is_set():
             self._wake.clear()
             busy = self._look()

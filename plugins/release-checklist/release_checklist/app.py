@@ -702,8 +702,13 @@ class App:
             if waiting is not None and waiter is self._waiter:
                 self.update(waiting=waiting._replace(pane=pane_label(panes[0]), status=panes[0].status))
 
+        def failed(error: BaseException) -> None:
+            self._end_wait(waiter)
+            if not (isinstance(error, Exception) and self._told(error)):
+                self.plugin.report_failure(error, self.t("waiting_title"))
+
         waiter = AgentWaiter(lambda: busy_agent_panes(session.repo, self.plugin.list_workspaces()), self._settle,
-                             lambda: self._wait_over(waiter), still_busy)
+                             lambda: self._wait_over(waiter), still_busy, failed)
         busy = self._busy_panes(session)
         with self.lock:
             old, self._waiter, self._pending_wait = self._waiter, waiter, pending
