@@ -28,7 +28,9 @@ SUMMARY_WORDS = 1200
 HEADING_SECTION = {"goal": "goal", "done": "done", "findings": "decisions", "decisions": "decisions",
                    "errors": "errors", "commands": "commands", "questions": "open", "next": "open", "open": "open",
                    "files": "files"}
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+# Scripts written without spaces between words (CJK, Thai, Lao, Khmer, Myanmar): a term is found inside text.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u0e00-\u0eff\u1000-\u109f"
+                  r"\u1780-\u17ff]")
 _HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"\w+")
 
@@ -62,7 +64,8 @@ def first_words(text: str, limit: int) -> str:
 
 # A Latin word ends at any character that is not a letter or digit of a spaced script: Japanese, Chinese and
 # Korean glue particles to names ("`lxc_shell.rs`에", "`app.py`を"), and that must not hide the name.
-_LETTER = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]"
+_LETTER = (r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u0e00-\u0eff\u1000-\u109f"
+           r"\u1780-\u17ff]")
 
 
 def _term_pattern(term: str) -> re.Pattern[str]:

@@ -104,6 +104,8 @@ def test_a_fact_said_in_other_words_is_found():
     assert item_matches([["lxc_shell.rs"]], "`lxc_shell.rs`에 재시도 로직을 추가")
     assert item_matches([["app.py"]], "app.pyを修正しました")
     assert item_matches([["validat*"]], "Validated end to end on the local stack")  # a reviewer's stem, marked
+    assert item_matches([["ทดสอบ"]], "รันชุดทดสอบทั้งหมดผ่านแล้ว")  # Thai, written without spaces: inside a sentence
+    assert item_matches([["config.ts"]], "แก้ไขconfig.tsแล้ว")
 
 
 def test_a_stem_without_its_mark_and_a_latin_word_inside_another_are_not_found():
