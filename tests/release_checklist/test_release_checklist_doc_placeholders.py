@@ -30,6 +30,8 @@ FILLED = [
     ("Run `./scripts/maketgz 0.9.0` to build", "Run `./scripts/maketgz {version}` to build"),
     ("Move `latest`: `git tag -f latest v2.1.0`", "Move `latest`: `git tag -f latest v{version}`"),
     ("Or run `./bump-version.sh new_version`", "Or run `./bump-version.sh {version}`"),
+    ("Push: `git push origin master vA.B.C`", "Push: `git push origin master v{version}`"),
+    ("Run `git push --tags [TAG_NAME]`", "Run `git push --tags {tag}`"),
     ("Click `Choose a tag` and select `v0.9.0`", "Click `Choose a tag` and select `v{version}`"),
 ]
 KEPT = [
@@ -46,6 +48,9 @@ KEPT = [
     "Run `cat VERSION` to see it",  # a file, not a placeholder
     "Search & replace `<old-version>` with the new one",  # the previous release, not this one
     "For example, select the tag `v0.9.0`",
+    "See [Version] below",  # a Markdown link
+    "Run `npm version <major|minor|patch>`",
+    "Run `npm version patch # 1.1.1 -> 1.1.2`",  # an example of what it does
 ]
 
 

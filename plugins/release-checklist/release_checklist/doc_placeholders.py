@@ -2,8 +2,9 @@
 
 Three forms, found across real release documents:
 
-- named: ``$VERSION``, ``${tag}``, ``<new-version>``, ``<version_to_release>``, ``{{ version }}``, ``%VERSION%``;
-- shaped: ``vX.Y.Z``, ``x.x.x``, ``MAJOR.MINOR.PATCH``, ``YY.M.N``, ``YYYY.MM.DD`` (two-part shapes such as
+- named: ``$VERSION``, ``${tag}``, ``<new-version>``, ``<version_to_release>``, ``{{ version }}``, ``%VERSION%``,
+  ``[TAG_NAME]``;
+- shaped: ``vX.Y.Z``, ``x.x.x``, ``vA.B.C``, ``MAJOR.MINOR.PATCH``, ``YY.M.N``, ``YYYY.MM.DD`` (two-part shapes such as
   ``YY.N`` only inside code, where they cannot be prose);
 - examples: a real version written into a command (``make tag VERSION=0.74.3``, ``./scripts/dmaketgz 7.34.0``,
   ``git tag -a 1.0.1``): a version in a release position (``git tag``, ``VERSION=``, a release script's
@@ -29,7 +30,7 @@ _NAMED: Tuple[Tuple[re.Pattern[str], str], ...] = tuple(
                     r"\{{\{{\s*(?:{name})\s*\}}\}}", r"%(?:{name})%"))
 
 # One part of a shaped placeholder: a letter or word that stands for a number.
-_PART = r"(?:MAJOR|MINOR|PATCH|MICRO|major|minor|patch|micro|YYYY|YY|MM|DD|[XYZxyzNnM#])"
+_PART = r"(?:MAJOR|MINOR|PATCH|MICRO|major|minor|patch|micro|YYYY|YY|MM|DD|[XYZxyzNnM#ABC])"
 _AFTER = r"(?![\w#]|\.[\w#(]|\s*[-+]\s*1\b)"  # not "YY.N.Z+1", "MAJOR.MINOR.x" or "X.Y.Z-1"
 _SHAPE3 = re.compile(rf"(?<![\w.#])(v?)({_PART}\.{_PART}\.{_PART}(?:\.{_PART})?){_AFTER}")
 _SHAPE2 = re.compile(rf"(?<![\w.#])(v?)({_PART}\.{_PART}){_AFTER}")
@@ -60,12 +61,24 @@ _BARE_ARGUMENT = re.compile(r"(?i)(?<=[\w./-] )(?:new|next|release)[_-]?version(
                             re.MULTILINE)
 
 
+# [TAG_NAME], [VERSION] in a command (in prose, brackets are Markdown links).
+_BRACKETED_NAMES = tuple((re.compile(rf"(?i)\[(?:{name})\]"), placeholder)
+                         for name, placeholder in ((_TAG_NAME, "{tag}"), (_VERSION_NAME, "{version}")))
+
+
 def fill_named(text: str) -> str:
     """$VERSION, ${tag}, <new-version>, {{ version }}, %VERSION% -> {version} / {tag}; in code, a bare
-    new_version argument too."""
+    new_version argument and [TAG_NAME] too."""
     for pattern, placeholder in _NAMED:
         text = pattern.sub(placeholder, text)
-    return _CODE_SPAN.sub(lambda match: _BARE_ARGUMENT.sub("{version}", match.group(0)), text)
+
+    def in_code(match: re.Match[str]) -> str:
+        code = _BARE_ARGUMENT.sub("{version}", match.group(0))
+        for pattern, placeholder in _BRACKETED_NAMES:
+            code = pattern.sub(placeholder, code)
+        return code
+
+    return _CODE_SPAN.sub(in_code, text)
 
 
 def fill_shapes(text: str, code: Sequence[Tuple[int, int]] = ()) -> str:
