@@ -237,3 +237,21 @@ def test_pushes_through_tool_calls_lead_the_section_even_in_a_long_session():
     done = _summary(turns).done
     assert done.items[0].startswith("Pushed with tool calls: push_files (github)")
     assert len(done.items) <= 15
+
+
+def test_a_chat_whose_replies_say_only_made_changes_lists_the_asks_its_edits_answered():
+    turns = []
+    for ask in ("tambahkan tombol mode gelap di halaman utama", "make the search box filter the recipes as you type",
+                "bigger", "move the footer links into a dropdown menu"):
+        turns += [("user", ask), ("assistant", "Made changes.")]
+    turns += [("user", "why is the page blank?"), ("assistant", "The script tag points at the old file name.")]
+    done = _summary(turns, agent="copilot").done.items
+    assert "Edited for the ask: tambahkan tombol mode gelap di halaman utama" in done
+    assert "Edited for the ask: move the footer links into a dropdown menu" in done
+    assert not any(item.endswith(": bigger") for item in done)  # feedback, not an ask for work
+    assert not any("blank" in item for item in done)  # a question answered without an edit
+    # A session whose replies report their results does not list its asks.
+    reported = [*turns[:2], ("user", "add a print button"), ("assistant", "Added a print button to index.html."),
+                ("user", "add paging"), ("assistant", "Added paging to the list."),
+                ("user", "add sorting"), ("assistant", "Added sorting by date.")]
+    assert not any(item.startswith("Edited for the ask") for item in _summary(reported, agent="copilot").done.items)

@@ -558,7 +558,9 @@ def test_results_are_items_and_edit_records_are_evidence():
     assert summary.done.items == ["A stock simulator with tests", "A 100-run mode that plots every run",
                                   "A README with usage", "Edited files (per the session's edit records): `sim.py`"]
     records_only = _summary([("user", "Build a stock simulator."), ("assistant", records)])
-    assert records_only.done.items == ["Edited files (per the session's edit records): `sim.py`"]
+    # Edits and no word about them: the ask they answered stands for the result, the file is its evidence.
+    assert records_only.done.items == ["Edited for the ask: Build a stock simulator.",
+                                       "Edited files (per the session's edit records): `sim.py`"]
 
 
 def test_a_long_session_stays_under_the_word_budget():

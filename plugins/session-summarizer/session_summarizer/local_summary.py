@@ -966,9 +966,18 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     candidates = 0
     stopped = False  # replies older than the ones read hold more results, not counted
     closes = True  # the newest reply with words closes the last phase
+    phase_edited = reported = False  # the phase being read (back to its ask) edited files / reported a result
+    quiet: List[Tuple[int, str]] = []  # (where among the replies, the ask) of phases that edited and said nothing
     for turn, turn_parts in zip(reversed(turns), reversed(parts)):
         if turn_parts is None:
-            closes = closes or bool(ask_text(turn.text))
+            ask = ask_text(turn.text)
+            if ask and phase_edited and not reported and _asks_for_work(ask):
+                # Replies that say only "Made changes.": the ask the edits answered is the result; it only
+                # fills what the reported results leave.
+                quiet.append((len(groups), phrase(language, "done.edited_for", ask=_opening(ask, _EDITED_FOR_CHARS))))
+            if ask:
+                phase_edited = reported = False
+            closes = closes or bool(ask)
             continue
         prose = turn_parts.prose
         # A results list needs a heading: a `#` line, a bold line or a line that ends on a colon.
@@ -1006,6 +1015,9 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
             subject = rules.commit_message(turn.text, turn_parts.blocks)
             if subject:
                 tools.append(phrase(language, "done.commit_message", subject=subject))
+        reported = reported or bool(found or tools)
+        phase_edited = phase_edited or bool(turn_parts.made_changes) or any(
+            call.kind == rules.EDIT for call in turn_parts.calls)
         group = []
         # What tool output shows was done (a commit, a push) leads: the reply's words come after it.
         for item in tools + [item for _, item in found][:_DONE_PER_REPLY]:
@@ -1039,8 +1051,12 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     # Rank: depth first, then the replies that close a phase, then the ends of the session; show in session order.
     # The newest replies and, when the whole session was read, the oldest: a feature built early counts.
     last = len(groups) - 1 if not stopped else 10 ** 9
-    ranked = sorted((depth, not closing, min(reply, last - reply), reply, item)
-                    for reply, (closing, group) in enumerate(groups) for depth, item in enumerate(group))
+    ranked = sorted([(depth, not closing, min(reply, last - reply), reply, item)
+                     for reply, (closing, group) in enumerate(groups) for depth, item in enumerate(group)]
+                    # A session whose replies report (almost) nothing, such as a chat whose replies say only
+                    # "Made changes.": the asks its edits answered stand for its results.
+                    + [(_QUIET_DEPTH, False, min(reply, last - reply), reply, item) for reply, item in quiet
+                       if len(groups) < _QUIET_RESULTS])
     picked = sorted(ranked[:limit - len(done.items)], key=lambda entry: (-entry[3], entry[0]))
     for _, _, _, _, item in picked:
         done.add(item)
@@ -1066,6 +1082,20 @@ def _named_share(items: Sequence[str], paths: Sequence[str]) -> float:
     return sum(1 for name in names if name in text) / len(names) if names else 1.0
 
 
+# An ask shown as the result of the edits made for it is cut to this many characters, and ranks after every
+# result a reply reported.
+_EDITED_FOR_CHARS = 160
+_QUIET_DEPTH = 1000
+_QUIET_RESULTS = 3
+
+
+def _asks_for_work(ask: str) -> bool:
+    """An ask that names work ("add a dark mode toggle", in any language), not feedback ("bigger", "still
+    blank"), a question or pasted output."""
+    head = ask[:_RANKED_CHARS]
+    words = len(head.split()) if head.isascii() else len(head) // 3
+    return (words >= 4 and not _side_question(head) and not _looks_pasted(head) and not ex.is_question(head.strip())
+            and not ex.is_acknowledgement(head))
 # How far back "done" reads: replies until this many times the section's size in results.
 _DONE_READ = 4
 # A reply's first results say what it achieved; the rest of a long list are details.
