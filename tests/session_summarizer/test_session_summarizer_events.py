@@ -377,6 +377,14 @@ def test_a_rule_the_user_lays_down_is_a_decision_but_a_briefs_musts_are_not():
     assert not summary.findings.items, summary.findings.items
 
 
+def test_the_user_naming_the_way_over_another_is_a_decision():
+    for ask in ("In lieu of the message queue, write the events to a plain log file.",
+                "make the export take a folder path instead of a project name"):
+        summary = _summary([("user", "Add an event observer."), ("assistant", "I've added observer.c."),
+                            ("user", ask)])
+        assert any(ask in item for item in summary.findings.items), (ask, summary.findings.items)
+
+
 def test_the_user_keeping_one_copy_and_dropping_the_other_is_a_decision():
     asks = ("keep the oldest entry of each duplicate and delete the newer ones",
             "重複は古い方を残して新しい方を削除してください",

@@ -21,7 +21,7 @@ _REASON_WIDE = re.compile(
     r"ため|ので|ように、|よう、|から、|からです|理由は|観点から|を考慮して|为了|因为|由于|以便|以免|所以|出于|考虑到|鉴于"
     r"|때문|위해|므로|이라서|어서|고려하여|고려해")
 _CONTRAST_LATIN = re.compile(
-    r"\b(?:instead of|rather than|over (?:the )?\w+ because|not \w+ but|in favou?r of|as opposed to"
+    r"\b(?:instead of|in lieu of|rather than|over (?:the )?\w+ because|not \w+ but|in favou?r of|as opposed to"
     r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que)\b")
 _CONTRAST_WIDE = re.compile(
     r"代わりに|ではなく|じゃなく|より(?:も)?[^。]{0,12}(?:を|が)|而不是|而非|代替|取代|不用|대신|아닌|보다는")
@@ -135,7 +135,8 @@ _GATES = {
                "for performance", "for compatib", "for safety", "for consisten", "otherwise", "given that",
                "porque", "para ", "ya que", "debido", "pois", "weil", "damit",
                "parce", "afin", "pour "),
-    "contrast": ("instead", "rather than", "over ", "not ", "favo", "opposed", "en lugar", "en vez", "em vez",
+    "contrast": ("instead", "in lieu", "rather than", "over ", "not ", "favo", "opposed", "en lugar", "en vez",
+                 "em vez",
                  "invés", "statt", "au lieu", "plutôt"),
     "alternative": ("not ", "no need", "no longer need", "needed", "necessary", "required"),
     "choice": ("simplest", "quickest", "best ", "cleanest", "safest", "reliable", "recommended",

@@ -706,7 +706,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             offer = ""
             own = _own_words(turn.text)
             if own and not decisions_full() and (cues.may_hold_decision(own) or cues.rejects_and_replaces(own)
-                                                 or cues.states_rule(own)):
+                                                 or cues.states_rule(own) or cues.has_contrast(own)):
                 for sentence in ex.sentences(own):
                     if rules.is_user_choice(sentence):
                         decide(sentence, 3)  # the user's own rule
