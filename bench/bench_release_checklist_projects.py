@@ -100,8 +100,16 @@ def judge(project: Dict[str, Any], repo: Path, data_dir: str) -> Dict[str, Any]:
     push = [session.command_of(step) or "" for step in session.steps
             if step.kind == StepKind.TERMINAL and "push" in (step.command or "")]
     found["push"] = push[0] if push else "-"
-    right["push"] = any(expect["tag"] in command.split() and "origin" in command.split() and branch in command.split()
-                        for command in push)
+    if expect.get("push") == "branch":  # a release workflow makes the tag itself: only the branch is pushed
+        right["push"] = bool(push) and all(expect["tag"] not in command.split() for command in push) and any(
+            "origin" in command.split() and branch in command.split() for command in push)
+    elif expect.get("push") == "release-page":  # the release document makes the tag on GitHub's release page
+        right["push"] = all(expect["tag"] not in command.split() for command in push) and any(
+            expect["tag"] in session.title_of(step) and "release page" in session.title_of(step)
+            for step in session.steps)
+    else:
+        right["push"] = any(expect["tag"] in command.split() and "origin" in command.split()
+                            and branch in command.split() for command in push)
 
     publishing = getattr(session, "publishing", None)
     found["publish"] = (f"{publishing.kind} {' '.join(publishing.workflows) or publishing.command or ''}".strip()

@@ -45,8 +45,10 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
     else:
         # Same title (so the same id) as with a command: adding one later keeps the progress.
         steps.append(Step("", "Tests pass", StepKind.MANUAL))
-    steps.append(Step("", "Version {version} is bumped since the last tag",
-                      StepKind.CHECK, "release-check version-bumped {version} {tag} {previous_tag}"))
+    workflow_bumps = publishing is not None and publishing.kind == DISPATCH and publishing.tags_itself
+    if not workflow_bumps:  # a release workflow given the version bumps it itself: nothing to bump here
+        steps.append(Step("", "Version {version} is bumped since the last tag",
+                          StepKind.CHECK, "release-check version-bumped {version} {tag} {previous_tag}"))
     changelog = settings.changelog or project.changelog_file
     if changelog and changelog.lower() != NO_CHANGELOG:
         # The file is named in the command, so the check reads the same file the panel names.
@@ -55,14 +57,20 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
     else:
         # Release notes live elsewhere (GitHub Releases): an idle agent drafts them instead of a failed check.
         steps.append(Step("", "Release notes for {version}", StepKind.AGENT, RELEASE_NOTES_PROMPT))
-    steps += [
-        Step("", "Tag {tag} is not taken yet", StepKind.CHECK, "release-check tag-free {tag}"),
-        Step("", "Create the tag {tag}", StepKind.TERMINAL,
-             'git tag -a {tag} -m "Release {version}"', irreversible=True),
-        # Branch and tag in one atomic push: never a tag on the remote whose commit its branch lacks.
-        Step("", "Push {branch} and {tag} to {remote} together", StepKind.TERMINAL,
-             "git push --atomic {remote} {branch} {tag}", irreversible=True),
-    ]
+    steps.append(Step("", "Tag {tag} is not taken yet", StepKind.CHECK, "release-check tag-free {tag}"))
+    if workflow_bumps:
+        # The release workflow commits the bump and makes the tag itself: a tag pushed first would make its
+        # run fail. Only the branch goes up, so the workflow releases what was checked here.
+        steps.append(Step("", "Push {branch} to {remote}", StepKind.TERMINAL, "git push {remote} {branch}",
+                          irreversible=True))
+    else:
+        steps += [
+            Step("", "Create the tag {tag}", StepKind.TERMINAL,
+                 'git tag -a {tag} -m "Release {version}"', irreversible=True),
+            # Branch and tag in one atomic push: never a tag on the remote whose commit its branch lacks.
+            Step("", "Push {branch} and {tag} to {remote} together", StepKind.TERMINAL,
+                 "git push --atomic {remote} {branch} {tag}", irreversible=True),
+        ]
     steps += publishing_steps(publishing)
     tags = list(tags) if tags is not None else git_repo.release_tags(repo)
     tag_format = settings.tag_format or (guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
@@ -86,6 +94,10 @@ def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
     if publishing.kind == RELEASE_EVENT:
         return [Step("", "Publish the GitHub release for {tag}", StepKind.MANUAL,
                      f"Publishing the GitHub release for {{tag}} starts {workflows}, which publishes the release.")]
+    if publishing.kind == DISPATCH and publishing.tags_itself:
+        return [Step("", "Start the release workflow", StepKind.MANUAL,
+                     f"Start {workflows} with the version {{version}}: it bumps and commits the version, publishes "
+                     "and creates the tag {tag} itself, so do not bump, tag or push the tag by hand.")]
     if publishing.kind == DISPATCH:
         return [Step("", "Start the release workflow", StepKind.MANUAL,
                      f"The release is published by {workflows}, started by hand or by a branch push, "
@@ -130,15 +142,46 @@ _PUBLISHES = re.compile(r"\b(?:cargo|npm|pnpm|yarn|uv|flit|poetry|hatch|pdm|dart
                         r"\btwine\s+upload\b|\bgem\s+push\b|\bnuget\s+push\b|\bmix\s+hex\.publish\b|"
                         r"\bcabal\s+upload\b|\bmvnw?\b[^\n]*\b(?:deploy|release:perform)\b|\bgradlew?\b[^\n]*publish")
 _DERIVED_BEFORE = ("working-tree-is-clean", "on-the-release-branch", "in-sync-with-upstream")
-_DERIVED_TAGGING = ("create-the-tag", "push-and-to-together")
+_DERIVED_TAGGING = ("create-the-tag", "push-and-to-together", "push-to", "tag-is-created-on-the-github-release-page")
 
 
-def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec) -> ChecklistSpec:
+# What a release document says that is not a step: a policy about releases in general ("Release versions follow
+# semantic versioning", "Releases are associated with signed tags") and the closing "you're done".
+_POLICY = re.compile(r"(?i)^\W*(?:all\s+)?(?:releases?|release\s+(?:versions?|notes|tags?)|versions?|tags?)\b"
+                     r"[^.:`]{0,40}?\b(?:are|is|follow|follows|must|should|will)\b")
+_DONE = re.compile(r"(?i)(?:\byou'?re|\byou\s+are|\bwe'?re)\s+(?:all\s+)?(?:done|finished)\b|"
+                   r"^\W*(?:done|that'?s\s+it|finished)\W*$")
+_SIGNED = re.compile(r"\bgit\s+tag\b[^\n`]*?\s(?:-[a-zA-Z]*s[a-zA-Z]*|--sign)\b|(?i:\bsigned\b[^.\n]{0,40}\btags?\b)")
+_AUTO_NOTES = re.compile(r"(?i)auto-?generated?\W+release\s+notes|release\s+notes\W+are\W+(?:\w+\W+)?"
+                         r"(?:automatically\s+)?(?:auto-?)?generated|--generate-notes|generate_release_notes")
+# "Create a release named `1.11.1`, creating the `1.11.1` tag" on GitHub's release page: the tag is made there.
+_PAGE_TAG = re.compile(r"(?i)\bcreat(?:e|es|ing)\b[^.\n]{0,40}\btag\b")
+_ON_GITHUB = re.compile(r"(?i)github|releases/new|release page")
+_HTML_BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
+
+
+def _not_a_step(step: Step) -> bool:
+    text = " ".join(re.sub(r"[*_`]|\[\^?\d+\]", "", step.title).split())
+    return bool(_DONE.search(text) or (_POLICY.search(text) and not step.command))
+
+
+def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "") -> ChecklistSpec:
     """A release document's steps alongside the derived ones: the derived checks (clean tree, branch,
     upstream) first, the document's steps up to its tagging, the derived tests, version, changelog and
     tag checks, the derived tag and push (the document's own tag and push commands are the same steps),
     publishing (the document's publish command, if it has one, instead of the derived one), then the
-    document's steps after its tagging."""
+    document's steps after its tagging.
+
+    text: the document itself. A tag it signs (`git tag -s`, "signed tags") is signed here too; release
+    notes it has GitHub generate need no drafting; a tag it creates on GitHub's release page is not made
+    and pushed locally first. Policies and "you're done" are no steps; raw <br> never reaches a title."""
+    document = dataclasses.replace(document, steps=tuple(
+        dataclasses.replace(step, title=_HTML_BREAK.sub(" ", step.title).strip(),
+                            command=_HTML_BREAK.sub(" ", step.command) if step.command else step.command)
+        for step in document.steps if not _not_a_step(step)))
+    page_tag = any(_PAGE_TAG.search(f"{step.title} {step.command or ''}") and
+                   _ON_GITHUB.search(f"{step.title} {step.command or ''}") for step in document.steps)
+    derived = _follow_document(derived, text, page_tag)
     by_id = {step.id: step for step in derived.steps}
     before: List[Step] = []
     after: List[Step] = []
@@ -166,6 +209,26 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec) -> ChecklistS
     used: Dict[str, int] = {}
     unique = [dataclasses.replace(step, id=_unique_id(step.id, used)) for step in steps]
     return dataclasses.replace(derived, steps=tuple(unique), title=document.title, path=document.path)
+
+
+def _follow_document(derived: ChecklistSpec, text: str, page_tag: bool) -> ChecklistSpec:
+    """The derived steps as the document has them done: a signed tag, no drafted notes when GitHub generates
+    them, and no local tag and push when the tag is created on the release page."""
+    steps: List[Step] = []
+    for step in derived.steps:
+        if step.id == "release-notes-for" and step.kind == StepKind.AGENT and _AUTO_NOTES.search(text):
+            continue
+        if step.id == "create-the-tag" and page_tag:
+            steps.append(Step("tag-is-created-on-the-github-release-page", "Tag {tag} is created on the GitHub "
+                              "release page", StepKind.MANUAL, "The release document creates {tag} when the GitHub "
+                              "release is published: do not tag or push the tag locally."))
+            continue
+        if step.id == "push-and-to-together" and page_tag:
+            continue
+        if step.id == "create-the-tag" and step.command and _SIGNED.search(text):
+            step = dataclasses.replace(step, command=step.command.replace("git tag -a ", "git tag -s -a ", 1))
+        steps.append(step)
+    return dataclasses.replace(derived, steps=tuple(steps))
 
 
 def _own_commands(step: Step) -> bool:

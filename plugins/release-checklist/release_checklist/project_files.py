@@ -551,9 +551,14 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
         from_tags = "tags"
     # The project's own intent first: a Makefile/justfile target is what its people type.
     # `make check` is last: in many projects it only lints, while autotools projects (jq) test with it.
+    for ecosystem, command in _OTHER_TESTS:
+        if ecosystem in ecosystems:
+            tests.setdefault(ecosystem, command)
+    # A package.json beside the project's own manifest (phoenix's JS client next to mix.exs) is a companion:
+    # the tests step follows the primary ecosystem.
+    companion_node = "node" in ecosystems and any(ecosystem in ecosystems for ecosystem in _PRIMARY_OVER_NODE)
     test_command = (make_target(repo, "test", "tests")
-                    or next((tests[eco] for eco in ("python", "node", "rust", "go") if eco in tests
-                             and _runs_first(eco, tests)), None)
+                    or next((tests[eco] for eco in _test_order(tests, companion_node)), None)
                     or make_target(repo, "check"))
     changelog = find_changelog(repo, [version or "", last_release or ""], declared_changelog)
     stopped: Optional[Tuple[str, str]] = None
@@ -686,6 +691,19 @@ def dotnet_project(repo: str) -> bool:
         if any(lower.endswith((".sln", ".slnx", ".csproj", ".fsproj")) for lower in names):
             return True
     return False
+
+
+_OTHER_TESTS = (("elixir", "mix test"), ("haskell", "cabal test"), ("dart", "dart test"), ("flutter", "flutter test"))
+
+
+def _test_order(tests: Dict[str, str], companion_node: bool) -> List[str]:
+    """The ecosystems whose test command runs, first one first (see _runs_first)."""
+    first = [eco for eco in ("python", "node", "rust", "go") if eco in tests and _runs_first(eco, tests)]
+    if companion_node:
+        primary = [eco for eco in ("python", "elixir", "haskell", "dart", "flutter") if eco in tests]
+        return primary + [eco for eco in first if eco not in primary and eco != "node"] + \
+            [eco for eco in first if eco == "node"]
+    return first + [eco for eco, _command in _OTHER_TESTS if eco in tests]
 
 
 def _runs_first(ecosystem: str, tests: Dict[str, str]) -> bool:

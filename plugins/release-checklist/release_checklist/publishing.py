@@ -45,6 +45,7 @@ class Publishing:
     #                                 staged upload is published by hand, for MANUAL ("Maven Central")
     module: Optional[str] = None  # a Go module's path, for the proxy fetch after the push
     document: Optional[str] = None  # for MANUAL: the adopted release document whose steps publish it
+    tags_itself: bool = False  # for DISPATCH: the workflow bumps, commits and tags the release itself
 
 
 # Registries that serve a pushed tag as the release, with nothing to upload.
@@ -218,7 +219,8 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
                     if publishes and (triggers.dispatch or triggers.branch_push)
                     and re.search(r"(?i)releas|publish|deploy", os.path.basename(path)))
     if by_hand:
-        return Publishing(DISPATCH, by_hand)
+        texts = {path: text for path, _triggers, _publishes, text in workflows}
+        return Publishing(DISPATCH, by_hand, tags_itself=any(tags_itself(texts[path]) for path in by_hand))
     command = publish_command(repo, project)
     if command:
         return Publishing(COMMAND, command=command)
@@ -229,6 +231,20 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
     if staged:  # an upload that only stages the release: publishing it is a click on the registry's site
         return Publishing(MANUAL, command=staged[0], registry=staged[1])
     return Publishing(MANUAL)
+
+
+# A dispatch workflow that takes the version as its input, commits the bump and makes the tag (or the
+# GitHub release that creates it) itself: pino's publish-release.yml, release-it and np runs in CI.
+_VERSION_INPUT = re.compile(r"\$\{\{\s*(?:github\.event\.)?inputs\.(?:version|release[-_]?version|new[-_]?version)\b")
+_COMMITS = re.compile(r"\bgit\s+commit\b|\bnpm\s+version\b|\byarn\s+version\b|\brelease-it\b|\bnpx\s+np\b")
+_TAGS = re.compile(r"\bgit\s+tag\b|\bgit\s+push\b[^\n]*--(?:follow-)?tags\b|\bnpm\s+version\b|\brelease-it\b|"
+                   r"\bgh\s+release\s+create\b|action-gh-release|actions/create-release|ncipollo/release-action|"
+                   r"(?:\s-t|--tag|tag_name:|tag:)\s*v?\$\{\{\s*(?:github\.event\.)?inputs\.")
+
+
+def tags_itself(text: str) -> bool:
+    """The workflow is given the version, commits the bump and creates the tag: the maintainer only starts it."""
+    return bool(_VERSION_INPUT.search(text) and _COMMITS.search(text) and _TAGS.search(text))
 
 
 def follow_document(publishing: Publishing, text: str, document: str) -> Publishing:
@@ -292,6 +308,9 @@ def publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
         package = re.search(r"^\s*\[package\]([^\[]*)", cargo, re.MULTILINE)
         if package and not re.search(r"^\s*publish\s*=\s*false", package.group(1), re.MULTILINE):
             return "cargo publish"
+        member = _member_crate(repo, project) if package is None and project.workspace else None
+        if member:  # the workspace releases one crate (axum's tag, axum/Cargo.toml bumped): only that one
+            return f"cargo publish -p {member}"
         if package is None and project.workspace:
             return "cargo publish --workspace"  # every member crate, in dependency order (cargo 1.90+)
     if "python" in project.ecosystems and project.name and "pyproject.toml" not in passed_over:
@@ -338,6 +357,16 @@ def _listdir(folder: str) -> List[str]:
         return os.listdir(folder)
     except OSError:
         return []
+
+
+def _member_crate(repo: str, project: ProjectInfo) -> Optional[str]:
+    """The name of the member crate whose Cargo.toml holds the release's version (axum/Cargo.toml), or None."""
+    relative = (project.version_file or "").replace(os.sep, "/")
+    if not relative.endswith("/Cargo.toml"):
+        return None
+    package = re.search(r"^\s*\[package\]([^\[]*)", _read(os.path.join(repo, relative), 500_000), re.MULTILINE)
+    name = re.search(r"""^\s*name\s*=\s*["']([^"']+)["']""", package.group(1), re.MULTILINE) if package else None
+    return name.group(1) if name else None
 
 
 def _other_publish_command(repo: str, project: ProjectInfo) -> Optional[str]:

@@ -154,7 +154,8 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
                                                 tags, publishing), path=path if source == "settings" else None)
     elif source == "adopted":
         # The document's steps sit alongside the derived checks, tag, push and publishing (issue 26).
-        spec = merge_adopted(default_spec(repo, project, windows, None, tags, publishing), spec)
+        spec = merge_adopted(default_spec(repo, project, windows, None, tags, publishing), spec,
+                             _read_text(path) if path else "")
     return LoadedChecklist(spec, source, path, stamp, project, tags, tag_format, last, publishing)
 
 
@@ -252,9 +253,12 @@ class ReleaseSession:
     def _choose_version(self) -> Tuple[str, str]:
         """(source, version): the project's files, else the changelog's top entry when it is newer than
         the last release, else the next patch after it ("project", "changelog" or "suggested")."""
-        if self.project.version:
-            return "project", self.project.version
         last = self.loaded.last_release
+        publishing = self.loaded.publishing
+        bumped_by_workflow = publishing is not None and publishing.tags_itself and last is not None and \
+            version_key(self.project.version or "") == version_key(last[1])
+        if self.project.version and not bumped_by_workflow:
+            return "project", self.project.version
         top = changelog_version(self.repo, self.project.changelog_file, last[1] if last else None)
         top_key = version_key(top) if top else None
         if top and top_key is not None and (last is None or top_key > version_key(last[1])):  # type: ignore[operator]

@@ -117,6 +117,8 @@ EN: Dict[str, str] = {
     "publish_ci_tag": "Published by {workflows} when {tag} is pushed.",
     "publish_ci_release": "Published by {workflows} when the GitHub release for {tag} is published.",
     "publish_ci_dispatch": "Published by {workflows}, started by hand or by a branch push, not by the tag.",
+    "publish_ci_dispatch_tags": (
+        "Start {workflows} with {version}: it bumps the version, publishes and creates {tag} itself."),
     "publish_command": "Published with {command} (a step after the push).",
     "publish_registry": "The pushed tag {tag} is the release: {registry} serves it.",
     "publish_staged": "{command} only stages the release on {registry}: publishing it there is done by hand.",
@@ -351,6 +353,8 @@ JA: Dict[str, str] = {
     "publish_ci_tag": "{tag} をプッシュすると {workflows} が公開します。",
     "publish_ci_release": "{tag} の GitHub リリースを公開すると {workflows} が公開します。",
     "publish_ci_dispatch": "{workflows} が公開します。タグではなく、手動またはブランチへのプッシュで開始されます。",
+    "publish_ci_dispatch_tags": (
+        "{version} を指定して {workflows} を開始します。バージョン更新、公開、{tag} の作成まで行います。"),
     "publish_command": "{command} で公開します（プッシュの後のステップ）。",
     "publish_registry": "プッシュしたタグ {tag} がそのままリリースです。{registry} が提供します。",
     "publish_staged": "{command} は {registry} にリリースを準備するだけです。公開はそこで手動で行います。",
@@ -591,6 +595,8 @@ KO: Dict[str, str] = {
     "publish_ci_tag": "{tag}을(를) 푸시하면 {workflows}이(가) 배포합니다.",
     "publish_ci_release": "{tag}의 GitHub 릴리스를 게시하면 {workflows}이(가) 배포합니다.",
     "publish_ci_dispatch": "{workflows}이(가) 배포합니다. 태그가 아니라 수동 실행이나 브랜치 푸시로 시작됩니다.",
+    "publish_ci_dispatch_tags": (
+        "{version}(으)로 {workflows}을(를) 시작하세요. 버전 올리기, 배포, {tag} 생성을 직접 합니다."),
     "publish_command": "{command}(으)로 배포합니다(푸시 다음 단계).",
     "publish_registry": "푸시한 태그 {tag}이(가) 곧 릴리스입니다. {registry}이(가) 제공합니다.",
     "publish_staged": "{command}은(는) {registry}에 릴리스를 준비만 합니다. 게시는 그곳에서 직접 해야 합니다.",
@@ -811,6 +817,7 @@ ZH: Dict[str, str] = {
     "publish_ci_tag": "推送 {tag} 后由 {workflows} 发布。",
     "publish_ci_release": "发布 {tag} 的 GitHub Release 后由 {workflows} 发布。",
     "publish_ci_dispatch": "由 {workflows} 发布：手动或推送分支时启动，而不是由标签启动。",
+    "publish_ci_dispatch_tags": "以版本 {version} 启动 {workflows}：它会自行更新版本、发布并创建 {tag}。",
     "publish_command": "用 {command} 发布（推送之后的步骤）。",
     "publish_registry": "推送的标签 {tag} 即是发布：由 {registry} 提供。",
     "publish_staged": "{command} 只在 {registry} 上暂存该版本：需要在那里手动发布。",
