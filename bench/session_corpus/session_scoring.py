@@ -155,12 +155,29 @@ def score_session(case: Dict[str, Any], markdown: str) -> Dict[str, Any]:
     return {"found": found, "total": total, "missed": missed, "traps": traps, "words": count_words(markdown)}
 
 
+# A file's state that claims nothing about the file: it was named, or code was shown for it. A path that
+# does not exist, or sits at the wrong folder, is a false claim only when the bullet claims more.
+_NO_CLAIM = ("only mentioned", "言及のみ", "언급만 됨", "仅被提及")
+
+
+def _claims_nothing() -> List[str]:
+    states = [normalize(text) for text in _NO_CLAIM]
+    try:
+        from session_summarizer.summary_text import _TEXT  # type: ignore[attr-defined]
+    except ImportError:
+        return states
+    return states + [normalize(phrases[key]) for phrases in _TEXT.values()
+                     for key in ("file.mentioned", "file.proposed") if key in phrases]
+
+
 def trap_hit(trap: Dict[str, Any], items: Dict[str, List[str]], markdown: str) -> bool:
     pool: Iterable[str] = [markdown] if trap["section"] == "any" else items.get(trap["section"], [])
     if trap.get("whole"):  # the item, minus its state after " — ", is exactly this (a path at the wrong folder)
         wanted = {normalize(term) for group in trap["match"] for term in group}
         states = [normalize(state) for state in trap.get("states", [])]  # and, if given, claims one of these
+        silent = _claims_nothing()
         return any(normalize(item.split(" — ")[0]) in wanted
+                   and normalize(item.partition(" — ")[2]) not in silent
                    and (not states or any(state in normalize(item.partition(" — ")[2]) for state in states))
                    for item in pool)
     return any(item_matches(trap["match"], item) for item in pool)

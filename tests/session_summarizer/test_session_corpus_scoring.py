@@ -141,8 +141,15 @@ def test_a_trap_hit_is_counted_as_a_false_claim():
 def test_a_whole_path_trap_catches_a_file_shown_at_the_wrong_folder_only():
     trap = {"section": "files", "why": "relative to specstory-cli/", "whole": True,
             "match": [["pkg/markdown/markdown.go"]]}
-    assert score_session(case(traps=[trap]), SUMMARY)["traps"] == ["relative to specstory-cli/"]
-    right_folder_only = SUMMARY.replace("- `pkg/markdown/markdown.go` — only mentioned\n", "")
+    claimed = SUMMARY.replace("- `pkg/markdown/markdown.go` — only mentioned\n",
+                              "- `pkg/markdown/markdown.go` — edited (per the session; not checked by git)\n")
+    assert score_session(case(traps=[trap]), claimed)["traps"] == ["relative to specstory-cli/"]
+    # Naming the path claims nothing about it (README, "Facts and traps"), in any of the four languages
+    assert score_session(case(traps=[trap]), SUMMARY)["traps"] == []
+    for said in ("言及のみ", "언급만 됨", "仅被提及"):
+        assert score_session(case(traps=[trap]), SUMMARY.replace("only mentioned", said))["traps"] == []
+    right_folder_only = claimed.replace("- `pkg/markdown/markdown.go` — edited (per the session; not checked by git)\n",
+                                        "")
     assert score_session(case(traps=[trap]), right_folder_only)["traps"] == []
 
 
