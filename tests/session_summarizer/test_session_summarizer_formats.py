@@ -321,3 +321,45 @@ def test_claude_code_2_folded_reads_web_searches_and_status_lines_are_not_prose(
     assert parts.external == [] and parts.commands == ["npm test -- webhooks"]
     assert " ".join(parts.prose.split()) == (
         "The signature check now allows five minutes of clock drift.")
+
+
+UNBOXED = """✦ The build is red; I'll look at the parser first.
+✔  ReadFile src/parse.ts
+Read lines 1-80 of 212 from src/parse.ts
+
+✻ Thinking...
+
+The tokenizer never resets its state. Maybe a fresh instance per call.
+
+Let me check the tests.
+
+x  Shell npm test -- parse
+Command exited with code 1: 2 failed, 14 passed
+
+✔  TodoWrite Update Todos
+   ☐ reset the tokenizer
+   ☐ rerun the tests
+
+✔  Task Launch agent(explore): find other tokenizer users
+```
+   ✔  Glob  "**/*.ts" in src
+      Found 40 files
+```
+
+✔  Edit src/parse.ts: this.state = ... => this.state = Sta...
+Edit applied.
+
+✔  Fixed the reset too.
+
+✦ The tokenizer is now created per call.
+
+The two failing tests pass."""
+
+
+def test_gemini_forks_without_boxes_tool_lines_results_and_reasoning():
+    parts = read_turn(UNBOXED)
+    assert _calls(UNBOXED) == [("read", "src/parse.ts"), ("failed", "npm test -- parse"), ("edit", "src/parse.ts")]
+    assert parts.calls[1].output == ["Error: Command exited with code 1: 2 failed, 14 passed"]
+    prose = " ".join(parts.prose.split())
+    assert prose == ("The build is red; I'll look at the parser first. ✔ Fixed the reset too. The tokenizer is now "
+                     "created per call. The two failing tests pass.")

@@ -358,6 +358,79 @@ def _gemini_boxes(text: str, parts: Any) -> str:
     return "\n".join(kept)
 
 
+# Gemini CLI's forks without boxes (Qwen Code, iFlow CLI): `✔  ReadFile src/a.ts`, `x  Shell npm test` at the
+# line start, the tool's result on the lines below it, replies after `✦`, reasoning after `✻ Thinking` /
+# `✻ 思考中` up to the next reply or call. Only the tools these CLIs have are calls: a "✔  Fixed it" is prose.
+_GEMINI_TOOLS = frozenset((
+    "ReadFile", "Read File", "ReadManyFiles", "ReadFolder", "WriteFile", "Write File", "Edit", "Shell", "Search",
+    "SearchText", "SearchFileContent", "FindFiles", "Glob", "Grep", "Fetch", "WebFetch", "Web Fetch", "WebSearch",
+    "Web Search", "GoogleSearch", "Google Search", "ListFiles", "List Directory", "ReadManyFile", "Replace"))
+_GEMINI_QUIET = frozenset(("TodoWrite", "WriteTodos", "Task", "SaveMemory", "Save Memory", "ExitPlanMode", "Skill"))
+_UNBOXED = re.compile(r"^([✔✓x✗✖?⊶])[ \t]{2,}([A-Z]\w*(?: [A-Z]\w*)?)(?:[ \t]+(.*))?$")
+_UNBOXED_THINKING = re.compile(r"^[✻✽]\s*(?:Thinking|思考中|思考|생각 중)")
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _unboxed_calls(text: str, parts: Any) -> str:
+    kept: List[str] = []
+    mode = ""  # "", "call" (result lines follow), "quiet" (a plan's or sub-agent's lines), "thinking"
+    fenced = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if mode == "quiet" and stripped.startswith("```"):
+            fenced = not fenced  # a sub-agent's report, with its own calls, in a fence
+            continue
+        if fenced:
+            continue
+        # Calls at the left edge only: an indented one is a sub-agent's, inside its report.
+        tool = _UNBOXED.match(stripped) if stripped[:1] in "✔✓x✗✖?⊶" and _indent_of(line) <= 2 else None
+        name = tool.group(2) if tool else ""
+        if tool and (name in _GEMINI_TOOLS or name in _GEMINI_QUIET or name.split(" ")[0] in _GEMINI_QUIET):
+            parts.close_call()
+            mode = "call"
+            if name in _GEMINI_TOOLS:
+                kind = kind_of_tool(name)
+                argument = (tool.group(3) or "").strip()
+                if kind in (EDIT, READ):  # "src/a.ts: old => new", "a.ts, 50, 100"
+                    argument = re.split(r":\s|,", argument, maxsplit=1)[0].strip()
+                call = parts.call(FAILED if tool.group(1) in "x✗✖" else kind, argument or name)
+                if tool.group(1) in "x✗✖":  # the tool failed: its first result line says why
+                    call.output.append("Error:")
+            else:
+                parts.close_call()
+                mode = "quiet"
+            continue
+        if _UNBOXED_THINKING.match(stripped):
+            parts.close_call()
+            mode = "thinking"
+            continue
+        if stripped.startswith("✦"):
+            parts.close_call()
+            mode = ""
+            kept.append(re.sub(r"^[ \t]*✦[ \t]*", "", line))
+            continue
+        if mode == "quiet" and not stripped:
+            mode = ""
+        if mode in ("thinking", "quiet"):
+            continue
+        if mode == "call":
+            if stripped:
+                call = parts.calls[-1]
+                if call.output == ["Error:"]:
+                    call.output[0] = "Error: " + stripped
+                elif call.kind in (RUN, FAILED):
+                    parts.out(stripped)
+                continue
+            mode = ""
+            parts.close_call()
+        kept.append(line)
+    parts.close_call()
+    return "\n".join(kept)
+
+
 # ----------------------------------------------------------------------------------------- Antigravity
 
 # Antigravity's (and Windsurf Cascade's) chat export prints each step as an italic line of its own:
@@ -563,6 +636,8 @@ def tagged_calls(text: str, parts: Any) -> str:
         text = _COPILOT.sub(lambda found: _copilot_line(found, parts), text)
     if ("│" in text or "┃" in text) and "╭" in text:
         text = _gemini_boxes(text, parts)
+    elif "✦" in text and "⏺" not in text:
+        text = _unboxed_calls(text, parts)
     if "_Thinking:_" in text:
         text = _opencode_thinking(text)
     if "**Tool Use: " in text:
