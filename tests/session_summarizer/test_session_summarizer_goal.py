@@ -84,3 +84,13 @@ def test_japanese_and_chinese_later_asks_are_ranked_by_what_they_add():
              ("user", "给书签分组添加多选功能，所有分组显示在同一个卡片里"), ("assistant", "已添加。")]
     later = _summary(turns).later_asks.items
     assert any("建物" in item for item in later) and any("多选" in item for item in later)
+
+
+def test_commands_typed_to_look_around_first_are_not_the_goal():
+    turns = [("user", "cd dashboard"), ("assistant", "OK."),
+             ("user", "I ran the following shell command:\n```sh\nls\n```\nThis produced the following result:\nsrc"),
+             ("user", "Hola, el filtro de búsqueda trae publicaciones que no coinciden; corrígelo."),
+             ("assistant", "Corregido.")]
+    summary = _summary(turns, agent="claude-code")
+    assert summary.goal.startswith("Hola, el filtro de búsqueda")
+    assert _summary([("user", "git push"), ("assistant", "Pushed.")], agent="claude-code").goal == "git push"

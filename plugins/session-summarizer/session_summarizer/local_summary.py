@@ -394,10 +394,25 @@ _BUG_REPORT = re.compile(r"(?i)\b(?:bug|crash\w*|broken|fails?|failing|doesn'?t 
 
 def _first_real_ask(asks: Sequence[str]) -> int:
     """The first ask, unless it is a short side question and the next ask reports the bug the session is
-    about ("what does this script do?" then "it crashes with …"): then that report."""
-    if len(asks) > 1 and _side_question(asks[0]) and len(asks[0].split()) <= 10 and _BUG_REPORT.search(asks[1]):
-        return 1
-    return 0
+    about ("what does this script do?" then "it crashes with …"): then that report. Commands the user typed
+    to look around first (`cd app`, `ls`, a shell-mode command and its output) are not asks."""
+    first = 0
+    while first < len(asks) - 1 and _looks_around(asks[first]):
+        first += 1
+    rest = asks[first:]
+    if len(rest) > 1 and _side_question(rest[0]) and len(rest[0].split()) <= 10 and _BUG_REPORT.search(rest[1]):
+        return first + 1
+    return first
+
+
+# A shell command typed to look around (`cd app`, `ls -la`, `pwd`), or a shell mode's own report of one
+# ("I ran the following shell command: ls …", Gemini CLI): the user's first ask comes after it.
+_LOOKING_AROUND = re.compile(r"^(?:cd|ls|dir|pwd|tree|cat|clear|cls|whoami)(?:\s+[^\s;&|]+){0,3}\s*$"
+                             r"|^i ran the following shell command:", re.IGNORECASE)
+
+
+def _looks_around(ask: str) -> bool:
+    return bool(_LOOKING_AROUND.match(ask.strip()))
 
 
 _TASK_WORDS = re.compile(
