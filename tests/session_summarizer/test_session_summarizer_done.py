@@ -255,3 +255,12 @@ def test_a_chat_whose_replies_say_only_made_changes_lists_the_asks_its_edits_ans
                 ("user", "add paging"), ("assistant", "Added paging to the list."),
                 ("user", "add sorting"), ("assistant", "Added sorting by date.")]
     assert not any(item.startswith("Edited for the ask") for item in _summary(reported, agent="copilot").done.items)
+
+
+def test_a_reply_an_exporter_wrapped_whole_in_a_fence_is_read_as_words_and_code_is_not():
+    wrapped = ("```\nForwarding now retries `send()` until every byte is written (`proxy.c:91`). "
+               "I didn't run the tests here.\n- Added `tests/run.py` with five scenarios for dropped links.\n```")
+    done = _summary([("user", "fix the proxy"), ("assistant", wrapped)], agent="codex").done.items
+    assert any("Added `tests/run.py` with five scenarios" in item for item in done)
+    code = "```\nint main(void) {\n    return send_all(fd, buf, len);\n}\n```"
+    assert not any("send_all" in item for item in _summary([("user", "fix it"), ("assistant", code)]).done.items)

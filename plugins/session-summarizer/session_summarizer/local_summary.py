@@ -994,7 +994,7 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
                 phase_edited = reported = False
             closes = closes or bool(ask)
             continue
-        prose = turn_parts.prose
+        prose = _reply_words(turn_parts)
         # A results list needs a heading: a `#` line, a bold line or a line that ends on a colon.
         headed = ":" in prose or "#" in prose or "**" in prose or "：" in prose
         found = [(_position(prose, item), item) for item in rules.result_lists(prose)] if headed else []
@@ -1082,6 +1082,19 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
         # Few results, or results that never say where the work went: the edited files are the evidence.
         section.items.append(phrase(language, "done.edited", files=rules.group_by_folder(edited)))
     return section
+
+
+def _reply_words(turn_parts: TurnParts) -> str:
+    """The reply's own words; a reply an exporter wrapped whole in an unlabelled fence is read from the fence
+    when what it holds reads as prose (sentences and list items, not code or output)."""
+    if turn_parts.prose.strip() or len(turn_parts.blocks) != 1:
+        return turn_parts.prose
+    language, code = turn_parts.blocks[0]
+    lines = [line.strip() for line in code.split("\n") if line.strip()]
+    if language.strip() or not lines:
+        return turn_parts.prose
+    wordy = sum(1 for line in lines if len(line.split()) >= 6 and re.search(r"[.:!?。：]$|^(?:[-*•]|\d+[.)]) ", line))
+    return code if wordy * 2 >= len(lines) else turn_parts.prose
 
 
 def _position(prose: str, item: str) -> int:
