@@ -526,6 +526,22 @@ def test_a_bold_question_at_the_end_is_open_and_a_question_heading_is_not():
     assert not any("Por que" in item for item in summary.questions.items), summary.questions.items
 
 
+def test_a_todo_list_work_done_now_and_no_need_for_the_user_are_not_left_open():
+    replies = ("Let me start by creating a todo list.", "Let's update our todo list to mark the tests as done:",
+               "Let me clean up the awkward placeholder parameter in `record_task`:",
+               "You don't need to upload the build folder manually; CI builds it.",
+               "ビルドフォルダは手動でアップロードする必要がありません。")
+    for reply in replies:
+        turns = [("user", "Add the SQS queue setup."), ("assistant", reply)]
+        turns += [("assistant", f"Updated the queue config, step {number}.") for number in range(2)]
+        summary = _summary(turns)
+        assert not summary.next_steps.items, (reply, summary.next_steps.items)
+    # Put off, or handed to the user, it stays open.
+    for reply in ("I'll leave the retry policy as a stub for now.", "You'll need to set QUEUE_URL yourself."):
+        summary = _summary([("user", "Add the SQS queue setup."), ("assistant", reply)])
+        assert summary.next_steps.items, reply
+
+
 def test_open_holds_stubs_tasks_for_the_user_and_deferred_work():
     last = ("The export works end to end. The PDF renderer is still a stub that returns an empty page.\n"
             "You'll need to set GITHUB_TOKEN in the repository secrets yourself.\n"

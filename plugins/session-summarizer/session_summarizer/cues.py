@@ -83,7 +83,8 @@ _FALLBACK_WIDE = re.compile(
 _DEFERRAL_LATIN = re.compile(
     r"\b(?:later|for now|for the time being|in a (?:future|follow-up|later)|future (?:work|pr|version)"
     r"|out of scope|not (?:yet|now|in this)|postpone|defer(?:red)?|skip(?:ped)? for now|left as|leave (?:it|that|this)"
-    r"|todo|tbd|next time|follow-up|позже|потом|пока что|más tarde|por ahora|depois|por enquanto|später|plus tard)\b")
+    r"|todo(?!s? ?(?:list|write|item))|tbd|next time|follow-up|позже|потом|пока что|más tarde|por ahora|depois"
+    r"|por enquanto|später|plus tard)\b")
 _DEFERRAL_WIDE = re.compile(
     r"後で|後ほど|今後|将来|予定|一旦|いったん|保留|見送|暫定|次回|暂时|以后|之后再|后续|稍后|先不|留待|나중에|추후|일단|보류|다음에")
 _HEDGE_LATIN = re.compile(
@@ -101,7 +102,8 @@ _USER_TASK_WIDE = re.compile(
     r"してください|必要があります|ご自身|手動で|お願いします|你需要|请你|请(?:手动|自行|设置|添加|运行|确认)|需要你|手动"
     r"|직접|해야 합니다|해 주세요|하세요|필요합니다")
 _STUB_LATIN = re.compile(
-    r"\b(?:stubs?|stubbed|placeholders?|not (?:yet )?implemented|unimplemented|todo|fixme|mock(?:ed)? (?:data|out)"
+    r"\b(?:stubs?|stubbed|placeholders?|not (?:yet )?implemented|unimplemented|todo(?!s? ?(?:list|write|item))|fixme"
+    r"|mock(?:ed)? (?:data|out)"
     r"|hard-?coded for now|dummy|notimplementederror)\b")
 _STUB_WIDE = re.compile(r"未実装|スタブ|仮実装|ダミー|占位|桩|未实现|尚未实现|모의|스텁|미구현")
 # Work the session itself puts off to later, in the middle of it: "auth will be implemented later",

@@ -1153,7 +1153,8 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     for index in assistant[-OPEN_TAIL_TURNS:-TAIL_TURNS] if len(assistant) > TAIL_TURNS else []:
         turn_parts = parts[index]
         for sentence in ex.sentences(turn_parts.prose if turn_parts is not None else ""):
-            if not ex.is_question(sentence) and rules.open_kind(sentence) in ("stub", "deferred"):
+            if not ex.is_question(sentence) and rules.open_kind(sentence) in ("stub", "deferred") and not (
+                    _announced_now(sentence)):
                 next_steps.add(sentence)
     for position, index in enumerate(last_assistant):
         turn_parts = parts[index]
@@ -1179,8 +1180,8 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
                     # Only the very last reply's questions are still open; earlier ones were answered.
                     if position == len(last_assistant) - 1:
                         questions.add(sentence)
-                elif cues.announces_work(sentence) and not rules.open_kind(sentence):
-                    continue  # "Let me check the remaining ones": done in the same reply, not left
+                elif _announced_now(sentence):
+                    continue  # "Let me clean up the placeholder": done in the same reply, not left
                 elif (ex.is_next_step(sentence) and not ex.is_action(sentence)) or rules.open_kind(sentence):
                     next_steps.add(sentence)
     pending = _pending_ask(turns, parts)
@@ -1223,6 +1224,13 @@ def _failing_tally(parts: Sequence[Optional[TurnParts]]) -> Optional[Tuple[str, 
             if passed:
                 return None  # the last tally passed
     return None
+
+
+def _announced_now(sentence: str) -> bool:
+    """Work the agent announces and does in the same reply ("Let me clean up the placeholder"), unless it puts
+    the work off ("I'll leave it as a stub for now") or hands it to the user."""
+    return cues.announces_work(sentence) and rules.open_kind(sentence) in ("", "stub") and not cues.has_deferral(
+        sentence)
 
 
 def _last_reply(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> int:

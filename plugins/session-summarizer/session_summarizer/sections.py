@@ -694,6 +694,11 @@ def commit_message(text: str, blocks: Sequence[Tuple[str, str]]) -> str:
 
 # ------------------------------------------------------------------------------------------ open
 
+# "You don't need to upload it manually", "手動でアップロードする必要がない": the opposite of a task for the user.
+_NO_NEED = re.compile(r"(?i)\b(?:no need|(?:do not|don'?t|won'?t) (?:need|have) to|not (?:need|required))\b"
+                      r"|必要(?:が|は)?(?:ない|ありません)|不(?:需要|必)|필요(?:가|는)? 없|필요하지 않")
+
+
 def open_kind(sentence: str) -> str:
     """What a sentence near the end leaves open: "stub", "user_task", "deferred", "unverified", or ""."""
     if cues.expects_unverified(sentence):  # "Push and re-run should work now": nobody saw it work
@@ -702,7 +707,7 @@ def open_kind(sentence: str) -> str:
         return ""
     if cues.mentions_stub(sentence) and not re.search(r"(?i)\bno (?:stubs?|todos?|placeholders?)\b", sentence):
         return "stub"
-    if cues.is_user_task(sentence):
+    if cues.is_user_task(sentence) and not _NO_NEED.search(sentence):
         return "user_task"
     if cues.has_deferral(sentence):
         return "deferred"
