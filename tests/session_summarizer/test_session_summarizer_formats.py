@@ -30,6 +30,8 @@ ANTIGRAVITY = """I'll look at the router first.
 
 *Searched web for flask blueprint url_prefix*
 
+*Read resource from file:///home/lin/bakery/README.md *
+
 The order route now checks the quantity before saving."""
 
 
@@ -38,7 +40,8 @@ def test_antigravity_step_lines_are_calls_and_never_prose():
     assert _calls(ANTIGRAVITY) == [
         ("read", "/home/lin/bakery/app/routes.py"), ("search", "Listed directory /home/lin/bakery/app"),
         ("search", "Grep searched codebase"), ("run", "pytest -q tests/test_orders.py"),
-        ("failed", "git push --force"), ("search", "Searched web for flask blueprint url_prefix")]
+        ("failed", "git push --force"), ("search", "Searched web for flask blueprint url_prefix"),
+        ("read", "/home/lin/bakery/README.md")]
     assert parts.made_changes == 1  # "Edited relevant file" names no file
     assert parts.commands == ["pytest -q tests/test_orders.py"]  # the rejected push never ran
     assert "*" not in parts.prose and "Checked command status" not in parts.prose
@@ -363,3 +366,49 @@ def test_gemini_forks_without_boxes_tool_lines_results_and_reasoning():
     prose = " ".join(parts.prose.split())
     assert prose == ("The build is red; I'll look at the parser first. ✔ Fixed the reset too. The tokenizer is now "
                      "created per call. The two failing tests pass.")
+
+
+OPENCODE_FENCED = """Let me check the repository state.
+
+```
+Tool: bash
+
+**Input:**
+```json
+{"command": "git push origin main", "description": "Push"}
+```
+**Output:**
+```
+To github.com:lin/bakery.git
+ ! [rejected]        main -> main (fetch first)
+```
+```
+
+```
+Tool: read
+
+**Input:**
+```json
+{"filePath": "/home/lin/bakery/NOTES.md"}
+```
+**Output:**
+```
+<file>
+00001| # Notes
+```
+Some fenced example inside the file
+```
+</file>
+```
+```
+
+The push was rejected: the remote has commits we do not have."""
+
+
+def test_opencode_older_export_with_each_call_in_a_fence_of_its_own():
+    parts = read_turn(OPENCODE_FENCED)
+    assert _calls(OPENCODE_FENCED) == [("run", "git push origin main"), ("read", "/home/lin/bakery/NOTES.md")]
+    assert parts.calls[0].output == ["To github.com:lin/bakery.git", "! [rejected]        main -> main (fetch first)"]
+    assert " ".join(parts.prose.split()) == ("Let me check the repository state. The push was rejected: the remote has "
+                                             "commits we do not have.")
+    assert parts.blocks == []

@@ -439,7 +439,7 @@ def _unboxed_calls(text: str, parts: Any) -> str:
 _STEP = re.compile(
     r"(?m)^[ \t]*\*(?:User (accepted|rejected) the command `([\s\S]{1,4000}?)`"
     r"|(Viewed|Analyzed|Edited|Created|Deleted|Listed directory|Searched|Grep searched|Semantic searched"
-    r"|Read URL content|Read page|Read resource|Read terminal output|Checked command status|Updated todo list"
+    r"|Read URL content|Read page|Read resource from|Read terminal output|Checked command status|Updated todo list"
     r"|Running MCP tool|MCP Tool|Called MCP tool)\b([^*\n]*))\*[ \t]*$")
 _STEP_LINK = re.compile(r"\[[^\]\n]*\]\(([^)\s]+)\)")
 _QUIET_STEPS = frozenset(("Checked command status", "Updated todo list", "Read terminal output"))
@@ -458,8 +458,9 @@ def _antigravity_step(found: "re.Match[str]", parts: Any) -> str:
     if step in _QUIET_STEPS:
         return ""
     link = _STEP_LINK.search(rest)
-    path = _file_url_path(link.group(1)) if link and "://" in link.group(1) else ""
-    if step in ("Viewed", "Analyzed") and path:
+    url = link.group(1) if link else (re.search(r"\bfile://\S+", rest) or [""])[0]
+    path = _file_url_path(url) if "://" in url else ""
+    if step in ("Viewed", "Analyzed", "Read resource from") and path:
         parts.call(READ, path)
     elif step in ("Edited", "Created", "Deleted"):
         if path:
@@ -468,7 +469,7 @@ def _antigravity_step(found: "re.Match[str]", parts: Any) -> str:
             parts.made_changes += 1
     elif step in ("Running MCP tool", "MCP Tool", "Called MCP tool"):
         parts.call(EXTERNAL, rest.strip(" :") or "MCP tool")
-    elif step not in ("Viewed", "Analyzed"):
+    elif step not in ("Viewed", "Analyzed", "Read resource from"):
         parts.call(SEARCH, (step + " " + (path or rest)).strip()[:120])
     parts.close_call()
     return ""
@@ -489,7 +490,7 @@ _QUIET_TOOLS = frozenset(("todowrite", "todoread", "task", "question", "skill", 
 _PATCH_FILE = re.compile(r"(?m)^\*\*\* (?:Update|Add|Delete) File: (\S+)")
 _OPENCODE_THINKING = re.compile(r"(?m)^_Thinking:_[ \t]*\n")
 # Where exported reasoning stops: the next call, the next reasoning, a heading or a rule (the answer).
-_THINKING_END = re.compile(r"(?m)^(?:\*\*Tool: |_Thinking:_|#{1,6} |---+[ \t]*$)")
+_THINKING_END = re.compile(r"(?m)^(?:\*\*Tool: |_Thinking:_|#{1,6} |---+[ \t]*$|```)")
 
 
 def _json_field(text: str, *names: str) -> str:
@@ -550,16 +551,56 @@ def _printed(call: Call, printed: str, failed: bool) -> None:
     call.output.extend(lines[:200])
 
 
-def _opencode_call(found: "re.Match[str]", parts: Any) -> str:
-    failed = found.group(4) == "Error"
-    call = _json_call(found.group(1), found.group(3), parts)
+def _opencode_result(name: str, arguments: str, label: str, printed: str, parts: Any) -> None:
+    failed = label == "Error"
+    call = _json_call(name, arguments, parts)
     if call is not None:
         if failed and call.kind in (EDIT, READ):
             _fail(call, parts)
-        _printed(call, found.group(6) or "", failed)
+        _printed(call, printed, failed)
         parts.output.extend(call.output)
     parts.close_call()
+
+
+def _opencode_call(found: "re.Match[str]", parts: Any) -> str:
+    _opencode_result(found.group(1), found.group(3), found.group(4) or "", found.group(6) or "", parts)
     return "\n"
+
+
+# Older OpenCode exports put each call in a fence of its own: "```", "Tool: read", "**Input:**" and its fenced
+# JSON, "**Output:**" and its fence, then the outer fence closes right after the output's.
+_OPENCODE_FENCED = re.compile(r"(?m)^```[ \t]*\nTool: ([\w.-]+)[ \t]*\n\s*\*\*Input:\*\*[ \t]*\n\s*```[\w-]*[ \t]*\n")
+_OPENCODE_LABEL = re.compile(r"[ \t]*\n\s*\*\*(Output|Error):\*\*[ \t]*\n\s*```[^\n]*\n")
+_TWO_FENCES = re.compile(r"\n```[ \t]*\n```[ \t]*(?=\n|$)")
+_ONE_FENCE = re.compile(r"[ \t]*\n```[ \t]*(?=\n|$)")
+
+
+def _opencode_fenced_calls(text: str, parts: Any) -> str:
+    pieces: List[str] = []
+    position = 0
+    for found in _OPENCODE_FENCED.finditer(text):
+        if found.start() < position:
+            continue
+        input_end = text.find("\n```", found.end())
+        if input_end < 0:
+            continue
+        rest = input_end + 4
+        label = _OPENCODE_LABEL.match(text, rest)
+        printed = ""
+        if label:
+            close = _TWO_FENCES.search(text, label.end())
+            printed = text[label.end():close.start() if close else len(text)]
+            end = close.end() if close else len(text)
+        else:
+            close = _ONE_FENCE.match(text, rest)
+            end = close.end() if close else rest
+        pieces.append(text[position:found.start()])
+        position = end
+        _opencode_result(found.group(1), text[found.end():input_end], label.group(1) if label else "", printed, parts)
+    if not pieces:
+        return text
+    pieces.append(text[position:])
+    return "".join(pieces)
 
 
 # ----------------------------------------------------------------------------------------- cctrace
@@ -644,6 +685,8 @@ def tagged_calls(text: str, parts: Any) -> str:
         text = _cctrace_calls(text, parts)
     if "**Tool: " in text and "**Input:**" in text:
         text = _OPENCODE_TOOL.sub(lambda found: _opencode_call(found, parts), text)
+    if "\nTool: " in text and "**Input:**" in text:
+        text = _opencode_fenced_calls(text, parts)
     if ("*Viewed" in text or "*Edited" in text or "*User " in text or "searched" in text or "*Listed" in text
             or "*Analyzed" in text or "*Read" in text or "*Searched" in text or "*Created" in text):
         text = _STEP.sub(lambda found: _antigravity_step(found, parts), text)
