@@ -299,3 +299,30 @@ def test_a_linters_count_a_terminal_paste_and_an_exported_tool_failure_are_error
     assert any(item.startswith("Unable to write file") for item in errors)
     warnings_only = "• Ran npx eslint src\n  └ ✖ 4 problems (0 errors, 4 warnings)"
     assert call_errors([read_turn(warnings_only)]) == []
+
+
+def test_a_users_sentence_that_names_an_exception_is_not_pasted_output():
+    turns = [("user", "Lütfen pass veya NotImplementedError bırakma. Kural: ValueError fırlatan yerleri düzelt."),
+             ("assistant", "Tamam, hepsini uyguladım.")]
+    assert _summary(turns).errors.items == []
+
+
+def test_a_gemini_call_marked_failed_is_an_error_with_its_file():
+    text = ("╭──────────────────────────────────────────────────────────────╮\n"
+            "│ x  ReadFile {\"absolute_path\":\"/srv/app/src/routes/users.ts\"}  │\n"
+            "│                                                              │\n"
+            "│ File not found: /srv/app/src/routes/users.ts                 │\n"
+            "╰──────────────────────────────────────────────────────────────╯\n"
+            "╭──────────────────────────────────────────────────────────────╮\n"
+            "│ ✓  Shell ./gradlew build                                     │\n"
+            "│                                                              │\n"
+            "│ Error: ============================                          │\n"
+            "│ error: cannot find symbol: class OrderRepository             │\n"
+            "╰──────────────────────────────────────────────────────────────╯")
+    parts = read_turn(text)
+    assert "/srv/app/src/routes/users.ts" not in parts.read
+    hits = call_errors([parts])
+    assert (hits[0].source, hits[0].line) == ("/srv/app/src/routes/users.ts",
+                                              "Error: File not found: /srv/app/src/routes/users.ts")
+    # Claude Code's and Gemini's "Error:" before a cut output says only that it failed; a named error wins.
+    assert [hit.line for hit in hits[1:]] == ["error: cannot find symbol: class OrderRepository"]

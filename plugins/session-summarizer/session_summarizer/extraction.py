@@ -374,6 +374,15 @@ def is_next_step(sentence: str) -> bool:
 # A line of tool output reports an error when it starts with one ("TypeError: …", "npm ERR!", "FAIL …"),
 # is a compiler or linter finding ("a.py:3:1: F821 …"), or names an errno ("ECONNREFUSED"). A word
 # such as "error" in the middle of a line is usually code or a log message about something else.
+# A log line that reports an error with its type, anywhere in the line: "[projector] auto-claim error
+# ReplyError: NOGROUP …", "src.client - ERROR - Network error: [SSL: …]".
+_LOGGED = re.compile(r"\b(?:error|ERROR|Error)\b[^:\n]{0,40}?(?:\b[A-Z][A-Za-z]*(?:Error|Exception)|\berror): [\[A-Z]")
+
+
+def is_logged_error(line: str) -> bool:
+    return ("rror" in line or "ERROR" in line) and bool(_LOGGED.search(line))
+
+
 _ERROR_START = re.compile(
     r"^[\s>⎿└│●✗✘×•*\-]*(?:(?:[\w.]+\.)?[A-Z][A-Za-z]*(?:Error|Exception)\b|Error\b|ERROR\b|FAIL(?:ED)?\b"
     r"|(?:remote: )?(?:fatal:|(?i:error)(?:\[E?\d+\])?:)|panic(?:ked)?\b|npm ERR!|Traceback|Segmentation fault"
@@ -382,8 +391,7 @@ _ERROR_START = re.compile(
     # "[db] failed to inspect service: Cannot connect to …".
     r"|(?:\[[\w.-]+\]\s*)?(?:Unable to|Cannot|Could not|[Ff]ailed to)\s\w+[^:,\n]{0,40}:\s)"
     r"|\[Errno \d+\]|\bPermission denied\b|\bNo such file or directory\b"  # an OSError anywhere in the line
-    # A log line that reports an error with its type: "[projector] auto-claim error ReplyError: NOGROUP …",
-    # "src.client - ERROR - Network error: …".
+    # A logged error anywhere in the line (the same as _LOGGED).
     r"|\b(?:error|ERROR|Error)\b[^:\n]{0,40}?(?:\b[A-Z][A-Za-z]*(?:Error|Exception)|\berror): [\[A-Z]"
     r"|\berror [A-Z]{2,}\d+:"  # tsc, MSBuild, C#: "a.ts(3,1): error TS2304: …"
     r"|^\S+:\d+:\d+:? (?:[A-Z]+\d+|error|warning: unused)\b"

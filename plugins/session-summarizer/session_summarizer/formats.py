@@ -321,7 +321,7 @@ _WORKING_DIRECTORY = re.compile(r"\s*\[(?:current )?working directory:? ([^\]]+)
 
 def _gemini_boxes(text: str, parts: Any) -> str:
     kept: List[str] = []
-    in_call = False
+    in_call = first_failed = False
     for line in text.split("\n"):
         if _BOX_EDGE.match(line):
             in_call = False
@@ -349,13 +349,24 @@ def _gemini_boxes(text: str, parts: Any) -> str:
                         folder, argument = at.group(1).strip(), argument[:at.start()].rstrip()
                     argument = re.sub(r"\s*\([^()]*\)\s*$", "", argument)  # the description after the command
                 elif kind in (EDIT, READ):
-                    argument = re.sub(r"^(?:Writing to|Reading)\s+", "", argument).split(":", 1)[0].strip()
-                parts.call(kind, argument or name).folder = folder
+                    in_json = _JSON_PATH.search(argument)
+                    argument = in_json.group(1) if in_json else re.sub(
+                        r"^(?:Writing to|Reading)\s+", "", argument).split(":", 1)[0].strip()
+                failed = tool.group(1) in "x✗✖" and kind in (EDIT, READ, SEARCH)
+                # Gemini marks a call it could not carry out with an x: the edit or read did not happen.
+                parts.call(FAILED if failed else kind, argument or name).folder = folder
+                first_failed = failed
             in_call = True
             continue
         if in_call and body:
+            if first_failed and not re.match(r"(?i)error\b", body):
+                body = "Error: " + body  # the tool's own mark says it failed, whatever the words
+            first_failed = False
             parts.out(body)
     return "\n".join(kept)
+
+
+_JSON_PATH = re.compile(r'"(?:file_path|absolute_path|path)"\s*:\s*"([^"]+)"')
 
 
 # Gemini CLI's forks without boxes (Qwen Code, iFlow CLI): `✔  ReadFile src/a.ts`, `x  Shell npm test` at the

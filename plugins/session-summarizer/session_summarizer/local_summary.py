@@ -808,7 +808,7 @@ def _judge(sentence: str, maybe_decision: bool, maybe_finding: bool, maybe_error
 # In prose an error is reported as something that happened: a type with its message, or a verb of
 # failing; "should catch SSLError" or "HIGH — X crashes" (a review comment) name errors without one.
 _ERROR_EVENT = re.compile(
-    r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|\b(?:got|get|getting|hit|raised|throws|threw|thrown|failed with"
+    r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|\b(?:got|getting|hit|raised|throws|threw|thrown|failed with"
     r"|fails with|returned|returns|printed|shows?|showed|reported|crashed|error:|failed:)\b|Traceback|FAILED"
     r"|発生|出ます|出ました|になりました|返され|报错|出现|抛出|返回了|발생|났습니다|뜹니다"
     # The agent's host reporting its own failure: "✕ [API Error: read ECONNRESET]", "API Error: 529 Overloaded".
@@ -848,6 +848,11 @@ def _own_words(text: str) -> str:
 _RULES_BRIEF_CHARS = 1500
 
 
+# How a line of output starts, unlike the user's own sentence that names an error ("Please don't leave a
+# NotImplementedError"): an error's type or word, a log tag, a program's name and a colon, a file position.
+_OUTPUT_START = re.compile(
+    r"^[\s>⎿└│●✗✘×•*\-\"'{]*(?:[\w.]*(?:Error|Exception)\b|(?i:error|fatal|fail|panic|traceback|uncaught|unhandled)"
+    r"|npm ERR!|E[A-Z]{3,}|\[[^\]\n]{1,40}\]|[a-z][\w./\\-]*:\s|[\w./\\-]+:\d+|\S+\(\d+,\d+\))")
 # A shell prompt with the command after it: "user@host:~/app$ npm test", "@kim ➜ /workspaces/app (main) $ make",
 # "PS C:\\app> dotnet build", "$ cargo test".
 _PROMPT_LINE = re.compile(r"^(?:\S+@\S+[^\n]{0,120}?[$#%]|[^\n]{0,120}?➜[^\n]{0,120}?[$%]?"
@@ -881,6 +886,7 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
         # where the work starts; a turn that opens on a shell prompt is a terminal's output, however long
         pasted += [line.strip() for line in prose.split("\n")  # users paste output without a fence too
                    if (ex.is_error_sentence(line) and not ex.is_question(line)
+                       and (_OUTPUT_START.match(line) or ex.is_logged_error(line))
                        and (_looks_pasted(line) or (line.isascii() and ex.is_error_line(line.strip())))
                        and line.strip() not in lead_ins) or ex.is_failure_tally(line)]
     if not pasted:

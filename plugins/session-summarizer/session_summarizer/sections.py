@@ -49,8 +49,8 @@ _FAILED_RUN = re.compile(
 _TELLING = re.compile(
     r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b(?!:?\s*$)|\bE[A-Z]{3,}[A-Z_]*\b|\berror\[?E?\d+\]?|fatal:"
     r"|panicked at|not (?:found|defined|a git repository|a function)|cannot |can't |could not |unable to"
-    r"|no such |undefined|unexpected|invalid|denied|refused|requires?|expected|mismatch|is not|supported|missing"
-    r"|failed to|error"
+    r"|no such |\b(?:undefined|unexpected|invalid|denied|refused|requires?|expected|mismatch|supported|missing)\b"
+    r"|is not |failed to|\berror"
     r"|エラー|错误|오류|에러|例外|异常")
 _GENERIC = re.compile(r"(?i)^(?:error:\s*)?(?:FAIL(?:ED)?\b|npm ERR! (?:code|errno|A complete log)|error: (?:\d+ "
                       r"|could not compile|process didn't exit successfully|Recipe|script)|exit (?:code|status))")
@@ -60,7 +60,7 @@ _JSON_ERROR = re.compile(r"\\?\"error\\?\"\s*:\s*\\?\"([^\"\\]{6,200})")
 _EXIT = re.compile(r"(?i)^(?:error: )?exit (?:code|status):? ?[1-9]")
 # "Error: <what went wrong>" names the error; "Error: Exit code 1" or "Error: Process completed with exit
 # code 1" only says that something failed.
-_ERROR_MESSAGE = re.compile(r"^(?:Error|ERROR|error)(?:\[\w-]+\])?:\s*\S")
+_ERROR_MESSAGE = re.compile(r"^(?:Error|ERROR|error)(?:\[\w-]+\])?:\s*[\w'\"`\[(]")
 _ERROR_SAYS_NOTHING = re.compile(r"(?i)^error:\s*(?:exit (?:code|status)|process completed with exit code"
                                  r"|command failed|\d+ errors?\b|script )")
 # Lines that only show where an error happened: stack frames, code excerpts ("12|   throw …", "   ^"),
@@ -68,7 +68,7 @@ _ERROR_SAYS_NOTHING = re.compile(r"(?i)^error:\s*(?:exit (?:code|status)|process
 _NOT_THE_ERROR = re.compile(r"^(?:at\s|File \"|\d{1,6}\s*\||\|\s|\^|~+\^?$|❯\s|stderr \||stdout \||hint:)")
 # A line that names an error of its own (a type and message, an errno, a compiler code): a second error
 # of the same run, where "error: failed to push some refs" after "! [rejected]" only echoes the first.
-_DISTINCT = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|^Error: \S|\bE[A-Z]{4,}\b|\berror TS\d+"
+_DISTINCT = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|^Error: [\w'\"`\[(]|\bE[A-Z]{4,}\b|\berror TS\d+"
                        r"|\berror\[E\d+\]|^[✗×✘]\s")
 # Commands that print a file or a diff: what they print is the file, so only their first line (cat's
 # "No such file or directory") can be their error; an "error" inside the file is the file's text.
@@ -89,7 +89,11 @@ def _is_telling(line: str) -> bool:
 
 def error_key(line: str) -> str:
     """Two error lines that differ only in file positions, quoted names or numbers are one error."""
-    return " ".join(_ERROR_NOISE.sub(" ", line.lower()).split())
+    # Past its head an error line names ids, request numbers and paths: the head says which error it is.
+    return " ".join(_ERROR_NOISE.sub(" ", line.lower()).split())[:_KEY_CHARS]
+
+
+_KEY_CHARS = 80
 
 
 _ERROR_NOISE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|\S+:\d+(?::\d+)?:?|(?=[0-9a-f-]*\d)[0-9a-f-]{6,}|\d+|'\S*$")
