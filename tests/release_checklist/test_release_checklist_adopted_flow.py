@@ -81,3 +81,16 @@ def test_a_tag_made_on_the_release_page_is_not_made_locally(make_repo, with_remo
                                                                                      "")})
     kept = ReleaseSession(str(other.path), data_dir + "-kept")
     assert any((step.command or "").startswith("git push --atomic") for step in kept.steps)
+
+
+def test_a_tag_made_locally_that_github_actions_deploys_stays_local(make_repo, with_remote, data_dir):
+    # "Create a tag and push it … via GitHub Actions", then "create the new release" on the page: the tag is
+    # the document's own local one, so the derived tag and atomic push stay.
+    doc = ("# Release checklist\n\n- [ ] Create a tag and push it: `git tag vX.Y.Z; git push origin tag vX.Y.Z`. "
+           "This will trigger the deployment via GitHub Actions.\n- [ ] Go to https://github.com/o/demo/releases/new "
+           "to create the new release. Select the new tag and also use it as the release title.\n")
+    repo = _released(make_repo, with_remote, {"doc/release-checklist.md": doc})
+    session = ReleaseSession(str(repo.path), data_dir)
+    assert session.loaded.source == "adopted"
+    assert any(session.command_of(step) == "git push --atomic origin main v1.3.0" for step in session.steps)
+    assert not any("release page" in session.title_of(step) for step in session.steps)

@@ -87,3 +87,42 @@ def test_the_panel_says_the_workflow_is_started_with_the_version(make_repo, data
                            "and creates v10.3.2 itself.")
     assert all("10.3.2" in line and "v10.3.2" in line and line != lines["en"] for language, line in lines.items()
                if language != "en")
+
+
+def test_an_nx_release_monorepo_is_published_with_nx(make_repo, data_dir):
+    repo = make_repo(version=None, files={
+        "package.json": '{"name": "root", "private": true, "workspaces": ["packages/*"]}\n', "pnpm-lock.yaml": "\n",
+        "nx.json": '{"release": {"projects": ["packages/*"]}}\n',
+        "packages/core/package.json": '{"name": "@x/core", "version": "2.0.0"}\n'})
+    session = ReleaseSession(str(repo.path), data_dir)
+    assert session.publishing is not None and session.publishing.command == "pnpm nx release publish"
+
+
+RELEASE_PLEASE = """name: release-please
+on:
+  push:
+    branches: [main]
+jobs:
+  release-please:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: googleapis/release-please-action@v4
+        id: release
+      - run: npm publish
+        if: ${{ steps.release.outputs.release_created }}
+"""
+
+
+def test_a_release_please_project_merges_its_release_pull_request(make_repo, data_dir):
+    from release_checklist.text import TEXT
+    from release_checklist.view_release import publishing_line
+
+    repo = make_repo(version=None, files={"package.json": PACKAGE, ".github/workflows/release.yml": RELEASE_PLEASE})
+    repo.git("tag", "-a", "v10.3.1", "-m", "v10.3.1")
+    session = ReleaseSession(str(repo.path), data_dir)
+    assert session.publishing is not None and session.publishing.release_pr
+    assert not any((step.command or "").startswith(("git tag", "git push --atomic", "release-check version-bumped"))
+                   for step in session.steps)
+    assert "merging it bumps the version" in (session.command_of(session.step("merge-the-release-pull-request")) or "")
+    lines = {language: publishing_line(session, TEXT.for_language(language)) for language in ("en", "ja", "ko", "zh")}
+    assert all("v10.3.2" in line and "release-please" in line for line in lines.values())

@@ -94,6 +94,11 @@ def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
     if publishing.kind == RELEASE_EVENT:
         return [Step("", "Publish the GitHub release for {tag}", StepKind.MANUAL,
                      f"Publishing the GitHub release for {{tag}} starts {workflows}, which publishes the release.")]
+    if publishing.kind == DISPATCH and publishing.release_pr:
+        return [Step("", "Merge the release pull request", StepKind.MANUAL,
+                     f"release-please ({workflows}) keeps a release pull request for {{version}}: merging it bumps "
+                     "the version and changelog, creates the tag {tag} and publishes; do not bump, tag or push the "
+                     "tag by hand.")]
     if publishing.kind == DISPATCH and publishing.tags_itself:
         return [Step("", "Start the release workflow", StepKind.MANUAL,
                      f"Start {workflows} with the version {{version}}: it bumps and commits the version, publishes "
@@ -155,8 +160,9 @@ _SIGNED = re.compile(r"\bgit\s+tag\b[^\n`]*?\s(?:-[a-zA-Z]*s[a-zA-Z]*|--sign)\b|
 _AUTO_NOTES = re.compile(r"(?i)auto-?generated?\W+release\s+notes|release\s+notes\W+are\W+(?:\w+\W+)?"
                          r"(?:automatically\s+)?(?:auto-?)?generated|--generate-notes|generate_release_notes")
 # "Create a release named `1.11.1`, creating the `1.11.1` tag" on GitHub's release page: the tag is made there.
-_PAGE_TAG = re.compile(r"(?i)\bcreat(?:e|es|ing)\b[^.\n]{0,40}\btag\b")
-_ON_GITHUB = re.compile(r"(?i)github|releases/new|release page")
+_PAGE_TAG = re.compile(r"(?i)\bcreat(?:e|es|ing)\s+(?:the\s+|a\s+)?(?:new\s+)?(?:`[^`\n]{1,40}`\s+|\{tag\}\s+)?tag\b")
+_ON_GITHUB = re.compile(r"(?i)\bgithub\b(?!\s+actions)|releases/new|release page")
+_TAG_COMMAND = re.compile(r"\bgit\s+tag\b")
 _HTML_BREAK = re.compile(r"\s*<br\s*/?>\s*", re.IGNORECASE)
 
 
@@ -179,8 +185,8 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
         dataclasses.replace(step, title=_HTML_BREAK.sub(" ", step.title).strip(),
                             command=_HTML_BREAK.sub(" ", step.command) if step.command else step.command)
         for step in document.steps if not _not_a_step(step)))
-    page_tag = any(_PAGE_TAG.search(f"{step.title} {step.command or ''}") and
-                   _ON_GITHUB.search(f"{step.title} {step.command or ''}") for step in document.steps)
+    page_tag = any(_PAGE_TAG.search(said) and _ON_GITHUB.search(said) and not _TAG_COMMAND.search(said)
+                   for said in (f"{step.title} {step.command or ''}" for step in document.steps))
     derived = _follow_document(derived, text, page_tag)
     by_id = {step.id: step for step in derived.steps}
     before: List[Step] = []
@@ -242,6 +248,7 @@ def _own_commands(step: Step) -> bool:
 
 def _is_publishing_step(step: Step) -> bool:
     return step.id in ("publish", "ci-publishes", "publish-the-github-release-for", "start-the-release-workflow",
+                       "merge-the-release-pull-request",
                        "ask-the-go-proxy-for") or step.id.endswith("-serves") or \
         step.id.startswith(("upload-to-", "publish-on-"))
 

@@ -46,6 +46,7 @@ class Publishing:
     module: Optional[str] = None  # a Go module's path, for the proxy fetch after the push
     document: Optional[str] = None  # for MANUAL: the adopted release document whose steps publish it
     tags_itself: bool = False  # for DISPATCH: the workflow bumps, commits and tags the release itself
+    release_pr: bool = False  # for DISPATCH: release-please opens a release PR; merging it bumps, tags, publishes
 
 
 # Registries that serve a pushed tag as the release, with nothing to upload.
@@ -220,7 +221,9 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
                     and re.search(r"(?i)releas|publish|deploy", os.path.basename(path)))
     if by_hand:
         texts = {path: text for path, _triggers, _publishes, text in workflows}
-        return Publishing(DISPATCH, by_hand, tags_itself=any(tags_itself(texts[path]) for path in by_hand))
+        release_pr = any(_RELEASE_PR.search(texts[path]) for path in by_hand)
+        itself = release_pr or any(tags_itself(texts[path]) for path in by_hand)
+        return Publishing(DISPATCH, by_hand, tags_itself=itself, release_pr=release_pr)
     command = publish_command(repo, project)
     if command:
         return Publishing(COMMAND, command=command)
@@ -240,6 +243,9 @@ _COMMITS = re.compile(r"\bgit\s+commit\b|\bnpm\s+version\b|\byarn\s+version\b|\b
 _TAGS = re.compile(r"\bgit\s+tag\b|\bgit\s+push\b[^\n]*--(?:follow-)?tags\b|\bnpm\s+version\b|\brelease-it\b|"
                    r"\bgh\s+release\s+create\b|action-gh-release|actions/create-release|ncipollo/release-action|"
                    r"(?:\s-t|--tag|tag_name:|tag:)\s*v?\$\{\{\s*(?:github\.event\.)?inputs\.")
+
+
+_RELEASE_PR = re.compile(r"release-please-action|\brelease-please\s+(?:release-pr|github-release)\b")
 
 
 def tags_itself(text: str) -> bool:
@@ -342,13 +348,15 @@ def project_publish_command(repo: str) -> Optional[str]:
 
 
 def monorepo_publish_command(repo: str) -> Optional[str]:
-    """A JS monorepo's publisher: lerna (the packages as already bumped: from-package) or changesets."""
+    """A JS monorepo's publisher: lerna (the packages as already bumped: from-package), changesets or nx."""
     names = {name.lower() for name in _listdir(repo)}
     runner = "yarn" if "yarn.lock" in names else "pnpm" if "pnpm-lock.yaml" in names else "npx"
     if "lerna.json" in names:
         return f"{runner} lerna publish from-package"
     if os.path.isfile(os.path.join(repo, ".changeset", "config.json")):
         return f"{runner} changeset publish"
+    if "nx.json" in names and re.search(r'"release"\s*:', _read(os.path.join(repo, "nx.json"), 500_000)):
+        return f"{runner} nx release publish"  # nx release: the projects as already versioned
     return None
 
 

@@ -117,6 +117,8 @@ EN: Dict[str, str] = {
     "publish_ci_tag": "Published by {workflows} when {tag} is pushed.",
     "publish_ci_release": "Published by {workflows} when the GitHub release for {tag} is published.",
     "publish_ci_dispatch": "Published by {workflows}, started by hand or by a branch push, not by the tag.",
+    "publish_release_pr": (
+        "Published when the release pull request of {workflows} (release-please) is merged; it creates {tag}."),
     "publish_ci_dispatch_tags": (
         "Start {workflows} with {version}: it bumps the version, publishes and creates {tag} itself."),
     "publish_command": "Published with {command} (a step after the push).",
@@ -353,6 +355,8 @@ JA: Dict[str, str] = {
     "publish_ci_tag": "{tag} をプッシュすると {workflows} が公開します。",
     "publish_ci_release": "{tag} の GitHub リリースを公開すると {workflows} が公開します。",
     "publish_ci_dispatch": "{workflows} が公開します。タグではなく、手動またはブランチへのプッシュで開始されます。",
+    "publish_release_pr": (
+        "{workflows}（release-please）のリリース PR をマージすると公開され、{tag} が作成されます。"),
     "publish_ci_dispatch_tags": (
         "{version} を指定して {workflows} を開始します。バージョン更新、公開、{tag} の作成まで行います。"),
     "publish_command": "{command} で公開します（プッシュの後のステップ）。",
@@ -595,6 +599,8 @@ KO: Dict[str, str] = {
     "publish_ci_tag": "{tag}을(를) 푸시하면 {workflows}이(가) 배포합니다.",
     "publish_ci_release": "{tag}의 GitHub 릴리스를 게시하면 {workflows}이(가) 배포합니다.",
     "publish_ci_dispatch": "{workflows}이(가) 배포합니다. 태그가 아니라 수동 실행이나 브랜치 푸시로 시작됩니다.",
+    "publish_release_pr": (
+        "{workflows}(release-please)의 릴리스 PR을 병합하면 배포되고 {tag}가 만들어집니다."),
     "publish_ci_dispatch_tags": (
         "{version}(으)로 {workflows}을(를) 시작하세요. 버전 올리기, 배포, {tag} 생성을 직접 합니다."),
     "publish_command": "{command}(으)로 배포합니다(푸시 다음 단계).",
@@ -817,6 +823,8 @@ ZH: Dict[str, str] = {
     "publish_ci_tag": "推送 {tag} 后由 {workflows} 发布。",
     "publish_ci_release": "发布 {tag} 的 GitHub Release 后由 {workflows} 发布。",
     "publish_ci_dispatch": "由 {workflows} 发布：手动或推送分支时启动，而不是由标签启动。",
+    "publish_release_pr": (
+        "合并 {workflows}（release-please）的发布 PR 即发布，并创建 {tag}。"),
     "publish_ci_dispatch_tags": "以版本 {version} 启动 {workflows}：它会自行更新版本、发布并创建 {tag}。",
     "publish_command": "用 {command} 发布（推送之后的步骤）。",
     "publish_registry": "推送的标签 {tag} 即是发布：由 {registry} 提供。",

@@ -273,6 +273,8 @@ def publishing_line(release: Release, t: Translate) -> str:
         return ""
     tag = tag_for(release.version, release.loaded.tag_format)
     workflows = ", ".join(publishing.workflows)
+    if publishing.kind == DISPATCH and publishing.release_pr:
+        return t("publish_release_pr", workflows=workflows, version=release.version, tag=tag)
     if publishing.kind == DISPATCH and publishing.tags_itself:
         return t("publish_ci_dispatch_tags", workflows=workflows, version=release.version, tag=tag)
     if publishing.kind in (TAG_PUSH, RELEASE_EVENT, DISPATCH):
