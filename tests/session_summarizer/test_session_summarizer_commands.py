@@ -152,3 +152,26 @@ def test_a_step_the_agent_hands_to_the_user_after_its_own_tool_runs_is_left_for_
         {"role": "assistant", "text": "⏺ Bash(npx wrangler deploy)\n  ⎿  Deployed.\n\nYou can also tail it with:\n"
                                       "```bash\nnpx wrangler tail\n```"}])
     assert not any("wrangler tail" in item for item in shown_as_example.next_steps.items)
+
+
+def test_commits_a_chat_export_reports_by_hash_are_commands_that_ran():
+    summary = _summary([
+        {"role": "user", "text": "Закоммить и запушь."},
+        {"role": "assistant", "text": "**Коммит:** `63ca3b1` — `feat: Smartup в UI`\n**Пуш:** `origin/main` — "
+                                      "`70309db..63ca3b1`."}])
+    assert summary.commands.items == ["git commit (63ca3b1)", "git push"]
+    aider = _summary([{"role": "user", "text": "add the parser"},
+                      {"role": "assistant", "text": "Applied edit to lsfl/parser.py\nCommit 634033b feat: Add parser"}])
+    assert aider.commands.items == ["git commit (634033b)"]
+    offered = _summary([{"role": "user", "text": "commit it"},
+                        {"role": "assistant", "text": "You could commit it as 1a2b3c4d later, once tests pass."}])
+    assert offered.commands.items == []
+
+
+def test_a_command_reported_with_its_outcome_on_the_line_ran():
+    summary = _summary([
+        {"role": "user", "text": "ปล่อยเวอร์ชันใหม่"},
+        {"role": "assistant", "text": "รัน **`npm run typecheck`** และ **`npm test`** แล้ว — **ผ่านทั้งคู่** (1,210 tests)\n"
+                                      "- `npm publish` → **404** (token ไม่มีสิทธิ์)\n"
+                                      "- ถ้าต้องการ ลอง `npm whoami` ดูก่อน"}])
+    assert summary.commands.items == ["npm run typecheck", "npm test", "npm publish"]

@@ -134,8 +134,9 @@ def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
             continue
         if turn_parts is None:
             continue
-        # Inline commands in prose are taken only where the sentence says they ran: evidence already.
+        # Inline commands in prose are taken only where the sentence says they ran, or how it went.
         ran.extend(ex.find_commands(turn_parts.prose, []))
+        ran.extend(reported_runs(turn_parts.prose))
         shown = _block_commands(turn_parts)
         reply = _reply_after(turns, index)
         accepted = reply is not None and accepts(reply)
@@ -192,3 +193,65 @@ def handed_to_user(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], 
                 if not any(command in other for other in ran) and command not in found:
                     found.append(command)
     return found[-2:]
+
+
+# A commit the session shows: git's own line ("[main 63ca3b1] message"), aider's record ("Commit 634033b
+# message"), or a report that names the hash next to the word for a commit in any language.
+_COMMIT_LINE = re.compile(r"^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ")
+_COMMIT_WORD = re.compile(r"(?i)\b(?:commit(?:ted)?|коммит\w*|confirmaci[oó]n|commitado)\b|コミット|提交|커밋|คอมมิต")
+_HASH = re.compile(r"(?<![0-9a-f])([0-9a-f]{7,12})(?![0-9a-f])")
+_PUSH_WORD = re.compile(r"(?i)\b(?:push(?:ed)?|пуш\w*|отправлен\w*|enviad[oa])\b|プッシュ|推送|푸시|พุช")
+_RANGE = re.compile(r"\b[0-9a-f]{7,12}(?:\.\.|\s*(?:→|->)\s*)[0-9a-f]{7,12}\b")
+
+
+def commits_shown(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> List[str]:
+    """`git commit` and `git push` steps the session shows happened (their hashes), for sessions whose tool
+    calls are hidden or whose commits a tool made without a shell command (aider's own commits)."""
+    hashes: List[str] = []
+    pushed = False
+    for turn, turn_parts in zip(turns, parts):
+        if turn.role != "assistant" or turn_parts is None:
+            continue
+        hashes.extend(commit for commit, _ in turn_parts.commit_of)
+        text = turn.text
+        if "commit" not in text.lower() and not _COMMIT_WORD.search(text):
+            continue
+        for line in text.split("\n"):
+            found = _COMMIT_LINE.match(line.strip())
+            if found:
+                hashes.append(found.group(1))
+            elif _COMMIT_WORD.search(line) and not _EXPECTED.search(line):
+                hashes.extend(hash_ for hash_ in _HASH.findall(line) if any(ch.isalpha() for ch in hash_))
+            if _PUSH_WORD.search(line) and _RANGE.search(line):
+                pushed = True
+    unique = list(dict.fromkeys(hashes))
+    found_steps = []
+    if unique:
+        found_steps.append("git commit (" + ", ".join(unique[:6]) + (", …" if len(unique) > 6 else "") + ")")
+    if pushed:
+        found_steps.append("git push")
+    return found_steps
+
+
+# A report in prose that a command ran: the command as inline code, then what came of it on the same line
+# ("`npm publish` → 404", "ran `npm test` and `npm run typecheck` — both pass (1,210 tests)").
+_INLINE_OUTCOME = re.compile(
+    r"(?i)(?:→|->|—|–|:)\s*\**\s*(?:\d{3}\b|\d[\d,]* (?:tests?|passed|passing|failed|files?)|pass(?:ed|es)?\b"
+    r"|fail(?:ed|s)?\b|error|ok\b|✓|✅|❌|succeeded|success|exit (?:code )?\d)"
+    r"|ผ่าน|成功|通过|通った|통과|прош[её]л|успешно|pas[oó]|passou")
+
+
+def reported_runs(prose: str) -> List[str]:
+    """Commands the reply reports running, with their outcome on the same line."""
+    found: List[str] = []
+    for line in prose.split("\n"):
+        if "`" not in line:
+            continue
+        spans = [span.strip() for span in _INLINE.findall(line)]
+        commands = [span for span in spans if " " in span and ex.is_command_line(span)]
+        if not commands:
+            continue
+        after = line[line.rfind("`") + 1:]
+        if _INLINE_OUTCOME.search(after) and not _EXPECTED.search(after):
+            found.extend(commands)
+    return found

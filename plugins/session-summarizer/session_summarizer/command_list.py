@@ -114,20 +114,73 @@ def _rank(step: str) -> int:
     return 2
 
 
+# Programs whose second word names the real step: `npm run build`, `docker exec web gsh.sh`, `uv run pytest`.
+_RUNNERS = frozenset(("run", "exec", "-m", "x", "dlx", "compose"))
+_VARIANTS = 2  # ways of calling the same step that are shown (`curl -I …` and `curl -X PUT …`)
+_LONG_QUOTE = re.compile(r"([\"'])([^\"'\n]{28,})\1")
+_STEP_WORDS = 14
+_SUBCOMMAND = re.compile(r"^[a-z][a-z0-9_-]{1,20}$")
+
+
+def _looks_like_a_place(word: str) -> bool:
+    return "/" in word or "\\" in word or "." in word.strip(".") or ":" in word or word.startswith("$")
+
+
+def signature(step: str) -> str:
+    """What a step does, without its arguments: `git commit`, `npm run build`, `docker exec … gsh.sh`."""
+    if "(" in step and " " not in step.split("(", 1)[0].strip():
+        return step.split(":", 1)[0].strip()  # a tool call: `push_files (github): …`
+    words = step.split()
+    while words and (("=" in words[0] and not words[0].startswith("-")) or words[0] in ("sudo", "command", "nohup")):
+        words = words[1:]
+    if not words:
+        return step
+    program = words[0].rsplit("/", 1)[-1]
+    rest = [word for word in words[1:] if not word.startswith("-") or word == "-m"]
+    sub = rest[0] if rest and not _looks_like_a_place(rest[0]) else ""
+    if sub and len(rest) > 1 and _SUBCOMMAND.match(sub) and _SUBCOMMAND.match(rest[1]) and sub not in _RUNNERS:
+        sub += " " + rest[1]  # `docker network connect`, `gh repo create`, `git remote add`
+    if program in ("npx", "bunx", "pnpx") or sub in _RUNNERS:
+        inner = [word for word in rest[1:] if not word.startswith("-")]
+        if program == "docker" and sub == "exec" and len(inner) > 1:  # docker exec <container> <program>
+            return "docker exec " + inner[1].rsplit("/", 1)[-1]
+        return " ".join([program, sub, *inner[:1]]).replace("  ", " ").strip()
+    return (program + " " + sub).strip()
+
+
+def _compact(step: str) -> str:
+    """A step short enough to read: long quoted arguments (commit messages, scripts) and long tails cut."""
+    step = _LONG_QUOTE.sub(lambda found: found.group(1) + found.group(2)[:24].rstrip() + "…" + found.group(1), step)
+    words = step.split(" ")
+    return step if len(words) <= _STEP_WORDS else " ".join(words[:_STEP_WORDS]) + " …"
+
+
 def pick(commands: Sequence[str], limit: int) -> Tuple[List[str], int]:
-    """The distinct steps of `commands` in the order they ran, at most `limit`, and how many were left out."""
-    unique: Dict[str, str] = {}
+    """The distinct steps of `commands`, at most `limit` (each step shown in at most two ways of calling it),
+    in the order they first ran, and how many steps were left out."""
+    shown: Dict[str, List[str]] = {}
     for command in commands:
         for step in steps(command):
-            key = step.lower()
-            if len(key) >= 2 and key not in unique:
-                unique[key] = step
-    items = list(unique.values())
-    if len(items) <= limit:
-        return items, 0
-    order = sorted(range(len(items)), key=lambda index: (_rank(items[index]), index))
-    keep = sorted(order[:limit])
-    return [items[index] for index in keep], len(items) - len(keep)
+            if len(step) < 2:
+                continue
+            key = signature(step).lower()
+            variants = shown.setdefault(key, [])
+            if len(variants) < _VARIANTS and _compact(step) not in variants:
+                variants.append(_compact(step))
+    keys = list(shown)
+    order = sorted(range(len(keys)), key=lambda index: (_rank(shown[keys[index]][0]), index))
+    room, kept = limit, set()
+    for index in order:
+        if room <= 0:
+            break
+        kept.add(index)
+        room -= len(shown[keys[index]])
+    items: List[str] = []
+    for index, key in enumerate(keys):
+        if index not in kept:
+            continue
+        items.extend(shown[key])
+    return items, len(keys) - len(kept)
 
 
 def program_of(step: str) -> str:

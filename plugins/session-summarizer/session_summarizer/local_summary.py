@@ -8,7 +8,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from . import command_list, cues
 from . import extraction as ex
 from . import sections as rules
-from .chat_commands import chat_commands, handed_to_user
+from .chat_commands import chat_commands, commits_shown, handed_to_user
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
@@ -463,6 +463,9 @@ def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
             from_prose = ex.find_commands(turn_parts.prose, blocks)
             prose_found += len(from_prose)
             found.extend(from_prose)
+    shown_commits = commits_shown(turns, parts)
+    if shown_commits and not any(command.lstrip().startswith(("git commit", "git push")) for command in found):
+        found.extend(shown_commits)  # made by a hidden tool or by the agent itself (aider): their hashes say so
     cleaned = [rules.clean_command(command) for command in found if not rules.is_id_only(command)]
     if len(root) > 1:  # paths inside the project read as the reviewer would write them: relative
         prefix = root.rstrip("/") + "/"
