@@ -181,6 +181,14 @@ def _opening(text: str, limit_chars: int = 300, sentences: int = 2, enough: int 
 _PASTED_ERROR = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|Traceback|(?i:\berror:)|FAILED|panic|fatal:")
 
 
+_PASTED_GATE = re.compile(r"rror|xception|Traceback|FAILED|panic|fatal:")
+
+
+def _maybe_pasted(text: str) -> bool:
+    """A cheap gate before _looks_pasted: the words its pattern needs."""
+    return bool(_PASTED_GATE.search(text))
+
+
 def _looks_pasted(line: str) -> bool:
     """A user's own words ("it crashes") are the goal; pasted output ("KeyError: 'id'") is an error hit."""
     return bool(_PASTED_ERROR.search(line))
@@ -341,7 +349,7 @@ def _later_asks(asks: Sequence[str], first: int, goal: str) -> Section:
         words = _content_words(head)
         new = len(words - seen)
         seen |= words
-        if _looks_pasted(head):
+        if _maybe_pasted(head) and _looks_pasted(head):
             new //= 4  # a pasted error reports a failure; the ask around it rarely changes the goal
         scored.append((-new, index, ask))
     # The newest ask that brought anything new says where the session went; the rest by what they add.
@@ -363,7 +371,7 @@ def _later_asks(asks: Sequence[str], first: int, goal: str) -> Section:
 # A later ask is shown this long at most: it says what changed, the goal above says the rest.
 _LATER_CHARS = 200
 # Asks are ranked on this many of their first characters: what they ask for is said at the start.
-_RANKED_CHARS = 400
+_RANKED_CHARS = 240
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_./#@-]{3,}")
 _WIDE_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[\uac00-\ud7af]{2,}")
 _COMMON = frozenset((
