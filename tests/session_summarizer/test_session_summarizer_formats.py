@@ -412,3 +412,13 @@ def test_opencode_older_export_with_each_call_in_a_fence_of_its_own():
     assert " ".join(parts.prose.split()) == ("Let me check the repository state. The push was rejected: the remote has "
                                              "commits we do not have.")
     assert parts.blocks == []
+
+
+def test_cctrace_results_of_calls_made_together_find_their_call_by_their_shape():
+    text = ('🔧 **Tool Use: Bash** (ID: toolu_1)\n```json\n{"command": "ls -la"}\n```\n\n'
+            '🔧 **Tool Use: Glob** (ID: toolu_2)\n```json\n{"pattern": "vercel.json"}\n```\n\n'
+            '📊 **Tool Result:**\n```\nNo files found\n```\n\n'
+            '📊 **Tool Result:**\n```\ntotal 12\ndrwxr-xr-x  4 ana ana 4096 .\n```\n')
+    parts = read_turn(text)
+    assert _calls(text) == [("run", "ls -la"), ("search", "Glob vercel.json")]
+    assert parts.calls[0].output == ["total 12", "drwxr-xr-x  4 ana ana 4096 ."]

@@ -621,24 +621,34 @@ def _opencode_fenced_calls(text: str, parts: Any) -> str:
 _CCTRACE_PART = re.compile(
     r"(?m)^[ \t]*🔧 \*\*Tool Use: ([\w.-]+)\*\*[^\n]*\n[ \t]*```json[ \t]*\n([\s\S]*?)\n[ \t]*```[ \t]*$"
     r"|^[ \t]*📊 \*\*Tool Result:\*\*[ \t]*\n[ \t]*```[^\n]*\n([\s\S]*?)\n?^```[ \t]*$")
+_TODO_RESULT = re.compile(r"\s*Todos have been modified")
+_SEARCH_RESULT = re.compile(r"\s*(?:No files found|No matches found|Found \d+ (?:files?|lines?|matches))\b")
 _TOOL_USE_ERROR = re.compile(r"^\s*<tool_use_error>([\s\S]*?)(?:</tool_use_error>|$)")
 
 
 def _cctrace_calls(text: str, parts: Any) -> str:
-    pending: List[Optional[Call]] = []
+    pending: List[Tuple[str, Optional[Call]]] = []  # (what its result looks like, the call) in call order
     pieces: List[str] = []
     position = 0
     for found in _CCTRACE_PART.finditer(text):
         pieces.append(text[position:found.start()] + "\n")
         position = found.end()
         if found.group(1):
-            pending.append(_json_call(found.group(1), found.group(2), parts))
+            call = _json_call(found.group(1), found.group(2), parts)
+            name = found.group(1).lower()
+            shape = "todo" if name.startswith("todo") else SEARCH if (
+                call is not None and call.kind == SEARCH) else "other"
+            pending.append((shape, call))
             parts.close_call()
             continue
-        call = pending.pop(0) if pending else None
+        printed = found.group(3)
+        # Calls made together may finish in any order, and the export gives results no ids: a result in a
+        # search's or a plan's own words goes to the first such call waiting, any other to the first other one.
+        shape = "todo" if _TODO_RESULT.match(printed) else SEARCH if _SEARCH_RESULT.match(printed) else "other"
+        index = next((at for at, (kind, _) in enumerate(pending) if kind == shape), 0)
+        call = pending.pop(index)[1] if pending else None
         if call is None:
             continue
-        printed = found.group(3)
         refused = _TOOL_USE_ERROR.match(printed)
         failed = bool(refused) or printed.startswith("Error:")
         if refused:
