@@ -153,11 +153,11 @@ def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
                 ran.append(command)
             else:
                 advised.append((index, command))
-    last_reply = max((index for index, turn in enumerate(turns) if turn.role == "assistant"), default=-1)
+    closing = set([index for index, turn in enumerate(turns) if turn.role == "assistant"][-3:])
     ran_keys = {" ".join(command.split()).lower() for command in ran}
     # Only the closing replies' steps are still the user's to take; earlier advice was overtaken.
     left = [command for index, command in advised
-            if index >= last_reply - 2 and _TASK.match(command) and " ".join(command.split()).lower() not in ran_keys]
+            if index in closing and _TASK.match(command) and " ".join(command.split()).lower() not in ran_keys]
     return ran, list(dict.fromkeys(left))
 
 
