@@ -708,8 +708,7 @@ def tagged_calls(text: str, parts: Any) -> str:
         text = _OPENCODE_TOOL.sub(lambda found: _opencode_call(found, parts), text)
     if "\nTool: " in text and "**Input:**" in text:
         text = _opencode_fenced_calls(text, parts)
-    if ("*Viewed" in text or "*Edited" in text or "*User " in text or "searched" in text or "*Listed" in text
-            or "*Analyzed" in text or "*Read" in text or "*Searched" in text or "*Created" in text):
+    if ("\n*" in text or text.startswith("*")) and _STEP.search(text):  # step lines start a line with "*"
         text = _STEP.sub(lambda found: _antigravity_step(found, parts), text)
     if "```" in text and _SHELL_FENCE.search(text):
         text = _run_output_pairs(text, parts)
