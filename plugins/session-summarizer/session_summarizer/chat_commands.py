@@ -202,6 +202,23 @@ _COMMIT_WORD = re.compile(r"(?i)\b(?:commit(?:ted)?|коммит\w*|confirmaci[o
 _HASH = re.compile(r"(?<![0-9a-f])([0-9a-f]{7,12})(?![0-9a-f])")
 _PUSH_WORD = re.compile(r"(?i)\b(?:push(?:ed)?|пуш\w*|отправлен\w*|enviad[oa])\b|プッシュ|推送|푸시|พุช")
 _RANGE = re.compile(r"\b[0-9a-f]{7,12}(?:\.\.|\s*(?:→|->)\s*)[0-9a-f]{7,12}\b")
+_COMMIT_HINTS = ("ommit", "OMMIT", "оммит", "ОММИТ", "onfirmaci", "コミット", "提交", "커밋", "คอมมิต")
+_COMMIT_SCAN = re.compile(_COMMIT_WORD.pattern.replace("(?i)", "", 1)
+                          + r"|^\s*\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] ", re.I | re.M)
+
+
+def _lines_with(pattern: "re.Pattern[str]", text: str) -> List[str]:
+    """The lines of `text` that hold a match of `pattern`, each once (no pass over every line)."""
+    lines: List[str] = []
+    last = -1
+    for found in pattern.finditer(text):
+        begin = text.rfind("\n", 0, found.start()) + 1
+        if begin == last:
+            continue
+        last = begin
+        end = text.find("\n", found.end())
+        lines.append(text[begin:end if end >= 0 else len(text)])
+    return lines
 
 
 def commits_shown(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> List[str]:
@@ -214,16 +231,16 @@ def commits_shown(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
             continue
         hashes.extend(commit for commit, _ in turn_parts.commit_of)
         text = turn.text
-        if "commit" not in text.lower() and not _COMMIT_WORD.search(text):
+        if not any(word in text for word in _COMMIT_HINTS):  # substring checks: far cheaper than the pattern
             continue
-        for line in text.split("\n"):
+        for line in _lines_with(_COMMIT_SCAN, text):
             found = _COMMIT_LINE.match(line.strip())
             if found:
                 hashes.append(found.group(1))
             elif _COMMIT_WORD.search(line) and not _EXPECTED.search(line):
                 hashes.extend(hash_ for hash_ in _HASH.findall(line) if any(ch.isalpha() for ch in hash_))
-            if _PUSH_WORD.search(line) and _RANGE.search(line):
-                pushed = True
+        if not pushed and (".." in text or "→" in text or "->" in text) and _RANGE.search(text):
+            pushed = any(_RANGE.search(line) for line in _lines_with(_PUSH_WORD, text))
     unique = list(dict.fromkeys(hashes))
     found_steps = []
     if unique:
