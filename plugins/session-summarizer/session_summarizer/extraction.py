@@ -323,7 +323,6 @@ _NEXT_HEADING = re.compile(
     r"(?i)^(?:#+\s*|\*\*)?(?:next steps?|todo|remaining(?: work)?|follow[- ]ups?|what's left|次のステップ|今後の作業"
     r"|残りの作業|다음 단계|남은 작업|下一步|后续步骤|待办事项)[:：]?\**\s*$"
 )
-_QUESTION_END = re.compile(r"[?？]\s*[)\"'」』）]*\s*$")
 _ACK = re.compile(
     r"(?i)^(?:y(?:es|ep|eah)?|ok(?:ay)?|sure|go(?: ahead)?|continue|thanks?(?: you)?|lgtm|do it|please do|proceed"
     r"|a(?:ll)?|n(?:o)?|s(?:kip(?: all)?)?|d(?:on'?t ask again)?"  # aider's y/n/all/skip prompt answers
@@ -457,8 +456,12 @@ _TOOL_PROMPT = re.compile(
 )
 
 
+_CLOSERS = ")\"'」』）"
+
+
 def is_question(sentence: str) -> bool:
-    return bool(_QUESTION_END.search(sentence))
+    # "?", then spaces, closing marks and spaces to the end: read from the right (no regex scan per sentence).
+    return sentence.rstrip().rstrip(_CLOSERS).rstrip().endswith(("?", "？"))
 
 
 def is_open_question(sentence: str) -> bool:

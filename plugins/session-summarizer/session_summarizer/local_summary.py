@@ -217,6 +217,7 @@ def summarize(session: Session, language: Optional[str] = None,
     pending = (PendingRepository(os.path.expanduser(session.cwd), since=session.started)
                if file_checker is None and session.cwd else None)
     turns = session.turns
+    _ASKS.clear()
     user_turns = [turn for turn in turns if turn.role == "user" and turn.text.strip()]
     language = language or detect_language(turn.text for turn in user_turns or turns)
     parts = [read_turn(turn.text) if turn.role == "assistant" else None for turn in turns]
@@ -574,12 +575,27 @@ _COMMAND_TAGS = re.compile(r"<command-name>\s*/?([^<\s]*)\s*</command-name>(?:[\
 _CODEX_STATUS = re.compile(r"(?m)^.*(?:\d+% context left|\? for shortcuts|⏎ send).*$")
 
 
+# ask_text is read several times per user turn (goal, later asks, choices, done, the pending ask): the answer
+# for a text is kept while one summary is built. It is a pure function, so a shared cache only saves work;
+# summarize empties it, and it never holds more than a session's asks.
+_ASKS: Dict[str, str] = {}
+
+
 def ask_text(text: str) -> str:
     """What the user asked in a turn, or "" when the turn asks nothing (a command, an acknowledgement…).
 
     A compacted session starts with the summary of what came before; its own "primary request" is the
     ask, the preamble is not.
     """
+    known = _ASKS.get(text)
+    if known is None:
+        if len(_ASKS) > 4096:  # called outside a summary many times: stay small
+            _ASKS.clear()
+        known = _ASKS[text] = _read_ask(text)
+    return known
+
+
+def _read_ask(text: str) -> str:
     if "<" in text:
         command = _COMMAND_TAGS.search(text)
         if command:  # Claude Code records a slash command as tags: /review with its arguments

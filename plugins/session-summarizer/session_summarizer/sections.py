@@ -5,6 +5,7 @@ Each rule reads events (a call's kind, its output, its status) and cue features 
 than any one transcript's wording, so it carries over to agents and languages it was not tuned on.
 """
 
+import functools
 import re
 import unicodedata
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -87,6 +88,7 @@ def _is_telling(line: str) -> bool:
     return bool(_TELLING.search(line)) and not _GENERIC.match(line)
 
 
+@functools.lru_cache(maxsize=2048)  # the same error line comes back on every rerun of a failing step
 def error_key(line: str) -> str:
     """Two error lines that differ only in file positions, quoted names or numbers are one error."""
     # Past its head an error line names ids, request numbers and paths: the head says which error it is.
@@ -295,8 +297,9 @@ def is_decision(sentence: str) -> bool:
     """A choice with its reason, or anything chosen over an alternative ("X instead of Y"), in any of the
     cue languages. A guess, an offer, a regret, a tool's advice line or a description of how a bug behaves
     ("it returns A instead of B") is not a decision."""
-    if ex.is_question(sentence) or len(sentence) < 16 or _NEGATED_CHOICE.search(sentence):
+    if len(sentence) < 16:
         return False
+    # The cue checks are gated and cheap; the question and offer tests run only for the few that pass.
     if cues.gives_verdict(sentence) or cues.marks_recommended(sentence):
         found = True
     elif cues.has_contrast(sentence) or cues.has_fallback_order(sentence):
@@ -305,8 +308,10 @@ def is_decision(sentence: str) -> bool:
         found = cues.has_reason(sentence) or (cues.names_alternative(sentence) and not _BEHAVES.search(sentence))
     else:
         return False
+    if not found or ex.is_question(sentence) or _NEGATED_CHOICE.search(sentence):
+        return False
     # The exclusions are read only for the few sentences that look like a decision.
-    return found and not (cues.is_hedged(sentence) or _REPORT_LINE.search(sentence) or _REGRET.search(sentence))
+    return not (cues.is_hedged(sentence) or _REPORT_LINE.search(sentence) or _REGRET.search(sentence))
 
 
 # Who chooses: the agent or the team ("I'll use", "we keep", "let's"), or a state the work is now in ("now uses").
