@@ -159,7 +159,7 @@ def pick(commands: Sequence[str], limit: int) -> Tuple[List[str], int]:
     """The distinct steps of `commands`, at most `limit` (each step shown in at most two ways of calling it),
     in the order they first ran, and how many steps were left out."""
     shown: Dict[str, List[str]] = {}
-    for command in commands:
+    for command in dict.fromkeys(commands):  # a command run again adds nothing
         for step in steps(command):
             if len(step) < 2:
                 continue

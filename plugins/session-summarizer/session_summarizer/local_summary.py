@@ -238,7 +238,7 @@ def summarize(session: Session, language: Optional[str] = None,
     relocated: Dict[str, str] = {}
     for turn, turn_parts in zip(turns, parts):
         paths.extend(ex.find_paths(turn.text))
-        if "```" in turn.text and ":" in turn.text and turn.role == "assistant":
+        if turn.role == "assistant" and "```" in turn.text and _FENCE_PATH_HINT.search(turn.text):
             for path in _FENCE_PATH.findall(turn.text):
                 paths.append(path)
                 proposed.add(_normal(path))
@@ -475,7 +475,8 @@ def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     shown_commits = commits_shown(turns, parts)
     if shown_commits and not any(command.lstrip().startswith(("git commit", "git push")) for command in found):
         found.extend(shown_commits)  # made by a hidden tool or by the agent itself (aider): their hashes say so
-    cleaned = [rules.clean_command(command) for command in found if not rules.is_id_only(command)]
+    # A long session runs the same few commands again and again: each distinct one is read once.
+    cleaned = [rules.clean_command(command) for command in dict.fromkeys(found) if not rules.is_id_only(command)]
     if len(root) > 1:  # paths inside the project read as the reviewer would write them: relative
         prefix = root.rstrip("/") + "/"
         cleaned = [command.replace(prefix, "") for command in cleaned]
@@ -648,6 +649,7 @@ def _without_absolute_twins(paths: List[str]) -> List[str]:
 
 
 # Cursor names the file a code block is for in the fence itself: ```typescript:src/components/ui/sidebar.tsx
+_FENCE_PATH_HINT = re.compile(r"```[\w+#-]+:")  # a literal start: the engine skips to each fence
 _FENCE_PATH = re.compile(r"(?m)^\s*```[\w+#-]+:([^\s`:]+\.[A-Za-z0-9]{1,8})\s*$")
 
 
