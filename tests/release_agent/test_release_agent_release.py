@@ -64,6 +64,9 @@ def test_release_with_permission_granted_on_the_default_checklist(tmp_path: Path
             # Another version in the same session: "allow for this session" covers the push, not the tag.
             client.permissions.clear()
             client.answers = ["done", "allow-once", "done"]
+            # The bump touches the version file as well: since issue 26, a version the VERSION file does not
+            # say fails the version check (before, the changelog alone passed it: a false pass).
+            (repo / "VERSION").write_text("1.5.0\n", encoding="utf-8")
             (repo / "CHANGELOG.md").write_text("# Changelog\n\n## 1.5.0\n- More.\n", encoding="utf-8")
             git(repo, "commit", "-qam", "1.5.0")  # not pushed: the release push carries it with the tag
             assert (await agent.prompt(session, "release 1.5.0")).stop_reason == "end_turn"
