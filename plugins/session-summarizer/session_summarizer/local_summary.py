@@ -256,9 +256,11 @@ def summarize(session: Session, language: Optional[str] = None,
                 (edited if call.kind == rules.EDIT else read).add(_normal(path))
             elif call.kind == rules.RUN and folder:
                 # A linter or a compiler run in a subfolder prints paths relative to that folder.
-                for line in call.output[:200]:
-                    for found in ex.find_paths(line) if "." in line else ():
-                        relocated.setdefault(_normal(found), rules.relative_to(found, folder, root))
+                # One pass over the joined lines (a path never spans two), each path placed once.
+                for found in dict.fromkeys(ex.find_paths("\n".join(call.output[:200]))):
+                    normal = _normal(found)
+                    if normal not in relocated:
+                        relocated[normal] = rules.relative_to(found, folder, root)
     if not session.cwd and root:
         # A relative path printed by a tool or pasted by the user is the absolute one the tools used.
         moved_to = [path for path in relocated.values() if "/" in path]
