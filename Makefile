@@ -14,12 +14,14 @@ PLUGIN_DIRS := $(patsubst %/agentty-plugin.json,%,$(wildcard plugins/*/agentty-p
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*?## "} /^[a-zA-Z_-]+:.*?## / {printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(wildcard plugins/*/requirements.txt)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	@# PYTHONWARNINGS: setuptools' note on every editable install ("be careful with folders named like
 	@# your package") is for packaging authors, not for someone who typed make demo.
 	PYTHONWARNINGS=ignore $(PY) -m pip install --quiet -e '.[dev,plugins,acp,devhost]'
+	@# The plugins' pinned wheels, fetched here once: the distribution tests bundle from this cache offline.
+	$(PY) tests/distribution/prefetch_wheels.py
 	@rm -f $(VENV)/.installed-*; touch $@
 
 venv: $(STAMP) ## Create the project's virtual environment and install what it needs

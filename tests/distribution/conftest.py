@@ -16,9 +16,11 @@ from wheel_factory import probe_wheels
 
 @pytest.fixture(scope="session")
 def real_bundles(tmp_path_factory):
-    """Each real plugin bundled once per session (wheels from pip's indexes, cached in dist/.wheels)."""
+    """Each real plugin bundled once per session from dist/.wheels, which `make venv` fills: a test never
+    reaches a package index (--no-index), so a missing wheel fails at once and says what is missing."""
     dist = str(tmp_path_factory.mktemp("real-dist"))
-    return {os.path.basename(p): bundle_plugin(p, dist, cache_dir=WHEEL_CACHE, vermin=False, make_zip=False)
+    return {os.path.basename(p): bundle_plugin(p, dist, cache_dir=WHEEL_CACHE, vermin=False, make_zip=False,
+                                               pip_args=["--no-index"])
             for p in real_plugin_folders()}
 
 

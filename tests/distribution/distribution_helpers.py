@@ -14,7 +14,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "shared"))
 
 PROBE = os.path.join(REPO, "tests", "distribution", "plugins", "dist-probe")
-# Real wheels come from pip's configured indexes once, then from this cache (as `make bundle` uses it).
+# Real wheels: fetched here by `make venv` (tests/distribution/prefetch_wheels.py); the tests read them offline.
 WHEEL_CACHE = os.path.join(REPO, "dist", ".wheels")
 
 
