@@ -100,7 +100,8 @@ def test_when_there_are_too_many_steps_acting_and_checking_ones_stay():
 
 
 def test_a_long_turn_keeps_the_calls_and_words_in_its_middle():
-    box = "\n".join("│ {:>4} const x{} = {};{}│".format(n, n, n, " " * 40) for n in range(3000))
+    box = "\n".join("│ {:>4} const x{} = {};{}│".format(n, n, n, " " * 40) if n != 1500 else
+                    "│ TypeError: Cannot read properties of undefined (reading 'id') │" for n in range(3000))
     turn = ("✦ I'll fix the worker first.\n╭────────╮\n" + box + "\n│ ✓  Shell cd app && npx vitest run "
             "[current working directory /repo]{}│\n".format(" " * 20) + box + "\n╰────────╯\n"
             "✦ The worker now re-creates its group on NOGROUP.\n" + box)
@@ -108,6 +109,7 @@ def test_a_long_turn_keeps_the_calls_and_words_in_its_middle():
     thinned = thin_turn_text(turn)
     assert len(thinned) < 20_000
     assert "npx vitest run" in thinned and "re-creates its group on NOGROUP" in thinned
+    assert "TypeError: Cannot read properties of undefined" in thinned  # an error line deep in a run stays
     parts = read_turn(thinned)
     assert [(call.kind, call.text, call.folder) for call in parts.calls] == [
         ("run", "cd app && npx vitest run", "/repo")]

@@ -13,7 +13,9 @@ the user.
 import re
 from typing import List, Optional, Sequence, Tuple
 
+from . import cues
 from . import extraction as ex
+from .formats import RUN
 from .session import Turn
 from .transcript import TurnParts
 
@@ -161,19 +163,11 @@ def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
     return ran, list(dict.fromkeys(left))
 
 
-# The line before a block hands it to the user: "you need to install …:", "你需要安装依赖：", "…してください",
-# "설치가 필요합니다:", "você precisa rodar:". An example ("You can run it with:") is not a task.
-_HANDS_OVER = re.compile(
-    r"(?i)\b(?:you(?:'ll)? (?:need|have|must)|needs? to be|please|make sure|yourself|manually|required|on your"
-    r" (?:machine|side|end))\b|需要|请|してください|して下さい|必要|필요|하세요|해 주세요|precisa|necesita"
-    r"|нужно|необходимо")
-
-
 def handed_to_user(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], replies: int = 3) -> List[str]:
     """In a session whose tools ran commands: steps in the last replies' shell blocks that the agent hands to
     the user ("you need to set the token yourself: …") and that no tool call ran."""
     ran = {" ".join(call.text.split()) for turn_parts in parts if turn_parts is not None
-           for call in turn_parts.calls if call.kind == "run"}
+           for call in turn_parts.calls if call.kind == RUN}
     last = [index for index, turn in enumerate(turns) if turn.role == "assistant"][-replies:]
     found: List[str] = []
     for index in last:
@@ -187,7 +181,7 @@ def handed_to_user(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], 
             at = text.find(code)
             lead = [line.strip() for line in text[max(0, at - 300):max(0, at)].split("\n")
                     if line.strip() and not line.strip().startswith(("```", "~~~"))]
-            if not lead or not _HANDS_OVER.search(lead[-1]):
+            if not lead or not cues.is_user_task(lead[-1]):  # "you need to log in yourself first:"
                 continue
             for command in ex.find_commands("", [(language or "sh", code)])[:1]:  # the block's first step says it
                 if not any(command in other for other in ran) and command not in found:

@@ -5,6 +5,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
+from .extraction import has_error_words, is_error_line
+
 # A single turn can be a megabyte of tool output. Summaries only need its start and its end,
 # so longer turns are cut in the middle; the cut is marked so nobody mistakes it for the whole.
 TURN_HEAD_CHARS = 12_000
@@ -23,8 +25,6 @@ _NUMBERED = re.compile(r"^\s*\d+[ |:→\t]")
 # A line that starts a tool call or reports one, whatever the agent: kept even inside output.
 _CALL_LINE = re.compile(r"^\s*(?:[│┃|]\s*)?(?:[✓✔✗✖⊶⏺●•⎿]\s|Tool use:|<details|</details>|<tool-use|Ran |Run |Edited"
                         r" |Read |Searched |Made changes|Applied edit|\$ |> Running|╭|╰)")
-_ERROR_LINE = re.compile(r"(?i)error|fail|exception|fatal|denied|refused|not found|cannot|can't|traceback|panic"
-                         r"|rejected|timed out|エラー|失敗|错误|失败|오류|실패|ошибка")
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,8 @@ def _thin_run(run: List[str], kept: List[str]) -> None:
         kept.extend(run)
         return
     middle = run[_RUN_HEAD:-_RUN_TAIL]
-    errors = [line for line in middle if _ERROR_LINE.search(line)][:_RUN_ERRORS]
+    # Kept for the error rules to judge later: any line with their error words (extraction's own gates).
+    errors = [line for line in middle if has_error_words(line) or is_error_line(line)][:_RUN_ERRORS]
     kept.extend(run[:_RUN_HEAD])
     kept.append("… " + str(len(middle) - len(errors)) + " lines of output omitted …")
     kept.extend(errors)
