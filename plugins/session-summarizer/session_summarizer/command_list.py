@@ -40,6 +40,11 @@ _PER_BULLET = 5
 _SEPARATORS = re.compile(r"&&|\|\||;|\n")
 
 
+def _is_tool_call(step: str) -> bool:
+    """A tool call shown as `name(args)` or `name (server): …`, not a shell line: one step as it is."""
+    return "(" in step and " " not in step.split("(", 1)[0].strip()
+
+
 def _split_outside_quotes(line: str) -> List[str]:
     """The simple commands of a compound line; a pipe keeps only its first stage."""
     if "'" not in line and '"' not in line:  # most lines: no quotes to respect, so no walk char by char
@@ -88,7 +93,7 @@ def _head(command: str) -> Tuple[str, str]:
 
 def steps(command: str) -> List[str]:
     """The steps of one command line worth listing (navigation and printing dropped, redirections cut)."""
-    if "(" in command and " " not in command.split("(", 1)[0].strip():
+    if _is_tool_call(command):
         return [command]  # a tool call shown as `name(args)` or `name (server): …`: one step as it is
     found = []
     folder = ""
@@ -128,7 +133,7 @@ def _looks_like_a_place(word: str) -> bool:
 
 def signature(step: str) -> str:
     """What a step does, without its arguments: `git commit`, `npm run build`, `docker exec … gsh.sh`."""
-    if "(" in step and " " not in step.split("(", 1)[0].strip():
+    if _is_tool_call(step):
         return step.split(":", 1)[0].strip()  # a tool call: `push_files (github): …`
     words = step.split()
     while words and (("=" in words[0] and not words[0].startswith("-")) or words[0] in ("sudo", "command", "nohup")):
@@ -185,7 +190,7 @@ def pick(commands: Sequence[str], limit: int) -> Tuple[List[str], int]:
 
 def program_of(step: str) -> str:
     """What a step is grouped under: the program, or `npx <tool>` / `python -m <module>` / a tool's server."""
-    if "(" in step and " " not in step.split("(", 1)[0].strip():
+    if _is_tool_call(step):
         return step.split("(", 1)[0].strip()
     program, sub = _head(step)
     if program in ("npx", "bunx", "pnpx") or (program.startswith("python") and sub == "-m"):
