@@ -118,8 +118,8 @@ _DEFERS_WORK = re.compile(
     r"|(?:以后|之后|后续|稍后)[^。]{0,10}(?:再)?(?:实现|添加|处理)|(?:나중에|추후|향후)[^.]{0,20}(?:구현|추가|처리)")
 # A fix the session expects to work but did not see work: "should work now", "はずです", "应该可以了".
 _UNVERIFIED = re.compile(
-    r"(?i)\bshould (?:now )?(?:work|fix|resolve|pass|succeed|be (?:fixed|resolved|working|gone|fine|visible"
-    r"|able to))\b|\bshould now (?:show|appear|load|run)\b"
+    r"(?i)\bshould (?:now )?(?:work|fix|resolve|pass|succeed|complete|finish"
+    r"|be (?:fixed|resolved|working|gone|fine|visible|able to))\b|\bshould now (?:show|appear|load|run)\b"
     r"|動くはず|解決するはず|表示されるはず|はずです|应该(?:可以|能|就|会)(?:正常|成功|显示|解决|工作|了)|应该没问题"
     r"|(?:해결될|작동할|동작할|표시될) (?:것입니다|겁니다)")
 _QUESTION_TO_USER = re.compile(

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import command_list, cues
+from . import command_list, cues, loose_ends
 from . import extraction as ex
 from . import sections as rules
 from .chat_commands import chat_commands, commits_shown, handed_to_user
@@ -287,7 +287,14 @@ def summarize(session: Session, language: Optional[str] = None,
             next_steps.add(phrase(language, "open_error", text=hit.line), "open error " + hit.key)
     for command in left_to_run:
         next_steps.add(phrase(language, "left_to_run", text="`" + ex.clean_item(command) + "`"), "left " + command)
+    limit = loose_ends.stopped_at_limit(turns)
+    if limit:
+        next_steps.add(phrase(language, "open.limit", text=limit))
+    for item in loose_ends.git_items(turns, parts, lambda key, **values: phrase(language, key, **values)):
+        next_steps.add(item)
     _collect_ending(turns, parts, language, questions, next_steps)
+    for sentence in loose_ends.put_off_by_user(asks):
+        next_steps.add(phrase(language, "open.put_off", text=sentence))
 
     # A file moved by a command that ran is at its new place now: its old path is not listed (a copy's is).
     ran = [call.text for turn_parts in parts if turn_parts is not None for call in turn_parts.calls
@@ -1225,7 +1232,7 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     if pending:
         questions.add(phrase(language, "reply_pending", text=_opening(pending, 200)))
         return
-    tally = _failing_tally(parts)
+    tally = loose_ends.prose_tally(parts) or _failing_tally(parts)
     if tally and not any(" ".join(tally[0].split()) in " ".join(item.split()) for item in next_steps.items.values()):
         next_steps.add(phrase(language, "open.tests_fail", text=tally[0], command=tally[1]))
     last = _last_reply(turns, parts)

@@ -49,6 +49,11 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.announced": "Announced at the end, not shown done: {text}",
         "open.tests_fail": "Tests still fail at the end: {text} — {command}",
         "open.unconfirmed": "Fix given at the end, not confirmed to work: {text}",
+        "open.uncommitted": "Not committed at the end (last `git status`): {text}",
+        "open.unpushed": ("Not pushed at the end: the branch was {count} commit(s) ahead of `{upstream}`, no "
+                          "`git push` after"),
+        "open.limit": "The session stopped at the agent's limit before the work was finished: {text}",
+        "open.put_off": "Put off by the user: {text}",
     },
     "ja": {
         "title": "セッションの要約",
@@ -94,6 +99,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.announced": "最後に予告され、完了は未確認: {text}",
         "open.tests_fail": "最後のテスト実行でも失敗: {text} — {command}",
         "open.unconfirmed": "最後の修正は動作未確認: {text}",
+        "open.uncommitted": "最後の `git status` で未コミット: {text}",
+        "open.unpushed": "未プッシュ: ブランチは `{upstream}` より {count} コミット先行（その後 `git push` なし）",
+        "open.limit": "エージェントの利用上限でセッションが途中で止まりました: {text}",
+        "open.put_off": "ユーザーが後回しにした作業: {text}",
     },
     "ko": {
         "title": "세션 요약",
@@ -139,6 +148,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.announced": "마지막에 예고했지만 완료는 확인되지 않음: {text}",
         "open.tests_fail": "마지막 테스트 실행에서도 실패: {text} — {command}",
         "open.unconfirmed": "마지막 수정이 동작하는지 확인되지 않음: {text}",
+        "open.uncommitted": "마지막 `git status` 기준 커밋되지 않음: {text}",
+        "open.unpushed": "푸시되지 않음: 브랜치가 `{upstream}`보다 커밋 {count}개 앞서 있음 (이후 `git push` 없음)",
+        "open.limit": "에이전트 사용 한도로 세션이 중간에 멈춤: {text}",
+        "open.put_off": "사용자가 나중으로 미룬 작업: {text}",
     },
     "zh": {
         "title": "会话摘要",
@@ -184,6 +197,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.announced": "结束时只宣布、未见完成：{text}",
         "open.tests_fail": "最后一次测试仍有失败：{text} — {command}",
         "open.unconfirmed": "最后的修复未确认是否有效：{text}",
+        "open.uncommitted": "结束时未提交（最后一次 `git status`）：{text}",
+        "open.unpushed": "未推送：分支领先 `{upstream}` {count} 个提交（之后没有 `git push`）",
+        "open.limit": "会话因代理的使用限制中途停止：{text}",
+        "open.put_off": "用户推迟的工作：{text}",
     },
 }
 

@@ -1,0 +1,218 @@
+"""Loose ends a session's own output shows at its end: work git still lists as uncommitted or unpushed,
+a failing test tally the reply reports, an agent cut off by its usage limit, and work the user put off.
+
+These read what tools and agents print (git's status lines, a limit notice) or cue words that hold across
+languages, never one transcript's wording.
+"""
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+from . import extraction as ex
+from .formats import RUN
+from .session import Turn
+from .transcript import TurnParts
+
+# ---------------------------------------------------------------------------------------------- git state
+
+# git's status lines (its messages are English whatever the session's language; aider quotes them after "> ").
+_AHEAD = re.compile(r"Your branch is ahead of [`']([^`'\s]+)[`'] by (\d+) commits?"
+                    r"|^## [^\s.]+\.\.\.(\S+) \[ahead (\d+)", re.M)
+_SYNCED = re.compile(r"Your branch is up to date with|^## [^\s.]+\.\.\.\S+\s*$|Everything up-to-date"
+                     r"|^\s*(?:[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}|\* \[new branch\])\s+\S+\s+->\s+\S+", re.M)
+_DIRTY_HEAD = re.compile(r"^(?:Changes not staged for commit|Untracked files|Changes to be committed):?\s*$")
+_CLEAN = re.compile(r"nothing to commit,? \(?working (?:tree|directory) clean")
+# A commit that went through: git's own line ("[main 0dc6ae4] message") or aider's ("Commit 5e08429 message").
+_COMMITTED = re.compile(r"^\s*(?:>\s*)?(?:\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\]|Commit [0-9a-f]{7,40}) ",
+                        re.M)
+_FILE_STATE = re.compile(r"^(?:modified|new file|deleted|renamed|both modified):\s+(\S.*)$")
+_SHORT_HEAD = re.compile(r"^## [^\s.]+\.\.\.[^\s.]\S*")
+_SHORT_STATE = re.compile(r"^[MADRCU?!]{1,2} (\S.*)$")
+# Substrings that must be in a turn for any of the above to matter (a cheap gate over long sessions).
+_GATE = ("Your branch", "Untracked files", "Changes not staged", "Changes to be committed", "working tree clean",
+         "working directory clean", "## ", "Everything up-to-date")
+
+
+_PATH_LIKE = re.compile(r"^[\w.@~+/-][\w.@~+/-]*$")
+
+
+def _bare(line: str) -> str:
+    """A status line without the marks around tool output: aider's "> ", Codex's "└", quotes, tabs."""
+    return line.strip().lstrip(">└│⎿ \t").strip().strip("'").strip()
+
+
+def git_left(turns: Sequence[Turn]) -> Tuple[List[str], Optional[Tuple[str, int]]]:
+    """(files the last `git status` listed as not committed, (upstream, commits) the branch was ahead of it),
+    as they stand at the end: a later commit (or a clean tree) clears the first, a later push the second."""
+    dirty: List[str] = []
+    ahead: Optional[Tuple[str, int]] = None
+    for turn in turns:
+        text = turn.text
+        if not (dirty or ahead) and not any(gate in text for gate in _GATE):
+            continue
+        block: Optional[List[str]] = None  # the files of the status block being read
+        short = False  # `git status -s`: " M file" / "?? file" lines
+        elsewhere = False  # the last status command looked at another repository (`git -C ../other status`)
+        for raw in text.split("\n"):
+            line = _bare(raw)
+            if "status" in line and re.search(r"\bgit\b.*\bstatus\b", line):
+                elsewhere = bool(re.search(r"\bgit\s+-C\s", line))
+            if elsewhere and block is None:
+                continue
+            if block is not None:
+                if short:
+                    state = _SHORT_STATE.match(raw.strip().lstrip("└│⎿>").strip())
+                    if state:
+                        block.append(state.group(1).strip())
+                        continue
+                    dirty, block, short = list(dict.fromkeys(block)), None, False
+                elif not line or line.startswith("(use ") or _DIRTY_HEAD.match(line):
+                    continue
+                else:
+                    state = _FILE_STATE.match(line)
+                    if state or _PATH_LIKE.match(line):
+                        block.append(state.group(1).strip() if state else line)
+                        continue
+                    if block:
+                        dirty = list(dict.fromkeys(block))
+                    block = None
+            found = _AHEAD.search(line) if "ahead" in line else None
+            if found:
+                ahead = (found.group(1) or found.group(3), int(found.group(2) or found.group(4)))
+            elif _SYNCED.search(line) or _SYNCED.search(raw.strip()):
+                ahead = None
+            if _DIRTY_HEAD.match(line):
+                block = []
+            elif line.startswith("## ") and _SHORT_HEAD.match(line):
+                block, short = [], True
+            elif _CLEAN.search(line):
+                dirty = []
+            elif (dirty or ahead) and _COMMITTED.match(line):
+                dirty = []  # what the commit took is not shown: claim nothing about the rest
+        if block:
+            dirty = list(dict.fromkeys(block))
+        elif block is not None and short:
+            dirty = []
+    return dirty, ahead
+
+
+def git_items(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], phrase_of) -> List[str]:  # type: ignore[no-untyped-def]
+    """The open items for git work left at the end, in the session's language (`phrase_of(key, **values)`)."""
+    dirty, ahead = git_left(turns)
+    items: List[str] = []
+    if dirty:
+        shown = ", ".join("`" + name.replace("`", "'") + "`" for name in dirty[:_FILES_SHOWN])
+        if len(dirty) > _FILES_SHOWN:
+            shown += " …"
+        items.append(phrase_of("open.uncommitted", text=shown))
+    if ahead and not _pushed_after_last_ahead(turns, parts):
+        items.append(phrase_of("open.unpushed", upstream=ahead[0], count=ahead[1]))
+    return items
+
+
+_FILES_SHOWN = 6
+
+
+def _pushed_after_last_ahead(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> bool:
+    """A `git push` call ran after the last "ahead of" line and printed no error (its output may be hidden)."""
+    last = max((index for index, turn in enumerate(turns) if _AHEAD.search(turn.text)), default=-1)
+    for turn_parts in parts[last:] if last >= 0 else []:
+        if turn_parts is None:
+            continue
+        for call in turn_parts.calls:
+            if call.kind == RUN and re.search(r"\bgit\s+push\b", call.text) and not any(
+                    ex.is_error_line(line) or "rejected" in line for line in call.output[:20]):
+                return True
+    return False
+
+
+# ------------------------------------------------------------------------------------------ test tally
+
+# The reply's own count of failures after a test run whose output the transcript cut: "Result: 7 failures out
+# of 22 tests", "7件のテストが失敗", "7 个测试失败", "7개 테스트 실패".
+_PROSE_TALLY = re.compile(
+    r"(?i)\b[1-9]\d*\s+(?:failures?|failed|failing)\b"
+    r"|\b[1-9]\d*\s+(?:of|out of)\s+\d+\s+(?:tests?\s+)?(?:fail|failed)\b"
+    r"|[1-9]\d*\s*(?:件|个|個|개)?(?:の)?(?:テスト|测试|測試|테스트)?(?:が|가|이)?\s*(?:失敗|失败|失敗|실패)")
+_FIXED = re.compile(r"(?i)\b(?:fixed|resolved|now pass(?:es|ing)?|all (?:\d+ )?(?:tests )?pass)\b"
+                    r"|修正しました|修复了|已修复|수정했")
+_TEST_RUN = re.compile(r"(?i)\b(?:test|tests|pytest|vitest|jest|mocha|rspec|unittest|spec|ctest|phpunit)\b")
+
+
+def prose_tally(parts: Sequence[Optional[TurnParts]]) -> Optional[Tuple[str, str]]:
+    """(the reply's tally sentence, the command) when the session's last test run printed no tally of its own
+    (the transcript cut its output) and the same reply counts failures."""
+    for turn_parts in reversed(parts):
+        if turn_parts is None:
+            continue
+        for call in reversed(turn_parts.calls):
+            if call.kind != RUN or not _TEST_RUN.search(call.text):
+                continue
+            if any(re.search(r"(?i)\b\d+\s+(?:passed|failed|failing|failures?)\b", line) for line in call.output[-40:]):
+                return None  # the run printed its own tally: the caller reads that one
+            # A reply's "• Ran npx vitest … Result: 7 failures out of 22 tests." can be read as the call itself.
+            command = re.split(r"\s\(|\.\s", call.text, maxsplit=1)[0]
+            for sentence in list(ex.sentences(call.text))[1:] + list(ex.sentences(turn_parts.prose)):
+                if _PROSE_TALLY.search(sentence) and not _FIXED.search(sentence):
+                    return " ".join(sentence.split())[:160], "`" + command.replace("`", "'")[:80] + "`"
+            return None
+    return None
+
+
+# --------------------------------------------------------------------------------------- usage limit
+
+# The agent's own notice that it stopped at a usage, session or context limit ("Session limit reached ∙
+# resets 5pm", "Claude usage limit reached", "You've hit your usage limit", "Context window exceeded").
+_LIMIT = re.compile(r"(?i)\b(?:session|usage|rate|message|token|context(?: window)?) limit (?:reached|exceeded|hit)\b"
+                    r"|\byou(?:'ve| have) (?:hit|reached) (?:your|the) (?:\w+ )?limit\b"
+                    r"|\b(?:context (?:window|length)|quota) (?:exceeded|is full)\b")
+
+
+def stopped_at_limit(turns: Sequence[Turn]) -> str:
+    """The agent's limit notice when it is the session's last word: the work underway was cut off."""
+    for turn in reversed(turns):
+        text = turn.text.strip()
+        if not text:
+            continue
+        if turn.role != "assistant" or len(text) > 300:
+            return ""
+        found = _LIMIT.search(text)
+        return " ".join(text.split("\n")[0].split())[:120] if found else ""
+    return ""
+
+
+# ------------------------------------------------------------------------------------- put off by the user
+
+# The user puts a piece of work off: "ignore the two extra C files for now", "skip auth until later",
+# "今はテストは不要", "暂时不用管登录", "일단 결제는 빼고". It names what is put off and when.
+_USER_DEFERS = re.compile(
+    r"(?i)\b(?:ignore|skip|leave(?: out)?|exclude|postpone|don'?t (?:worry about|bother with|touch|implement|add))\b"
+    r"[^.?!\n]{2,80}?\b(?:for now|for the time being|until later|later|at the moment|in a later step)\b"
+    r"|(?:今は|いったん|一旦|とりあえず)[^。\n]{0,30}(?:無視|不要|置いといて|置いておいて|後回し|しないで|やらないで)|後回し"
+    r"|(?:暂时|先)(?:不(?:用|要|管|做)|忽略)[^。\n]{1,30}|[^。\n]{1,30}(?:以后|之后|后面)再(?:做|说|处理|实现|加)"
+    r"|일단[^.\n]{0,30}(?:무시|빼고|제외|나중에)|[^.\n]{1,30}나중에 (?:하|추가|구현|처리)")
+_NAME = re.compile(r"`([^`]{2,40})`|\b([A-Za-z][A-Za-z0-9_.-]{2,})\b")
+_COMMON = {"ignore", "skip", "leave", "out", "exclude", "postpone", "for", "now", "the", "time", "being", "until",
+           "later", "moment", "worry", "about", "bother", "with", "touch", "implement", "add", "and", "this",
+           "that", "these", "those", "don't", "dont", "just", "please", "step", "files", "file", "two", "extra"}
+
+
+def put_off_by_user(asks: Sequence[str]) -> List[str]:
+    """Sentences in which the user puts work off, unless a later ask names that work again (picked up)."""
+    found: List[str] = []
+    for position, ask in enumerate(asks):
+        prose = ex.split_code(ask)[0]
+        if not _USER_DEFERS.search(prose):
+            continue
+        for sentence in ex.sentences(prose):
+            if not _USER_DEFERS.search(sentence):
+                continue
+            names = {(match.group(1) or match.group(2)).lower() for match in _NAME.finditer(sentence)} - _COMMON
+            later = " ".join(asks[position + 1:]).lower()
+            if names and any(name in later for name in names):
+                continue
+            found.append(" ".join(sentence.split())[:200])
+    return found[-_PUT_OFF_ITEMS:]
+
+
+_PUT_OFF_ITEMS = 2

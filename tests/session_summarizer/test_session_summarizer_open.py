@@ -1,0 +1,118 @@
+"""The open section (open questions, next steps) on held-out-style endings: git work left, a failing tally
+the reply reports, an agent cut off by its limit, work the user put off, a fix the user is left to confirm.
+
+The turns are invented here in the shapes agents print them (Claude Code tool results, aider's quoted
+output, Codex `• Ran` lines and `git status -sb`), in English, Japanese, Chinese and Korean; none is
+copied from the corpus.
+"""
+
+from session_summarizer import loose_ends
+from session_summarizer.local_summary import summarize
+from session_summarizer.session import Turn as _Turn
+from session_summarizer.session import parse_session
+from session_summarizer.worktree import check_files
+
+
+def Turn(role, text):
+    return _Turn(role, text, len(text))
+
+
+def _summary(turns, agent="claude"):
+    raw = {"agent": agent, "cwd": "", "turns": [{"role": role, "text": text} for role, text in turns]}
+    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, ""))
+
+
+def _open(summary):
+    return summary.questions.items + summary.next_steps.items
+
+
+_STATUS = ("On branch main\nYour branch is ahead of 'origin/main' by 2 commits.\n"
+           "  (use \"git push\" to publish your local commits)\n\nChanges not staged for commit:\n"
+           "  (use \"git add <file>...\" to update what will be committed)\n\tmodified:   src/report.py\n\n"
+           "Untracked files:\n  (use \"git add <file>...\" to include in what will be committed)\n\tnotes/draft.md\n\n"
+           "no changes added to commit (use \"git add\" and/or \"git commit -a\")\n")
+
+
+def test_git_status_at_the_end_leaves_files_uncommitted_and_commits_unpushed():
+    reply = "```bash\ngit status\n```\n\n```\n" + _STATUS + "```\n列の順序を修正しました。"
+    dirty, ahead = loose_ends.git_left([Turn("user", "レポートの列を直して"), Turn("assistant", reply)])
+    assert dirty == ["src/report.py", "notes/draft.md"]
+    assert ahead == ("origin/main", 2)
+    items = " ".join(_open(_summary([("user", "レポートの列を直してください"), ("assistant", reply)])))
+    assert "未コミット" in items and "src/report.py" in items
+    assert "未プッシュ" in items and "origin/main" in items
+
+
+def test_aider_quoted_status_and_a_later_commit_or_push_clear_what_they_settle():
+    quoted = "\n".join("> " + line for line in _STATUS.split("\n"))
+    assert loose_ends.git_left([Turn("assistant", quoted)])[0] == ["src/report.py", "notes/draft.md"]
+    committed = quoted + "\n> Commit 3f9e2a1 fix: report columns\n"
+    assert loose_ends.git_left([Turn("assistant", committed)]) == ([], ("origin/main", 2))
+    pushed = committed + "To github.com:me/app.git\n   1a2b3c4..3f9e2a1  main -> main\n"
+    assert loose_ends.git_left([Turn("assistant", pushed)]) == ([], None)
+    clean = "On branch main\nYour branch is up to date with 'origin/main'.\n\nnothing to commit, working tree clean\n"
+    assert loose_ends.git_left([Turn("assistant", quoted), Turn("assistant", clean)]) == ([], None)
+
+
+def test_codex_short_status_and_another_repositorys_status():
+    codex = ("• Ran git status -sb\n  └ ## main...origin/main [ahead 1]\n     M api/server.go\n"
+             "    ?? api/cache.go\n\n• Done.")
+    assert loose_ends.git_left([Turn("assistant", codex)]) == (["api/server.go", "api/cache.go"],
+                                                                ("origin/main", 1))
+    other = ("```bash\ngit -C ../fixtures status\n```\n\n```\nOn branch main\n\nUntracked files:\n"
+             "        sample/history.md\n\nnothing added to commit but untracked files present\n```\n")
+    assert loose_ends.git_left([Turn("assistant", other)]) == ([], None)
+
+
+def test_a_push_call_after_the_status_means_nothing_is_left_to_push():
+    text = ("⏺ Bash(git status)\n  ⎿  " + _STATUS.replace("\n", "\n     ")
+            + "\n\n⏺ Bash(git push)\n  ⎿  (no output)\n")
+    items = " ".join(_open(_summary([("user", "commit and push the report fix"), ("assistant", text)])))
+    assert "Not pushed" not in items
+
+
+def test_a_reply_that_counts_failures_after_a_cut_test_output_leaves_tests_failing():
+    codex = ("• Ran pytest tests/api\n  └ ============ test session starts ============\n    … +4210 lines\n\n"
+             "• I ran the API suite after dropping the fakes. Result: 5 failures out of 31 tests; the upload cases "
+             "now hit the real store.")
+    items = " ".join(_open(_summary([("user", "remove the fake store from the API tests"), ("assistant", codex)],
+                                    agent="codex")))
+    assert "5 failures out of 31 tests" in items and "pytest tests/api" in items
+    chinese = ("• Ran npm test\n  └ > app@1.0.0 test\n    … +900 lines\n\n"
+               "• 运行了全部测试，结果有 3 个测试失败，都是超时。")
+    assert "3 个测试失败" in " ".join(_open(_summary([("user", "去掉测试里的假数据"), ("assistant", chinese)],
+                                                   agent="codex")))
+    fixed = ("• Ran npm test\n  └ > app@1.0.0 test\n    … +900 lines\n\n• The 3 failing tests are fixed now.")
+    assert not any("fail" in item.lower() for item in _open(_summary([("user", "fix the tests"),
+                                                                      ("assistant", fixed)], agent="codex")))
+
+
+def test_the_agents_limit_notice_as_the_last_word_leaves_the_work_cut_off():
+    turns = [("user", "add a button that loads only the new posts"),
+             ("assistant", "I'll add the incremental fetch to the timeline view."),
+             ("assistant", "Claude usage limit reached. Your limit will reset at 5pm.")]
+    items = " ".join(_open(_summary(turns)))
+    assert "usage limit reached" in items
+    words = [("user", "이 버튼을 추가해 주세요"),
+             ("assistant", "The limit on message length was reached, so I split it.")]
+    assert not any("limit" in item for item in _open(_summary(words)))
+
+
+def test_work_the_user_puts_off_is_left_open_unless_a_later_ask_picks_it_up():
+    asks = ["Port the build to CMake. Ignore the benchmark sources for now.", "Now add a test target."]
+    assert loose_ends.put_off_by_user(asks) == ["Ignore the benchmark sources for now."]
+    assert loose_ends.put_off_by_user([*asks, "OK, add the benchmark sources too."]) == []
+    for ask in ("登录功能暂时不用管，先把列表页做完。", "認証は今は不要です。一覧画面を作ってください。",
+                "결제는 일단 빼고 목록 화면부터 만들어 주세요."):
+        assert loose_ends.put_off_by_user([ask]) == [ask]
+    assert loose_ends.put_off_by_user(["Fix the login bug now, it blocks everyone."]) == []
+    items = " ".join(_open(_summary([("user", "Port the build to CMake. Ignore the benchmark sources for now."),
+                                     ("assistant", "Ported the build to CMake; `cmake --build build` passes.")])))
+    assert "Put off by the user: Ignore the benchmark sources for now." in items
+
+
+def test_a_fix_the_user_is_told_should_now_complete_is_left_to_confirm():
+    turns = [("user", "the audit takes minutes, make it fast"),
+             ("assistant", "Email checks no longer do DNS lookups. If you rerun the audit, it should complete in "
+                           "under a second.")]
+    assert any("rerun the audit" in item for item in _open(_summary(turns)))
