@@ -110,6 +110,10 @@ def steps(command: str) -> List[str]:
 
 def _rank(step: str) -> int:
     program, sub = _head(step)
+    if program == "docker" and sub == "exec":  # `docker exec web ls -la`: ranked by what it runs inside
+        inner = [word for word in step.split()[2:] if not word.startswith("-")][1:]
+        if inner:
+            return _rank(" ".join(inner))
     if _ACTING.match(step[step.find(program):] if program else step):
         return 0
     if program in _LOOKING or (program == "git" and sub in _LOOKING_GIT) or (program == "sed" and "-i" not in step):

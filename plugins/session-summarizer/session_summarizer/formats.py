@@ -9,7 +9,7 @@ What is left is the agent's prose, read by transcript.read_turn.
 
 import json
 import re
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import unquote
 
 RUN, EDIT, READ, SEARCH, EXTERNAL = "run", "edit", "read", "search", "external"
@@ -507,7 +507,8 @@ _THINKING_END = re.compile(r"(?m)^(?:\*\*Tool: |_Thinking:_|#{1,6} |---+[ \t]*$|
 def _json_field(text: str, *names: str) -> str:
     """A string field of a tool's JSON input, read even when the JSON is cut or does not parse."""
     for name in names:
-        found = re.search(r'"' + name + r'"\s*:\s*"((?:[^"\\]|\\.){0,2000})"', text)
+        # A long value (a heredoc script) is read up to its first 2,000 characters: its head says what ran.
+        found = re.search(r'"' + name + r'"\s*:\s*"((?:[^"\\]|\\.){0,2000})', text)
         if found:
             try:
                 return str(json.loads('"' + found.group(1) + '"'))
@@ -626,8 +627,14 @@ _SEARCH_RESULT = re.compile(r"\s*(?:No files found|No matches found|Found \d+ (?
 _TOOL_USE_ERROR = re.compile(r"^\s*<tool_use_error>([\s\S]*?)(?:</tool_use_error>|$)")
 
 
+# A command sent to the background answers with its shell's id; a later call that reads that shell's output
+# (`BashOutput {"bash_id": …}`) prints what the command printed, so its result belongs to that command.
+_BACKGROUND = re.compile(r"(?i)running in (?:the )?background with ID:\s*([\w-]+)")
+
+
 def _cctrace_calls(text: str, parts: Any) -> str:
     pending: List[Tuple[str, Optional[Call]]] = []  # (what its result looks like, the call) in call order
+    background: Dict[str, Call] = {}
     pieces: List[str] = []
     position = 0
     for found in _CCTRACE_PART.finditer(text):
@@ -635,6 +642,8 @@ def _cctrace_calls(text: str, parts: Any) -> str:
         position = found.end()
         if found.group(1):
             call = _json_call(found.group(1), found.group(2), parts)
+            if call is None:
+                call = background.get(_json_field(found.group(2), "bash_id", "shell_id"))
             name = found.group(1).lower()
             shape = "todo" if name.startswith("todo") else SEARCH if (
                 call is not None and call.kind == SEARCH) else "other"
@@ -649,6 +658,9 @@ def _cctrace_calls(text: str, parts: Any) -> str:
         call = pending.pop(index)[1] if pending else None
         if call is None:
             continue
+        started = _BACKGROUND.search(printed[:200])
+        if started and call.kind == RUN:
+            background[started.group(1)] = call
         refused = _TOOL_USE_ERROR.match(printed)
         failed = bool(refused) or printed.startswith("Error:")
         if refused:

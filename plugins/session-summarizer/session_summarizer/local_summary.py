@@ -903,12 +903,17 @@ def _own_words_chars(prose: str) -> int:
     return sum(len(line) for line in prose.split("\n") if not _OUTPUT_LINE.search(line))
 
 
+_INTERRUPTED = re.compile(r"^\s*\[Request interrupted by user[^\]\n]*\]\s*")
+
+
 def _read_user_turn(text: str, errors: "_Collector") -> None:
     tool_result = cline_result(text.strip())
     if tool_result is not None:  # a tool's output handed back in the user's role (Cline)
         for line in _error_lines(tool_result[1]):
             errors.add(line, _error_key(line))
         return
+    # The user stopped a tool and pasted what their own terminal printed, in the same turn.
+    text = _INTERRUPTED.sub("", text, count=1)
     if not ask_text(text):
         return
     if errors.full or (text.isascii() and not ex.has_error_words(text) and "E" not in text):
@@ -923,7 +928,7 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
     if _own_words_chars(prose) <= _BRIEF_CHARS or _PROMPT_LINE.match(prose.lstrip()):  # a brief's failures are
         # where the work starts; a turn that opens on a shell prompt is a terminal's output, however long
         pasted += [line.strip() for line in prose.split("\n")  # users paste output without a fence too
-                   if (ex.is_error_sentence(line) and not ex.is_question(line)
+                   if (ex.is_error_sentence(line) and (not ex.is_question(line) or _OUTPUT_LINE.search(line))
                        and (_OUTPUT_START.match(line) or ex.is_logged_error(line))
                        and (_looks_pasted(line) or (line.isascii() and ex.is_error_line(line.strip())))
                        and line.strip() not in lead_ins) or ex.is_failure_tally(line)]

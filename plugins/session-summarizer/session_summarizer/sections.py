@@ -8,7 +8,7 @@ than any one transcript's wording, so it carries over to agents and languages it
 import functools
 import re
 import unicodedata
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from . import cues
 from . import extraction as ex
@@ -73,9 +73,12 @@ _DISTINCT = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|^Error: [\w'\"`
                        r"|\berror\[E\d+\]|^[✗×✘]\s")
 # Commands that print a file or a diff: what they print is the file, so only their first line (cat's
 # "No such file or directory") can be their error; an "error" inside the file is the file's text.
-_PRINTS_FILES = re.compile(r"^\s*(?:cat|head|tail|less|more|bat|type|Get-Content|sed -n|awk|nl"
-                           r"|git (?:show|diff|log|blame))\b")
+# `cat > f << EOF` writes a file and prints nothing of it: what follows is what the rest of the command printed.
+_PRINTS_FILES = re.compile(r"^\s*(?:cat\b(?!\s*(?:>|<<))|(?:head|tail|less|more|bat|type|Get-Content|sed -n|awk|nl"
+                           r"|git (?:show|diff|log|blame))\b)")
 _DIAGNOSTIC = re.compile(r"^[\w./\\-]+\.[A-Za-z]{1,5}:\d+:\d+:\s+[a-z*]")
+# A line of source that a runtime quotes above its error ("const fs = require('fs');"): where, not what.
+_CODE_EXCERPT = re.compile(r"^(?:const|let|var|import|from|return|def|function|class|if|for)\b|[;{]$")
 # How many distinct errors one run's output may give: a test run can fail on several at once.
 _PER_CALL = 3
 
@@ -101,6 +104,36 @@ _KEY_CHARS = 80
 _ERROR_NOISE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|\S+:\d+(?::\d+)?:?|(?=[0-9a-f-]*\d)[0-9a-f-]{6,}|\d+|'\S*$")
 
 
+# A program a command ran, reporting its own failure on a line of its own ("ping: bad address 'db'",
+# "wget: can't connect to remote host (10.0.0.4): Connection refused", "sh: 1: vite: not found"): the
+# shell or the program names itself, then a colon, then what went wrong. Which programs ran is read
+# from the command, so "name: text" lines of data (a YAML key, a log field) do not count.
+_SHELLS = ("sh", "bash", "zsh", "dash", "ksh", "fish", "(eval)", "/bin/sh", "/bin/bash", "/bin/zsh")
+_COMPLAINT = re.compile(
+    r"(?i)\b(?:bad|can'?t|cannot|could not|couldn'?t|unable to|not found|no such|refused|denied|invalid|illegal"
+    r"|unknown|unrecognized|unreachable|timed out|failed|failure|error|fatal|missing|not permitted|not allowed"
+    r"|expired|unauthori[sz]ed|forbidden|is not|does not|did not|not a |too many|not installed)\b")
+_SAYS_ITSELF = re.compile(r"^([\w./()+-]{1,40}?)(:\d+)?:\s+(?:(?:line )?\d+:\s+)?(\S.*)$")
+_COMMAND_WORD = re.compile(r"[A-Za-z][\w.+-]*")
+
+
+def programs_of(command: str) -> FrozenSet[str]:
+    """The names a command may run under: each word's last path part ("./node_modules/.bin/vite" -> vite)."""
+    return frozenset(word.lower() for token in command.replace("/", " ").split()[:60]
+                     for word in _COMMAND_WORD.findall(token)[:1])
+
+
+def program_complaint(line: str, programs: FrozenSet[str]) -> bool:
+    """`line` is a program of the command (or the shell) saying what went wrong, in its own words."""
+    found = _SAYS_ITSELF.match(line)
+    if not found or len(line) > 300:
+        return False
+    name = found.group(1).lower()
+    if name not in _SHELLS and (found.group(2) or name.rsplit("/", 1)[-1] not in programs):
+        return False  # "a.ts:330: …" is a place in a file (a match, a finding), not a program speaking
+    return bool(_COMPLAINT.search(found.group(3)))
+
+
 def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
     """The telling error lines of what a call printed, in the order printed, each distinct error once.
 
@@ -115,6 +148,7 @@ def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
     # A build's or a checker's diagnostic says where and what ("a.go:83:29: cannot use …"); a search's
     # "path:line:col: text" is a match, not an error.
     positioned = call.kind == RUN and not LOOKING_STEP.match(step)
+    programs = programs_of(step) if call.kind == RUN else frozenset()
     for line in output:
         stripped = line.strip().lstrip("└⎿│┃ ")
         if len(stripped) < 6 or stripped.startswith("Traceback") or _NOT_THE_ERROR.match(stripped):
@@ -131,10 +165,10 @@ def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
         elif _EXIT.match(stripped):
             generic = generic or stripped
             after_exit = True
-        elif _REFUSED.search(stripped):
+        elif _REFUSED.search(stripped) or (not telling and programs and program_complaint(stripped, programs)):
             telling.setdefault(error_key(stripped), stripped)
         elif ex.is_error_line(stripped) or (after_exit and not telling and _TELLING.search(stripped)
-                                           and len(stripped) < 300):
+                                           and len(stripped) < 300 and not _CODE_EXCERPT.search(stripped)):
             if telling and not (_DISTINCT.search(stripped) and not _ERROR_SAYS_NOTHING.match(stripped)):
                 continue  # after the first error, only a line naming another error, not its echo
             if _is_telling(stripped) or (after_exit and not telling and not _GENERIC.match(stripped)):

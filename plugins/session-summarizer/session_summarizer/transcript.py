@@ -261,6 +261,39 @@ def _json_tool_calls(text: str, parts: TurnParts) -> str:
     return "".join(pieces)
 
 
+# A Claude Code call line the terminal wrapped: `⏺ Bash(docker exec app sh -c "wget … | head` and, indented on
+# the next lines, the rest up to the closing `)`. Joined, it is one call again, and its `⎿` output is its own.
+_CALL_OPENED = re.compile(r"^\s*[⏺●]\s*([A-Z][A-Za-z]*)\([^()]*$")
+_WRAPPED_LINES = 4
+# The terminal adds the call's time-out after the command where it fits ("… --timeout=10  timeout: 15s").
+_SHOWN_TIMEOUT = re.compile(r"\s{2,}timeout: \d+[smh]$")
+
+
+def _unwrapped_calls(lines: List[str]) -> List[str]:
+    joined: List[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        opened = _CALL_OPENED.match(line) if line.lstrip()[:1] in ("⏺", "●") else None
+        if opened:
+            tail = lines[index + 1:index + 1 + _WRAPPED_LINES]
+            end = next((at for at, more in enumerate(tail) if more.rstrip().endswith(")")), -1)
+            if end >= 0 and all(more[:1] in (" ", "\t") and more.strip() and not _OUTPUT_MARK.match(more)
+                                for more in tail[:end + 1]):
+                whole = _SHOWN_TIMEOUT.sub("", line.rstrip())
+                for more in tail[:end + 1]:
+                    piece = more.strip()
+                    # A path is cut anywhere (it holds no space); a command is wrapped at a space.
+                    glue = " " if opened.group(1) in _RUN_TOOLS else ""
+                    whole += glue + _SHOWN_TIMEOUT.sub("", piece)
+                joined.append(whole)
+                index += end + 2
+                continue
+        joined.append(line)
+        index += 1
+    return joined
+
+
 def read_turn(text: str) -> TurnParts:
     """Split one turn into the agent's prose and what its tools did."""
     parts = TurnParts()
@@ -291,7 +324,10 @@ def read_turn(text: str) -> TurnParts:
             parts.call(RUN, unwrap_shell(" ".join(piece.strip() for piece in pending_command)))
             pending_command.clear()
 
-    for line in prose_text.split("\n"):
+    lines = prose_text.split("\n")
+    if "⏺" in prose_text or "●" in prose_text:
+        lines = _unwrapped_calls(lines)
+    for line in lines:
         stripped = line.strip()
         if not stripped:
             if mode == "command":

@@ -1,0 +1,168 @@
+"""Where errors sit that the summary used to miss, on held-out-style cases: a program of the command (or the
+shell) saying what went wrong in its own words, a background command's output read by a later call, a call
+line the terminal wrapped, a script written with `cat > file << EOF` and run, and output the user pasted
+after stopping a tool. The cases are invented, in several agents' shapes.
+"""
+
+from session_summarizer import command_list
+from session_summarizer.local_summary import summarize
+from session_summarizer.sections import call_errors
+from session_summarizer.session import parse_session
+from session_summarizer.transcript import read_turn
+from session_summarizer.worktree import check_files
+
+
+def _summary(turns):
+    raw = {"agent": "agent", "cwd": "", "turns": [{"role": role, "text": text} for role, text in turns]}
+    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, ""))
+
+
+def _lines(text):
+    return [hit.line for hit in call_errors([read_turn(text)])]
+
+
+# ------------------------------------------------------------------------- a program speaking for itself
+
+def test_a_program_of_the_command_naming_its_failure_is_the_error():
+    text = ("• Ran docker compose exec api ping -c 1 cache\n"
+            "  └ ping: bad address 'cache'\n\n"
+            "• Ran docker compose exec api sh -c \"wget -qO- http://search:9200/\"\n"
+            "  └ wget: can't connect to remote host (10.1.0.7): Connection refused")
+    assert _lines(text) == ["ping: bad address 'cache'",
+                            "wget: can't connect to remote host (10.1.0.7): Connection refused"]
+
+
+def test_the_shell_saying_a_program_is_missing_is_the_error():
+    text = ("⏺ Bash(pnpm run dev)\n"
+            "  ⎿  > shop@0.3.0 dev\n"
+            "     > astro dev\n"
+            "     sh: 1: astro: not found")
+    assert _lines(text) == ["sh: 1: astro: not found"]
+
+
+def test_a_place_in_a_file_or_a_name_the_command_did_not_run_is_not_a_program_speaking():
+    text = ("• Ran echo '== handlers ==' && grep -n fallback src/handlers/orders.ts\n"
+            "  └ == handlers ==\n"
+            "    src/handlers/orders.ts:88: logger.warn(\"fallback failed, retrying\")\n"
+            "    status: unknown until the worker starts")
+    assert _lines(text) == []
+
+
+# ------------------------------------------------------------------------- outputs that reach their call
+
+def test_a_script_written_with_cat_and_run_keeps_its_runtime_error_not_the_quoted_source_line():
+    text = ("⏺ Bash(cat > scripts/probe.js << 'EOF' && node scripts/probe.js)\n"
+            "  ⎿  Error: Exit code 1\n"
+            "     file:///srv/app/scripts/probe.js:1\n"
+            "     const path = require('path');\n"
+            "     ReferenceError: require is not defined in ES module scope, you can use import instead")
+    assert _lines(text) == ["ReferenceError: require is not defined in ES module scope, you can use import instead"]
+
+
+LONG_SCRIPT = "\\n".join(f"console.log('step {number}');" for number in range(120))
+
+CCTRACE_BACKGROUND = """Starting the dev server for you.
+
+🔧 **Tool Use: Bash** (ID: toolu_01Aa)
+```json
+{
+  "command": "cd /srv/shop && npm run dev",
+  "run_in_background": true
+}
+```
+
+📊 **Tool Result:**
+```
+Command running in background with ID: b71c2
+```
+
+🔧 **Tool Use: BashOutput** (ID: toolu_01Bb)
+```json
+{
+  "bash_id": "b71c2"
+}
+```
+
+📊 **Tool Result:**
+```
+<status>failed</status>
+
+<exit_code>127</exit_code>
+
+<stdout>
+> shop@1.0.0 dev
+sh: 1: next: not found
+</stdout>
+```
+
+🔧 **Tool Use: Bash** (ID: toolu_01Cc)
+```json
+{
+  "command": "node -e \\"LONG_SCRIPT\\" && node scripts/seed.mjs"
+}
+```
+
+📊 **Tool Result:**
+```
+Exit code 1
+TypeError: Cannot read properties of undefined (reading 'rows')
+```""".replace("LONG_SCRIPT", LONG_SCRIPT)
+
+
+def test_a_background_commands_output_read_later_is_that_commands_output():
+    parts = read_turn(CCTRACE_BACKGROUND)
+    hits = {hit.source: hit.line for hit in call_errors([parts])}
+    assert hits["npm run dev"] == "sh: 1: next: not found"
+
+
+def test_a_call_whose_command_is_longer_than_the_read_limit_still_gets_its_result():
+    hits = [hit.line for hit in call_errors([read_turn(CCTRACE_BACKGROUND)])]
+    assert "TypeError: Cannot read properties of undefined (reading 'rows')" in hits
+
+
+CLAUDE_WRAPPED = """⏺ Bash(docker exec shop-web-1 sh -c "curl -s --max-time 5 http://inventory:8080/health 2>&1 | head
+      -5")
+  ⎿  curl: (6) Could not resolve host: inventory
+
+⏺ Read(src/main/java/com/acme/shop/config/InventoryClientConfigur
+      ation.java)
+  ⎿  Read 42 lines (ctrl+r to expand)
+
+⏺ The web container cannot resolve the inventory service name."""
+
+
+def test_a_call_line_the_terminal_wrapped_is_one_call_with_its_own_output():
+    parts = read_turn(CLAUDE_WRAPPED)
+    assert parts.calls[-1].text == "src/main/java/com/acme/shop/config/InventoryClientConfiguration.java"
+    assert parts.calls[0].text.endswith("| head -5\"")
+    assert _lines(CLAUDE_WRAPPED) == ["curl: (6) Could not resolve host: inventory"]
+    assert "inventory:8080" not in parts.prose
+
+
+# ------------------------------------------------------------------------- what the user pasted
+
+def test_output_pasted_after_stopping_a_tool_is_an_error_even_when_a_log_line_ends_in_a_question():
+    summary = _summary([
+        ("user", "Start the stack and check the sync endpoint."),
+        ("assistant", "⏺ Bash(npm run dev)\n  ⎿  Running…"),
+        ("user", "[Request interrupted by user for tool use]\n\n"
+                 "~/code/sync $ npx wrangler dev\n"
+                 "sh: wrangler: command not found"),
+        ("assistant", "wrangler is not installed here; it lives in the worker's node_modules."),
+        ("user", "now the stack:\n\n"
+                 "[db] > supabase start\n"
+                 "[db] failed to inspect service: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. "
+                 "Is the docker daemon running?\n"
+                 "[db] Docker Desktop is a prerequisite for local development."),
+        ("assistant", "Docker is not running; start Docker Desktop first."),
+    ])
+    assert any("wrangler: command not found" in item for item in summary.errors.items)
+    assert any("Cannot connect to the Docker daemon" in item for item in summary.errors.items)
+
+
+# ------------------------------------------------------------------------- commands shown
+
+def test_a_command_run_inside_a_container_ranks_by_what_it_runs():
+    looking = command_list._rank("docker exec web-1 ls -la /srv/app")
+    acting = command_list._rank("docker exec web-1 /opt/app/bin/migrate.sh")
+    assert looking > acting
