@@ -29,6 +29,7 @@ from .versions import (
     version_from_tag,
     version_key,
 )
+from .workspace_members import member_of_tag
 
 PASS, FAIL, USAGE, UNKNOWN = 0, 1, 2, 3  # UNKNOWN: could not find out (shown as "couldn't check")
 BUILTIN_COMMAND = "release-check"
@@ -146,11 +147,12 @@ def version_bumped(repo: str, args: List[str]) -> int:
             say(f"No release tag like {tag_for('1.2.3', tag_format)} before {tag}, but the repository has release "
                 f"tags such as {', '.join(others[:3])}; set \"Tag format\" in RELEASE_CHECKLIST.md to match them.")
             return UNKNOWN
-        return _bumped_in_files(repo, version, None, None)
+        return _bumped_in_files(repo, version, None, None, tag)
     previous_tag, previous_version = previous
     if version_key(version) > version_key(previous_version):  # type: ignore[operator]
         named = f" ({previous_tag})" if previous_tag != previous_version else ""
-        return _bumped_in_files(repo, version, f"the last release {previous_version}{named}", previous_version)
+        return _bumped_in_files(repo, version, f"the last release {previous_version}{named}", previous_version,
+                                tag)
     if version_key(version) == version_key(previous_version):
         say(f"{version} is already released as {previous_tag}; bump the version first.")
     else:
@@ -168,9 +170,11 @@ class VersionSource:
     passed_over: Tuple[str, ...]  # manifests whose version was not used (older than the last release)
 
 
-def read_version_source(repo: str, last_version: Optional[str]) -> VersionSource:
+def read_version_source(repo: str, last_version: Optional[str], version: Optional[str] = None,
+                        tag: Optional[str] = None) -> VersionSource:
     """Where this project keeps its version and what it says now, with RELEASE_CHECKLIST.md's "Version file"
-    and "Version macro" settings (wherever the panel reads that file from)."""
+    and "Version macro" settings (wherever the panel reads that file from). A tag named after a workspace
+    member ("tracing-subscriber-0.3.24") whose manifest says version is that member's release."""
     version_file = version_macro = None
     for relative in (CHECKLIST_FILE_NAME, os.path.join(".github", CHECKLIST_FILE_NAME),
                      os.path.join("docs", CHECKLIST_FILE_NAME)):
@@ -185,17 +189,21 @@ def read_version_source(repo: str, last_version: Optional[str]) -> VersionSource
             break
     project = detect_project(repo, last_release=last_version, version_file=version_file,
                              version_macro=version_macro)
+    member = member_of_tag(repo, tag) if tag and version and not version_file else None
+    if member is not None and project.version != version and version_key(member.version) == version_key(version):
+        return VersionSource(member.manifest, member.version, None, ())
     return VersionSource(project.version_file.replace(os.sep, "/") if project.version_file else None,
                          project.version, project.version_from_tags,
                          tuple(f"{ignored.file} {ignored.version}".strip() for ignored in project.ignored))
 
 
-def _bumped_in_files(repo: str, version: str, last: Optional[str], last_version: Optional[str]) -> int:
+def _bumped_in_files(repo: str, version: str, last: Optional[str], last_version: Optional[str],
+                     tag: Optional[str] = None) -> int:
     """Pass only when the file the project keeps its version in was read and says version; a version that
     is only proposed (read from no file) is never a bump. A project whose tag is its version (a Go module,
     hatch-vcs, setuptools-scm) has nothing to bump."""
     newer = f"{version} is newer than {last}" if last else f"{version} is the first release (no earlier release tag)"
-    source = read_version_source(repo, last_version)
+    source = read_version_source(repo, last_version, version, tag)
     if source.file and source.version:
         if version_key(source.version) != version_key(version):
             said = source.version if version_key(source.version) is not None else repr(source.version)

@@ -58,9 +58,10 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
         # Release notes live elsewhere (GitHub Releases): an idle agent drafts them instead of a failed check.
         steps.append(Step("", "Release notes for {version}", StepKind.AGENT, RELEASE_NOTES_PROMPT))
     steps.append(Step("", "Tag {tag} is not taken yet", StepKind.CHECK, "release-check tag-free {tag}"))
-    if workflow_bumps:
-        # The release workflow commits the bump and makes the tag itself: a tag pushed first would make its
-        # run fail. Only the branch goes up, so the workflow releases what was checked here.
+    script_tags = publishing is not None and publishing.kind == COMMAND and publishing.tags_itself
+    if workflow_bumps or script_tags:
+        # The release workflow (or the project's publish script) makes the tag itself: a tag made first would
+        # make it fail. Only the branch goes up, so what was checked here is what gets released.
         steps.append(Step("", "Push {branch} to {remote}", StepKind.TERMINAL, "git push {remote} {branch}",
                           irreversible=True))
     else:
@@ -73,8 +74,8 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
         ]
     steps += publishing_steps(publishing)
     tags = list(tags) if tags is not None else git_repo.release_tags(repo)
-    tag_format = settings.tag_format or (guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
-                                         if tags else None)
+    tag_format = settings.tag_format or project.tag_format or (
+        guess_tag_format(tags, [project.name or "", os.path.basename(repo)]) if tags else None)
     draft = ChecklistSpec(tuple(steps), "Release checklist", tag_format,
                           settings.release_branch or git_repo.default_branch(repo), None,
                           remote=settings.remote)
@@ -107,6 +108,10 @@ def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
         return [Step("", "Start the release workflow", StepKind.MANUAL,
                      f"The release is published by {workflows}, started by hand or by a branch push, "
                      "not by the tag.")]
+    if publishing.kind == COMMAND and publishing.command and publishing.tags_itself:
+        # The project's script refuses a tag that exists: it publishes, then makes and pushes {tag} itself.
+        return [Step("", "Publish {version}, then tag and push {tag}", StepKind.TERMINAL, publishing.command,
+                     irreversible=True)]
     if publishing.kind == COMMAND and publishing.command:
         return [Step("", "Publish {version}", StepKind.TERMINAL, publishing.command, irreversible=True)]
     if publishing.kind == MANUAL and publishing.command and publishing.registry:

@@ -12,6 +12,7 @@ import re
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from .version_sources import (
+    autoconf_version,
     gradle_version,
     header_version,
     lerna_version,
@@ -31,6 +32,9 @@ NOTES_FOLDERS = ("release-notes", "release_notes", "releasenotes", "docs/release
 _TOML_SECTION = re.compile(r"^\s*\[\[?\s*([^\]\[]+?)\s*\]\]?\s*(?:#.*)?$")
 _TOML_STRING = re.compile(r"""^\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(true|false))\s*(?:#.*)?$""")
 _PY_VERSION = re.compile(r"""^__version__\s*(?::\s*str\s*)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
+# incremental's form (hatch `source = "incremental"`): __version__ = Version("Twisted", 24, 10, 0)
+_INCREMENTAL = re.compile(r"""^__version__\s*=\s*Version\(\s*['"][^'"]+['"]\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)""",
+                          re.MULTILINE)
 _NPM_PLACEHOLDER_TEST = "no test specified"
 _DYNAMIC_VERSION = re.compile(r"""^\s*dynamic\s*=\s*\[[^\]]*["']version["']""", re.MULTILINE)
 _SCM_TOOLS = (("hatch-vcs", re.compile(r"^\s*\[tool\.hatch\.version\][^\[]*?^\s*source\s*=\s*[\"']vcs[\"']|"
@@ -67,6 +71,9 @@ class ProjectInfo:
     workspace: bool = False  # a Cargo/npm workspace root: test every member
     # A changelog the project stopped keeping: (file, its newest entry's version). It is not required.
     changelog_stopped: Optional[Tuple[str, str]] = None
+    # The tag format of the workspace member this release is for ("tracing-subscriber-{version}"), when the
+    # members tag their own releases (workspace_members.py); None: the tags' habit decides.
+    tag_format: Optional[str] = None
 
 
 def read_toml_values(text: str) -> Dict[str, Dict[str, str]]:
@@ -137,9 +144,39 @@ def find_changelog(repo: str, versions: Iterable[str] = (), declared: Optional[s
             text = _read(os.path.join(repo, candidate), 2_000_000) or ""
             if any(changelog_mentions(text, version) for version in wanted) or _ahead_of(text, wanted):
                 return candidate
+        page = _changelog_page(repo, wanted)
+        if page:
+            return page
     if candidates:
         return candidates[0]
     return notes_folder(repo)
+
+
+# A documentation site's change log page: <site>/change-log/index.md (CsvHelper's website source).
+_PAGE_FOLDERS = frozenset(("changelog", "change-log", "change_log", "changes", "release-notes", "release_notes",
+                           "releasenotes", "history", "news"))
+_PAGE_NAMES = ("index.md", "index.rst", "readme.md", "_index.md")
+
+
+def _changelog_page(repo: str, versions: List[str], depth: int = 5, limit: int = 600) -> Optional[str]:
+    """The index page of a folder named like a change log, up to depth folders deep, that heads an entry
+    for one of versions; None when there is none."""
+    seen = 0
+    for folder, folders, files in os.walk(repo):
+        relative = os.path.relpath(folder, repo)
+        level = 0 if relative == "." else relative.count(os.sep) + 1
+        folders[:] = sorted(entry for entry in folders if not _NOT_THE_PROJECT.search(entry)) if level < depth else []
+        seen += 1
+        if seen > limit:
+            return None
+        if level == 0 or os.path.basename(folder).lower() not in _PAGE_FOLDERS:
+            continue
+        for entry in sorted(files):
+            if entry.lower() in _PAGE_NAMES:
+                text = _read(os.path.join(folder, entry), 2_000_000) or ""
+                if any(changelog_mentions(text, version) for version in versions):
+                    return os.path.join(relative, entry)
+    return None
 
 
 def _ahead_of(text: str, versions: List[str]) -> bool:
@@ -194,11 +231,19 @@ def _python_version_file(repo: str, package_name: Optional[str]) -> Optional[Tup
     for folder in folders[:12]:
         for file_name in ("__init__.py", "_version.py", "version.py", "__about__.py"):
             relative = os.path.join(folder, file_name)
-            text = _read(os.path.join(repo, relative), 200_000)
-            match = _PY_VERSION.search(text or "")
-            if match:
-                return match.group(1), relative
+            found = _python_version(_read(os.path.join(repo, relative), 200_000) or "")
+            if found:
+                return found, relative
     return None
+
+
+def _python_version(text: str) -> Optional[str]:
+    """`__version__ = "1.2.3"`, or incremental's `__version__ = Version("Name", 1, 2, 3)`."""
+    match = _PY_VERSION.search(text)
+    if match:
+        return match.group(1)
+    packed = _INCREMENTAL.search(text)
+    return ".".join(packed.groups()) if packed else None
 
 
 def make_target(repo: str, *targets: str) -> Optional[str]:
@@ -230,9 +275,9 @@ def read_version_file(repo: str, relative: str, macro: Optional[str] = None) -> 
             return None
         version = data.get("version") if isinstance(data, dict) else None
         return version if isinstance(version, str) and is_version(version) else None
-    python = _PY_VERSION.search(text)
+    python = _python_version(text)
     if python:
-        return python.group(1)
+        return python
     for section in ("package", "project", "tool.poetry", "workspace.package", ""):
         value = read_toml_values(text).get(section, {}).get("version") if relative.endswith(".toml") else None
         if value:
@@ -521,6 +566,9 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
         if not candidates:
             from_tags = from_tags or "go"  # a Go module's version is its tag
     name = _other_ecosystems(repo, names, ecosystems, candidates) or name
+    if "dotnet" in ecosystems and not candidates and from_tags is None and (
+            "gitversion.yml" in names or "gitversion.yaml" in names):
+        from_tags = "GitVersion"  # the package version is computed from the tags
     # A package.json beside another ecosystem's manifest is its companion (phoenix's JS client next to
     # mix.exs, a Python project's front end): that manifest is the project's version file.
     companion = [found for found in candidates if os.path.basename(found[1]).lower() == "package.json"]
@@ -537,9 +585,14 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
         version_file = (header_version(repo, [name or ""], version_macro) or (None, None))[1]
     elif not candidates and from_tags is None and not version_file:
         # A C/C++ project: a header defining the project's own <NAME>_VERSION.
-        found = header_version(repo, [name or ""])
+        found = header_version(repo, [name or ""], like=last_release)
         if found:
             candidates.append(found)
+        autoconf = autoconf_version(repo) if not found and "configure.ac" in names else None
+        if autoconf and autoconf[0] == "tags":
+            from_tags = "git describe"  # AC_INIT's version is computed from the tag (jq's scripts/version)
+        elif autoconf:
+            candidates.append(autoconf)
     if not candidates and from_tags is None:
         # Packagist and SwiftPM read the version from the pushed tag when the manifest names none.
         from_tags = "composer" if "php" in ecosystems else "swiftpm" if "swift" in ecosystems else None

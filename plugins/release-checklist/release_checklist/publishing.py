@@ -45,7 +45,8 @@ class Publishing:
     #                                 staged upload is published by hand, for MANUAL ("Maven Central")
     module: Optional[str] = None  # a Go module's path, for the proxy fetch after the push
     document: Optional[str] = None  # for MANUAL: the adopted release document whose steps publish it
-    tags_itself: bool = False  # for DISPATCH: the workflow bumps, commits and tags the release itself
+    tags_itself: bool = False  # for DISPATCH: the workflow bumps, commits and tags the release itself;
+    #                            for COMMAND: the project's publish script tags and pushes the tag itself
     release_pr: bool = False  # for DISPATCH: release-please opens a release PR; merging it bumps, tags, publishes
 
 
@@ -212,6 +213,10 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
     on_tag = tuple(path for path, triggers, publishes, text in workflows if publishes and (
         _tag_matches(triggers.tag_patterns, tag) or (triggers.every_push and "refs/tags" in text)))
     if on_tag:
+        texts = {path: text for path, _triggers, _publishes, text in workflows}
+        script = own_publish_script(repo, project) if all(_notes_only(texts[path]) for path in on_tag) else None
+        if script:  # the tag only gets its GitHub release; the project's own script publishes the package
+            return Publishing(COMMAND, command=script[0], tags_itself=script[1])
         return Publishing(TAG_PUSH, on_tag)
     on_release = tuple(path for path, triggers, publishes, _text in workflows if publishes and triggers.release)
     if on_release:
@@ -234,6 +239,55 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
     if staged:  # an upload that only stages the release: publishing it is a click on the registry's site
         return Publishing(MANUAL, command=staged[0], registry=staged[1])
     return Publishing(MANUAL)
+
+
+# What a workflow does when it only writes the tag's GitHub release page (notes, no package, no built files).
+_NOTES_ONLY = re.compile(r"create-gh-release|actions/create-release|\bgh\s+release\s+create\b")
+_SCRIPT_FOLDERS = ("bin", "script", "scripts")
+_SCRIPT_DOCS = ("CONTRIBUTING.md", "CONTRIBUTING.rst", "RELEASING.md", "RELEASING.rst", "RELEASE.md", "README.md",
+                "docs/CONTRIBUTING.md", ".github/CONTRIBUTING.md")
+_DOC_PLACEHOLDER = re.compile(r"<([^<>\n]{1,40})>")
+
+
+def _notes_only(text: str) -> bool:
+    """Every publishing step of the workflow only makes the GitHub release (its notes), nothing is uploaded."""
+    found = [match.group(0) for match in _PUBLISHES.finditer(text)]
+    return bool(found) and all(_NOTES_ONLY.search(said) for said in found) and "gh release upload" not in text
+
+
+def own_publish_script(repo: str, project: ProjectInfo) -> Optional[Tuple[str, bool]]:
+    """The project's own publish script (bin/publish, scripts/publish.sh) as its documentation runs it
+    ("bin/publish <NAME OF CRATE> <VERSION>", the placeholders filled), or its bare path, and whether it
+    tags and pushes the tag itself (then a tag made first makes it stop); None without one."""
+    script = None
+    for folder in _SCRIPT_FOLDERS:
+        for name in sorted(_listdir(os.path.join(repo, folder))):
+            if os.path.splitext(name)[0].lower() == "publish" and os.path.isfile(os.path.join(repo, folder, name)):
+                script = f"{folder}/{name}"
+                break
+        if script:
+            break
+    if script is None:
+        return None
+    body = _read(os.path.join(repo, script), 200_000)
+    tags = re.search(r"\bgit\s+tag\b", body) is not None and re.search(r"\bgit\s+push\b", body) is not None
+    usage = re.compile(rf"(?:\./)?{re.escape(script)}\b[^`\n]*")
+    for document in _SCRIPT_DOCS:
+        for match in usage.finditer(_read(os.path.join(repo, document), 500_000)):
+            said = match.group(0).strip()
+            if "dry-run" in said or "--help" in said or re.search(r"\s-[a-z]\b", said):
+                continue
+            return _DOC_PLACEHOLDER.sub(lambda found: _fill_usage(found.group(1), project), said), tags
+    return script, tags
+
+
+def _fill_usage(placeholder: str, project: ProjectInfo) -> str:
+    lowered = placeholder.lower()
+    if "version" in lowered:
+        return "{version}"
+    if project.name and re.search(r"crate|package|name|project|module", lowered):
+        return project.name
+    return f"<{placeholder}>"
 
 
 # A dispatch workflow that takes the version as its input, commits the bump and makes the tag (or the

@@ -34,6 +34,7 @@ from .versions import (
     version_from_tag,
     version_key,
 )
+from .workspace_members import for_release
 
 CHECKLIST_LOCATIONS = (CHECKLIST_FILE_NAME, os.path.join(".github", CHECKLIST_FILE_NAME),
                        os.path.join("docs", CHECKLIST_FILE_NAME))
@@ -140,8 +141,14 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
                                   version_macro=settings.version_macro)
                    if last is not None else first)
     else:
-        tag_format = settings.tag_format or guess_tag_format(tags, [project.name or "", os.path.basename(repo)])
+        tag_format = settings.tag_format or project.tag_format or guess_tag_format(
+            tags, [project.name or "", os.path.basename(repo)])
         last = highest_tagged_version(tags, tag_format)
+    if project.workspace and not (settings.tag_format or settings.version_file or project.tag_format):
+        # A workspace whose members tag their own releases: the one member ahead of its tags is released.
+        member = for_release(repo, project, list(tags), last)
+        if member is not None and member.project is not None:
+            project, tag_format, last = member.project, member.tag_format, member.last
     publishing = detect_publishing(repo, project, last[0] if last else tag_for("0.1.0", tag_format))
     if source == "adopted" and path is not None and spec is not None and spec.steps:
         publishing = follow_document(publishing, _read_text(path), os.path.relpath(path, repo).replace(os.sep, "/"))

@@ -122,6 +122,7 @@ EN: Dict[str, str] = {
     "publish_ci_dispatch_tags": (
         "Start {workflows} with {version}: it bumps the version, publishes and creates {tag} itself."),
     "publish_command": "Published with {command} (a step after the push).",
+    "publish_command_tags": "Published with {command} after the branch push; it creates and pushes {tag} itself.",
     "publish_registry": "The pushed tag {tag} is the release: {registry} serves it.",
     "publish_staged": "{command} only stages the release on {registry}: publishing it there is done by hand.",
     "publish_manual": "Publishing is manual: no publish command or release workflow was found.",
@@ -360,6 +361,8 @@ JA: Dict[str, str] = {
     "publish_ci_dispatch_tags": (
         "{version} を指定して {workflows} を開始します。バージョン更新、公開、{tag} の作成まで行います。"),
     "publish_command": "{command} で公開します（プッシュの後のステップ）。",
+    "publish_command_tags": (
+        "ブランチのプッシュ後に {command} で公開します。{tag} の作成とプッシュもこのコマンドが行います。"),
     "publish_registry": "プッシュしたタグ {tag} がそのままリリースです。{registry} が提供します。",
     "publish_staged": "{command} は {registry} にリリースを準備するだけです。公開はそこで手動で行います。",
     "publish_manual": "公開は手動です。公開コマンドもリリース用ワークフローも見つかりませんでした。",
@@ -604,6 +607,7 @@ KO: Dict[str, str] = {
     "publish_ci_dispatch_tags": (
         "{version}(으)로 {workflows}을(를) 시작하세요. 버전 올리기, 배포, {tag} 생성을 직접 합니다."),
     "publish_command": "{command}(으)로 배포합니다(푸시 다음 단계).",
+    "publish_command_tags": "브랜치를 푸시한 뒤 {command}(으)로 배포합니다. {tag} 생성과 푸시도 이 명령이 합니다.",
     "publish_registry": "푸시한 태그 {tag}이(가) 곧 릴리스입니다. {registry}이(가) 제공합니다.",
     "publish_staged": "{command}은(는) {registry}에 릴리스를 준비만 합니다. 게시는 그곳에서 직접 해야 합니다.",
     "publish_manual": "배포는 수동입니다. 배포 명령도 릴리스 워크플로도 찾지 못했습니다.",
@@ -827,6 +831,7 @@ ZH: Dict[str, str] = {
         "合并 {workflows}（release-please）的发布 PR 即发布，并创建 {tag}。"),
     "publish_ci_dispatch_tags": "以版本 {version} 启动 {workflows}：它会自行更新版本、发布并创建 {tag}。",
     "publish_command": "用 {command} 发布（推送之后的步骤）。",
+    "publish_command_tags": "推送分支后用 {command} 发布；它会自行创建并推送 {tag}。",
     "publish_registry": "推送的标签 {tag} 即是发布：由 {registry} 提供。",
     "publish_staged": "{command} 只在 {registry} 上暂存该版本：需要在那里手动发布。",
     "publish_manual": "发布需手动进行：未找到发布命令或发布工作流。",

@@ -16,15 +16,18 @@ from .versions import is_version
 Found = Optional[Tuple[str, str]]
 
 _MSBUILD = re.compile(r"<(VersionPrefix|Version)>\s*([0-9][^<\s]*)\s*</\1>")
-_PROPERTIES = re.compile(r"^\s*version\s*[=:]\s*([0-9][^\s#]*)\s*$", re.MULTILINE)
+# `version=` (Gradle's own) or `VERSION_NAME=` (the Maven publishing plugins' property).
+_PROPERTIES = re.compile(r"^\s*(?:version|VERSION_NAME)\s*[=:]\s*([0-9][^\s#]*)\s*$", re.MULTILINE)
 _GRADLE_SCRIPT = re.compile(r"""^\s*version\s*=?\s*["']([0-9][^"'\s]*)["']""", re.MULTILINE)
 _SNAPSHOT = re.compile(r"(?i)[-.]SNAPSHOT$")
 _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)\s+(.+?)\s*(?://.*|/\*.*)?$", re.MULTILINE)
 _STRING_VERSION = re.compile(r'^"v?(\d+(?:\.\d+)+)')
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".h.in")
 # Folders that hold other people's code or build output, never the project's version header.
+# single_include/ and amalgamated/ hold a generated copy of the headers, rewritten from the real ones at release.
 _NOT_OURS = re.compile(r"(?i)^(?:\.|_)|^(?:node_modules|vendor|vendored|third[_-]?party|deps|external|contrib|"
-                       r"examples?|fixtures?|samples?|build|dist|target|out|tests?|testdata)$")
+                       r"examples?|fixtures?|samples?|build|dist|target|out|tests?|testdata|single_include|"
+                       r"amalgamat\w*)$")
 MAX_HEADERS = 400
 
 
@@ -101,21 +104,42 @@ def _names_of(repo: str, names: List[str]) -> List[str]:
     return found
 
 
-def macro_version(text: str, macro: Optional[str] = None, prefixes: Tuple[str, ...] = ()) -> Optional[str]:
+def numeric_version(value: str, like: Optional[str] = None) -> Optional[str]:
+    """A version packed in one number: 120201 is 12.2.1 (two digits a part, fmt's FMT_VERSION), 3045001 is
+    3.45.1 (three, SQLITE_VERSION_NUMBER). like: the last release; the packing that reads as it (or as one
+    bump after it) wins; without it two digits a part."""
+    if not value.isdigit() or len(value) < 5 or value.startswith("0"):
+        return None
+    number = int(value)
+    readings = [f"{number // width ** 2}.{number // width % width}.{number % width}" for width in (100, 1000)]
+    if like:
+        wanted = like.split(".")[:1]
+        for reading in readings:
+            if reading.split(".")[:1] == wanted or str(int(wanted[0]) + 1 if wanted[0].isdigit() else "") == \
+                    reading.split(".")[0]:
+                return reading
+        return None
+    return readings[0]
+
+
+def macro_version(text: str, macro: Optional[str] = None, prefixes: Tuple[str, ...] = (),
+                  like: Optional[str] = None) -> Optional[str]:
     """The version a header's #define lines give: the named macro; else a <NAME>_VERSION string macro
-    whose NAME is the project's (any when prefixes is empty); else <NAME>_VERSION_MAJOR/MINOR/PATCH
-    (or MICRO) numbers."""
+    whose NAME is the project's (any when prefixes is empty; NLOHMANN_JSON is json's: a vendor before the
+    name); else <NAME>_VERSION_MAJOR/MINOR/PATCH (or MICRO) numbers; else the project's own <NAME>_VERSION
+    packed in one number (FMT_VERSION 120201; like: the last release, see numeric_version)."""
     defines: Dict[str, str] = {name: value for name, value in _DEFINE.findall(text)}
     if macro:
         value = defines.get(macro, "").strip().strip('"')
         match = re.match(r"^v?(\d+(?:\.\d+)+)", value)
-        return match.group(1) if match else None
+        return match.group(1) if match else numeric_version(value, like)
 
     def ours(name: str, ending: str) -> bool:
         if not name.endswith(ending):
             return False
         owner = name[:-len(ending)].rstrip("_")
-        return not prefixes or owner in prefixes or any(owner.startswith(prefix + "_") for prefix in prefixes)
+        return not prefixes or owner in prefixes or any(
+            owner.startswith(prefix + "_") or owner.endswith("_" + prefix) for prefix in prefixes)
 
     for ending in ("_VERSION", "_VERSION_STRING", "_VERSION_STR"):
         for name, value in defines.items():
@@ -132,6 +156,12 @@ def macro_version(text: str, macro: Optional[str] = None, prefixes: Tuple[str, .
             patch = defines.get(stem + part.format("PATCH"), defines.get(stem + part.format("MICRO"), ""))
             if minor.isdigit():
                 return ".".join([value, minor] + ([patch] if patch.isdigit() else []))
+    for name, value in defines.items():  # only the project's own name: FMT_GCC_VERSION 0 is no version
+        owner = name[:-len("_VERSION")] if name.endswith("_VERSION") else None
+        if owner and (owner in prefixes or not prefixes):
+            packed = numeric_version(value.strip("()UuLl"), like)
+            if packed:
+                return packed
     return None
 
 
@@ -150,7 +180,7 @@ def _headers(repo: str, depth: int = 3) -> List[str]:
     return [path for _level, path in sorted(found)][:MAX_HEADERS]
 
 
-def header_version(repo: str, names: List[str], macro: Optional[str] = None) -> Found:
+def header_version(repo: str, names: List[str], macro: Optional[str] = None, like: Optional[str] = None) -> Found:
     """A C/C++ project's version macro: the named macro in any header, else a header defining the project's
     own <NAME>_VERSION ("#define NGINX_VERSION \"1.31.4\"" in nginx, LIBCURL_VERSION in curl) or its
     <NAME>_VERSION_MAJOR/MINOR/PATCH numbers. Another library's macro (a vendored sqlite3.h) never counts."""
@@ -160,16 +190,67 @@ def header_version(repo: str, names: List[str], macro: Optional[str] = None) -> 
         text = _read(os.path.join(repo, relative), 300_000) or ""
         if ("VERSION" not in text and not macro) or (macro and macro not in text):
             continue
-        version = macro_version(text, macro, prefixes)
+        version = macro_version(text, macro, prefixes, like)
         if version and is_version(version):
             return version, relative.replace(os.sep, "/")
         if not macro:
             # The header's own name or folder names the macro's owner (src/core/nginx.h defines NGINX_VERSION,
-            # include/uv/version.h UV_VERSION_MAJOR): used when it is the only such header.
+            # include/uv/version.h UV_VERSION_MAJOR): used when it is the only such header. A header named
+            # after the project (expat.h in libexpat) may give its numbers any prefix (XML_MAJOR_VERSION).
             words = {re.sub(r"[^a-z0-9]", "", part.lower().split(".")[0])
                      for part in relative.replace(os.sep, "/").split("/")}
             owners = tuple(owner for owner in (word.upper() for word in words) if owner and owner != "VERSION")
+            stem = re.sub(r"[^A-Za-z0-9]", "_", os.path.basename(relative).split(".")[0]).upper()
             version = macro_version(text, None, owners) if owners else None
+            if not version and stem in prefixes:
+                version = _split_numbers(text)
             if version and is_version(version):
                 named_after_file.append((version, relative.replace(os.sep, "/")))
     return named_after_file[0] if len(named_after_file) == 1 else None
+
+
+def _split_numbers(text: str) -> Optional[str]:
+    """MAJOR/MINOR/PATCH (or MICRO) macros of one prefix, whatever it is, when the header has one such set."""
+    defines: Dict[str, str] = {name: value for name, value in _DEFINE.findall(text)}
+    found = set()
+    for name, value in defines.items():
+        minor = defines.get(name.replace("MAJOR", "MINOR"), "") if "MAJOR" in name and value.isdigit() else ""
+        if minor.isdigit():
+            patch = defines.get(name.replace("MAJOR", "PATCH"), defines.get(name.replace("MAJOR", "MICRO"), ""))
+            found.add(".".join([value, minor] + ([patch] if patch.isdigit() else [])))
+    return found.pop() if len(found) == 1 else None
+
+
+_AC_INIT = re.compile(r"AC_INIT\(\s*\[?[^],]*\]?\s*,\s*(\[[^\]]*\]|[^,)]+)")
+_M4_DEFINE = re.compile(r"m4_define\(\s*\[?(\w+)\]?\s*,\s*\[([^\]]*)\]\s*\)")
+
+
+def autoconf_version(repo: str) -> Optional[Tuple[str, str]]:
+    """configure.ac's AC_INIT version: written out ([1.52.1]), or put together from m4_define'd parts
+    (pcre2_major.pcre2_minor[]pcre2_prerelease); ("tags", …) when a command computes it (git describe:
+    the tag is the version); None when AC_INIT names no version."""
+    text = _read(os.path.join(repo, "configure.ac"), 300_000) or ""
+    match = _AC_INIT.search(text)
+    if not match:
+        return None
+    said = match.group(1).strip()
+    said = said[1:-1].strip() if said.startswith("[") and said.endswith("]") else said
+    parts = dict(_M4_DEFINE.findall(text))
+    spelled = re.sub(r"\b[A-Za-z_]\w*\b", lambda name: parts.get(name.group(0), name.group(0)), said)
+    spelled = spelled.replace("[]", "").replace("[", "").replace("]", "")
+    if is_version(spelled):
+        return spelled, "configure.ac"
+    defined = re.search(rf"m4_define\(\s*\[?{re.escape(said)}\]?\s*,((?:(?!m4_define)[\s\S]){{0,400}})", text)
+    command = re.search(r"esyscmd(?:_s)?\(\s*\[?([^\]\)]+)", said + " " + (defined.group(1) if defined else ""))
+    if command and _runs_git_describe(repo, command.group(1)):
+        return "tags", "configure.ac"
+    return None
+
+
+def _runs_git_describe(repo: str, command: str) -> bool:
+    """The command (or the script it runs, scripts/version) asks git for the tag."""
+    if re.search(r"\bgit\b", command):
+        return True
+    script = command.split()[0] if command.split() else ""
+    text = _read(os.path.join(repo, script), 100_000) if script else None
+    return re.search(r"\bgit\s+describe\b", text or "") is not None

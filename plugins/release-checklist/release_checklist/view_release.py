@@ -280,6 +280,8 @@ def publishing_line(release: Release, t: Translate) -> str:
     if publishing.kind in (TAG_PUSH, RELEASE_EVENT, DISPATCH):
         key = {TAG_PUSH: "publish_ci_tag", RELEASE_EVENT: "publish_ci_release", DISPATCH: "publish_ci_dispatch"}
         return t(key[publishing.kind], workflows=workflows, tag=tag)
+    if publishing.kind == COMMAND and publishing.command and publishing.tags_itself:
+        return t("publish_command_tags", command=publishing.command.replace("{version}", release.version), tag=tag)
     if publishing.kind == COMMAND and publishing.command:
         return t("publish_command", command=publishing.command.replace("{version}", release.version))
     if publishing.kind == GO_MODULE and publishing.registry:
