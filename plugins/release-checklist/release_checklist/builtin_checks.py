@@ -190,7 +190,8 @@ def read_version_source(repo: str, last_version: Optional[str], version: Optiona
     project = detect_project(repo, last_release=last_version, version_file=version_file,
                              version_macro=version_macro)
     member = member_of_tag(repo, tag) if tag and version and not version_file else None
-    if member is not None and project.version != version and version_key(member.version) == version_key(version):
+    if member is not None and version and project.version != version and \
+            version_key(member.version) == version_key(version):
         return VersionSource(member.manifest, member.version, None, ())
     return VersionSource(project.version_file.replace(os.sep, "/") if project.version_file else None,
                          project.version, project.version_from_tags,
