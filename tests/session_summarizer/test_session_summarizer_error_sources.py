@@ -4,7 +4,7 @@ line the terminal wrapped, a script written with `cat > file << EOF` and run, an
 after stopping a tool. The cases are invented, in several agents' shapes.
 """
 
-from session_summarizer import command_list
+from session_summarizer import command_list, user_reports
 from session_summarizer.local_summary import summarize
 from session_summarizer.sections import call_errors
 from session_summarizer.session import parse_session
@@ -166,3 +166,34 @@ def test_a_command_run_inside_a_container_ranks_by_what_it_runs():
     looking = command_list._rank("docker exec web-1 ls -la /srv/app")
     acting = command_list._rank("docker exec web-1 /opt/app/bin/migrate.sh")
     assert looking > acting
+
+
+# ------------------------------------------------------------------------- symptoms the user reports
+
+def test_a_symptom_the_user_reports_in_their_own_words_is_an_error_in_any_language():
+    summary = _summary([
+        ("user", "Build a settings page for the billing app."),
+        ("assistant", "• Edited src/settings.tsx (+40 -0)\n\nThe settings page is in place."),
+        ("user", "When I click Save the dialog opens but immediately closes, so nothing is stored."),
+        ("assistant", "• Edited src/settings.tsx (+2 -1)\n\nThe click handler ran twice; it runs once now."),
+    ])
+    assert any("immediately closes" in item for item in summary.errors.items)
+
+
+def test_symptoms_in_japanese_chinese_and_korean_are_reports():
+    for report in ("保存ボタンを押しても設定が反映されません。", "侧边栏里还是没有出现二级菜单",
+                   "로그인 버튼이 작동하지 않아요"):
+        assert user_reports.reports(report) == [report]
+
+
+def test_requests_rules_conditions_and_lead_ins_are_not_reports():
+    asks = ["Fix the dialog so it does not close by itself.",
+            "Make sure the export doesn't crash on empty rows.",
+            "If the upload fails, retry it once.",
+            "For archived invoices the Edit button should no longer work.",
+            "We are working on new lint rules for the team.",
+            "設定画面にボタンを追加してください。",
+            "중복된 로그가 있는지 알려줘",
+            "For the code present, we get this error:",
+            "why does the chart not load?"]
+    assert [user_reports.reports(ask) for ask in asks] == [[] for _ in asks]

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import command_list, cues, loose_ends
+from . import command_list, cues, loose_ends, user_reports
 from . import extraction as ex
 from . import sections as rules
 from .chat_commands import chat_commands, commits_shown, handed_to_user
@@ -916,6 +916,10 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
     text = _INTERRUPTED.sub("", text, count=1)
     if not ask_text(text):
         return
+    own = _own_words(text)
+    if own and not errors.full:  # a symptom told in the user's own words ("the modal closes at once")
+        for report in user_reports.reports(own):
+            errors.add(report, _error_key(report))
     if errors.full or (text.isascii() and not ex.has_error_words(text) and "E" not in text):
         return
     lead_ins = set()
