@@ -5,7 +5,7 @@ The replies are invented here in the shapes agents print them (Claude Code and C
 Chinese headings); none is copied from the corpus.
 """
 
-from session_summarizer.local_summary import summarize
+from session_summarizer.local_summary import LIMITS, summarize
 from session_summarizer.sections import result_lists
 from session_summarizer.session import parse_session
 from session_summarizer.worktree import check_files
@@ -106,10 +106,10 @@ def test_each_reply_s_headline_comes_first_and_the_reply_that_closes_a_phase_win
     turns = [("user", "Add the import screen."), ("assistant", "Added the upload form to import.html."),
              ("assistant", "The import screen is done: upload, preview and a dry run.")]
     turns += [("user", "Now port the reports.")] + [("assistant", "Added report number " + str(n) + " to the Go port.")
-                                                     for n in range(16)]
+                                                     for n in range(LIMITS["done"] + 2)]
     done = _summary(turns, agent="copilot").done.items
     assert any("The import screen is done" in item for item in done)
-    assert sum("to the Go port" in item for item in done) < 16  # the busy phase gave way
+    assert sum("to the Go port" in item for item in done) < LIMITS["done"] + 2  # the busy phase gave way
 
 
 def test_edited_files_are_evidence_when_results_do_not_say_where_and_never_a_json_fragment():
@@ -236,7 +236,7 @@ def test_pushes_through_tool_calls_lead_the_section_even_in_a_long_session():
                                           for part in range(3)))]
     done = _summary(turns).done
     assert done.items[0].startswith("Pushed with tool calls: push_files (github)")
-    assert len(done.items) <= 15
+    assert len(done.items) <= LIMITS["done"] + 1
 
 
 def test_a_chat_whose_replies_say_only_made_changes_lists_the_asks_its_edits_answered():

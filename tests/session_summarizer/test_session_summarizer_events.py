@@ -6,7 +6,7 @@ than the corpus sessions, so a rule that only matches one transcript's wording f
 """
 
 from session_summarizer.command_list import pick as pick_steps
-from session_summarizer.local_summary import count_words, summarize
+from session_summarizer.local_summary import LIMITS, count_words, summarize
 from session_summarizer.sections import call_errors, clean_command, is_decision, is_id_only
 from session_summarizer.session import parse_session
 from session_summarizer.transcript import read_turn
@@ -423,7 +423,7 @@ def test_a_feature_built_early_is_not_crowded_out_by_the_last_replies_lists():
     summary = _summary(turns)
     joined = " ".join(summary.done.items)
     assert "recipe browser with a search box" in joined and "service worker" in joined, summary.done.items
-    assert len(summary.done.items) <= 15
+    assert len(summary.done.items) <= LIMITS["done"] + 1
 
 
 def test_the_users_last_unanswered_report_keeps_the_error_it_pasted():

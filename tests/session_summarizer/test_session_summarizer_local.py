@@ -3,7 +3,7 @@
 import subprocess
 
 from session_summarizer.language import detect_language
-from session_summarizer.local_summary import summarize
+from session_summarizer.local_summary import LIMITS, summarize
 from session_summarizer.session import TURN_HEAD_CHARS, parse_session
 from session_summarizer.worktree import check_files
 from session_summarizer_fixtures import (
@@ -160,8 +160,8 @@ def test_two_thousand_turns_keep_the_newest_actions_and_report_overflow():
     assert summary.turn_count == 2400 and summary.omitted_turns == 400
     # The newest work is listed, in order; older work is summed up as "more" rather than counted.
     assert summary.done.items[-1] == "Updated lib/module_999.py to use the new API."
-    assert summary.done.items[0] == "Updated lib/module_986.py to use the new API."
-    assert len(summary.done.items) == 14 and summary.done.overflow == -1
+    assert summary.done.items[0] == "Updated lib/module_" + str(1000 - LIMITS["done"]) + ".py to use the new API."
+    assert len(summary.done.items) == LIMITS["done"] and summary.done.overflow == -1
     assert summary.files_overflow == 1000 - 30
     assert "the oldest 400 turns were not available" in summary.markdown
     assert "… and more (not listed)" in summary.markdown

@@ -1019,37 +1019,45 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
 
     The agent's own lists under a results heading, reported actions that say what they achieved, and
     what tool output shows was done: commits, pushes, acting tool calls. Each reply's results keep its
-    own order (the headline first) and only its first few count. Replies are read newest first; the
-    section takes the first result of each reply, then the second of each, and so on, so a feature built
-    early is not crowded out by the long list of the last reply; at each depth the reply that closes a
-    phase (the last one before the next ask) comes first, since that is where agents sum up. Edit
+    own order (the headline first) and only its first few count. The session is read by phase (an ask and
+    the replies that answer it), newest first; the section takes the first result of each phase, then the
+    second of each, and so on, so each accomplished ask gets its result and a feature built early is not
+    crowded out by the long list of the last phase; within a phase the reply that closes it (the last
+    one before the next ask) comes first at each depth, since that is where agents sum up. Edit
     records ("Updated x with 8 additions") are evidence, not items: when the session reports few
     results, the files its tools edited are named once, grouped by folder.
     """
     limit = LIMITS["done"]
     undone = {commit for turn_parts in parts if turn_parts is not None for commit in turn_parts.undone}
-    groups: List[Tuple[bool, List[str]]] = []  # (closes a phase, the reply's results), newest reply first
+    # Each phase (an ask and the replies that answer it, newest phase first) holds its replies' results,
+    # newest reply first.
+    phases: List[List[List[str]]] = []
+    phase: List[List[str]] = []
     seen: Set[str] = set()
     acted: Dict[str, Tuple[str, int]] = {}  # acting tool calls by name: (as first shown, how many)
-    candidates = 0
+    read = 0  # results read, a closed phase counting at most _DONE_PER_PHASE_READ of its own
     stopped = False  # replies older than the ones read hold more results, not counted
     closes = True  # the newest reply with words closes the last phase
     phase_edited = reported = False  # the phase being read (back to its ask) edited files / reported a result
-    quiet: List[Tuple[int, str]] = []  # (where among the replies, the ask) of phases that edited and said nothing
+    quiet: List[Tuple[int, str]] = []  # (which phase, the ask) of phases that edited and said nothing
     for turn, turn_parts in zip(reversed(turns), reversed(parts)):
         if turn_parts is None:
             ask = ask_text(turn.text)
             if ask and phase_edited and not reported and _asks_for_work(ask):
                 # Replies that say only "Made changes.": the ask the edits answered is the result; it only
                 # fills what the reported results leave.
-                quiet.append((len(groups), phrase(language, "done.edited_for", ask=_opening(ask, _EDITED_FOR_CHARS))))
+                quiet.append((len(phases), phrase(language, "done.edited_for", ask=_opening(ask, _EDITED_FOR_CHARS))))
             if ask:
                 phase_edited = reported = False
+                phases.append(phase)  # an ask closes its phase even when it reported nothing
+                read += min(_DONE_PER_PHASE_READ, sum(len(group) for group in phase))
+                phase = []
             closes = closes or bool(ask)
             continue
         prose = _reply_words(turn_parts)
-        # A results list needs a heading: a `#` line, a bold line or a line that ends on a colon.
-        headed = ":" in prose or "#" in prose or "**" in prose or "：" in prose
+        # A results list needs a heading: a `#` line, a bold line or a line that ends on a colon,
+        # or a short sentence that announces it ("Done.", "Готово.", "完了しました。") over a list.
+        headed = ":" in prose or "#" in prose or "**" in prose or "：" in prose or "\n- " in prose
         found = [(_position(prose, item), item) for item in rules.result_lists(prose)] if headed else []
         listed_keys = {" ".join(ex.clean_item(item).lower().split()) for _, item in found}
         # Reported actions anywhere; in the reply that closes a phase, also where the work ended up ("The
@@ -1094,13 +1102,16 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
                 seen.add(key)
                 group.append(item)
         if group:
-            groups.append((closes and bool(found), group))
-            candidates += len(group)
+            phase.append(group)
         if re.search(r"\w{3,}", prose):
             closes = False
-        if candidates > _DONE_READ * limit:
+        # A long session's older phases still count (a feature built early), each for a few results; one
+        # long phase is read until it alone holds enough.
+        if read + sum(len(group) for group in phase) > _DONE_READ * limit:
             stopped = True
             break
+    if phase:
+        phases.append(phase)
     # Acting tool calls (MCP pushes and the like) over the whole session, however far back the results were read:
     # counted by the tool's name, shown with the arguments of its first call.
     for turn_parts in parts:
@@ -1116,18 +1127,20 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
         names = ", ".join(shown + (" ×" + str(count) if count > 1 else "") for shown, count in acted.values())
         key = "done.acted_push" if any("push" in name.lower() for name in acted) else "done.acted"
         done.add(phrase(language, key, names=names))
-    # Rank: depth first, then the replies that close a phase, then the ends of the session; show in session order.
-    # The newest replies and, when the whole session was read, the oldest: a feature built early counts.
-    last = len(groups) - 1 if not stopped else 10 ** 9
-    ranked = sorted([(depth, not closing, min(reply, last - reply), reply, item)
-                     for reply, (closing, group) in enumerate(groups) for depth, item in enumerate(group)]
-                    # A session whose replies report (almost) nothing, such as a chat whose replies say only
-                    # "Made changes.": the asks its edits answered stand for its results.
-                    + [(_QUIET_DEPTH, False, min(reply, last - reply), reply, item) for reply, item in quiet
-                       if len(groups) < _QUIET_RESULTS])
-    picked = sorted(ranked[:limit - len(done.items)], key=lambda entry: (-entry[3], entry[0]))
-    for _, _, _, _, item in picked:
+    # Rank: depth first (within its phase), then the ends of the session; show in session order. The newest
+    # phases and, when the whole session was read, the oldest: a feature built early counts.
+    last = len(phases) - 1 if not stopped else 10 ** 9
+    ranked = [(depth, min(number, last - number), number, item)
+              for number, replies in enumerate(phases) for depth, item in enumerate(_phase_results(replies))]
+    # A session whose replies report (almost) nothing, such as a chat whose replies say only "Made changes.":
+    # the asks its edits answered stand for its results.
+    if sum(len(replies) for replies in phases) < _QUIET_RESULTS:
+        ranked += [(_QUIET_DEPTH, min(number, last - number), number, item) for number, item in quiet]
+    ranked.sort()
+    picked = sorted(ranked[:limit - len(done.items)], key=lambda entry: (-entry[2], entry[0]))
+    for _, _, _, item in picked:
         done.add(item)
+    candidates = len(ranked)
     section = done.section()
     section.overflow = -1 if stopped else max(0, candidates - len(picked))
     edited = rules.edited_evidence(parts)
@@ -1135,6 +1148,15 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
         # Few results, or results that never say where the work went: the edited files are the evidence.
         section.items.append(phrase(language, "done.edited", files=rules.group_by_folder(edited)))
     return section
+
+
+def _phase_results(replies: Sequence[List[str]]) -> List[str]:
+    """A phase's results in the order they count: the first of each reply, then the second of each, and so
+    on; at each depth the newest reply first (the one that closes the phase, where agents sum up)."""
+    out: List[str] = []
+    for depth in range(max((len(group) for group in replies), default=0)):
+        out.extend(group[depth] for group in replies if depth < len(group))
+    return out
 
 
 def _reply_words(turn_parts: TurnParts) -> str:
@@ -1179,6 +1201,8 @@ def _asks_for_work(ask: str) -> bool:
             and not ex.is_acknowledgement(head))
 # How far back "done" reads: replies until this many times the section's size in results.
 _DONE_READ = 4
+# A phase already read counts for this many of its results in how far back "done" reads.
+_DONE_PER_PHASE_READ = 2
 # A reply's first results say what it achieved; the rest of a long list are details.
 _DONE_PER_REPLY = 5
 # With fewer results than this, the files the session's tools edited are named as evidence.

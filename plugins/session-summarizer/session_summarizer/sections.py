@@ -449,7 +449,7 @@ _AHEAD_CUE = re.compile(
     r"(?i)\b(?:next|remaining|todo|to do|plan(?:ned|s)?|propos\w*|suggest\w*|options?|recommend\w*|should|will"
     r"|would|could|needed|need|required|steps to|how to|before|unchanged|not (?:done|changed|implemented)"
     r"|make sure|ensure|try|check|if|you|to (?:fix|resolve|solve)|possible|potential|may|might)\b"
-    r"|次の|予定|提案|今後|下一步|计划|建议|待|다음|계획|제안|남은|следующ\w*|próximos?|siguientes?")
+    r"|次の|予定|提案|今後|下一步|计划|建议|待|다음(?!과)|계획|제안|남은|следующ\w*|próximos?|siguientes?")
 _HEADING_MARKS = re.compile(r"\[[A-Z]{2,8}\]|[\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d]|[\U0001F000-\U0001FAFF]")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+(.+)$")
 # Reports of looking, not of a result: "I checked the requirements", "確認しました".
@@ -467,9 +467,25 @@ def _heading(line: str) -> Tuple[int, str]:
     elif len(stripped) <= 100 and not _LIST_ITEM.match(stripped) and (
             stripped.endswith((":", "：")) or (stripped.startswith("**") and stripped.rstrip(":：").endswith("**"))):
         level, text = 9, stripped
+    elif _lead_in(stripped):
+        level, text = 9, stripped.rstrip(".!。！")
     else:
         return 0, ""
     return level, " ".join(_HEADING_MARKS.sub(" ", text).replace("*", " ").strip(" :：").split())
+
+
+# A short sentence that announces the list under it ("Done.", "Here's what I changed.", "Готово.", "以下の修正を
+#行いました。", "已完成以下修改。"): it heads that list as a line ending on a colon would.
+_LEAD_IN_END = re.compile(r"[.!。！]$")
+_LEAD_IN_WORDS = 12
+_LEAD_IN_CHARS = 40
+
+
+def _lead_in(line: str) -> bool:
+    if not _LEAD_IN_END.search(line) or _LIST_ITEM.match(line):
+        return False
+    short = len(line.split()) <= _LEAD_IN_WORDS if line.isascii() else len(line) <= _LEAD_IN_CHARS
+    return short and _heads_results(" ".join(_HEADING_MARKS.sub(" ", line).replace("*", " ").split()))
 
 
 def _heads_results(words: str) -> bool:
@@ -489,6 +505,7 @@ def result_lists(prose: str) -> List[str]:
     under = False  # reading a list under a results heading
     top = -1  # the indent of the list's own items
     header_seen = False  # a table's first row (its column names) was read
+    lead = False  # the line before was a lead-in over results ("Done:", "Here's what changed.")
     for line in prose.split("\n"):
         stripped = line.strip()
         if not stripped:
@@ -511,12 +528,18 @@ def result_lists(prose: str) -> List[str]:
                 results = _heads_results(words)
                 if level < 9 and results and not section:
                     section = level
+                elif level < 9 and lead and not section and not _AHEAD_CUE.search(words):
+                    # "Done:" right over "### Backend", "### UI": the lead-in heads every part under it.
+                    section = level - 1 if level > 1 else level
+                lead = level == 9 and results
                 under = results or (bool(section) and not _AHEAD_CUE.search(words))
                 if section and level < 9 and _AHEAD_CUE.search(words):
                     section, under = 0, False
                 top = -1
             elif not section:
                 under = False
+            if not level:
+                lead = False
             continue
         if under or section:
             indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
@@ -525,6 +548,7 @@ def result_lists(prose: str) -> List[str]:
                 lists.append([])
             if indent <= top and _is_result_item(item.group(1)):
                 lists[-1].append(item.group(1))
+        lead = False
     return [item for items in lists for item in _dense(items)]
 
 

@@ -1,0 +1,74 @@
+"""The "what was done" section reads a session by its asks: one result per accomplished ask first, and a short
+sentence that announces a list ("Done.", "Готово.", "完了しました。") heads it like a heading would.
+
+Every reply here is invented in the shapes agents print (Cursor/SpecStory replies, Claude Code summaries), in
+several languages; none is copied from the corpus.
+"""
+
+from session_summarizer.local_summary import LIMITS, summarize
+from session_summarizer.sections import result_lists
+from session_summarizer.session import parse_session
+from session_summarizer.worktree import check_files
+
+
+def _done(turns, agent="cursor"):
+    raw = {"agent": agent, "cwd": "", "turns": [{"role": role, "text": text} for role, text in turns]}
+    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, "")).done.items
+
+
+def test_a_short_sentence_announcing_results_heads_the_list_under_it_in_several_languages():
+    for lead in ("Done.", "Here's what I changed.", "Готово, вот что сделано.", "以下の変更を実装しました。",
+                 "已完成以下修改。", "다음과 같이 변경했습니다."):
+        reply = (lead + "\n\n- `cart.ts`: the total now rounds once, at checkout\n"
+                 "- `cart.test.ts`: covers a 0.1 + 0.2 cart\n")
+        assert result_lists(reply) == ["`cart.ts`: the total now rounds once, at checkout",
+                                       "`cart.test.ts`: covers a 0.1 + 0.2 cart"], lead
+
+
+def test_a_sentence_that_is_not_about_results_or_is_long_heads_nothing():
+    for lead in ("Here are a few options.", "Next I will do this.",
+                 ("I went through the module and the cart total was computed in two places, and both of them"
+                 " changed to round once.")):
+        assert result_lists(lead + "\n\n- round once at checkout\n- drop the second total\n") == [], lead
+
+
+def test_a_lead_in_right_over_sub_headings_heads_every_part_until_a_part_about_what_is_left():
+    reply = ("Сделано так:\n\n### Бэкенд\n- `ledger.py`: transfers post two legs with their own currency\n\n"
+             "### Интерфейс\n- the transfer form shows both wallets' balances\n\n"
+             "### Next steps\n- add a rate history\n")
+    assert result_lists(reply) == ["`ledger.py`: transfers post two legs with their own currency",
+                                   "the transfer form shows both wallets' balances"]
+    # Without the lead-in the sub-headings are only topics.
+    assert result_lists(reply.split("\n", 1)[1]) == []
+
+
+def _many_asks(count, per_reply=5):
+    turns = []
+    for number in range(count):
+        turns.append(("user", f"Please build feature {number} for the warehouse app now."))
+        items = "\n".join(f"- feature{number} detail {depth} is handled in `mod{number}.py` with its checks and logs"
+                          for depth in range(per_reply))
+        turns.append(("assistant", f"Working on it.\n\n## Summary\n{items}\n"))
+    return turns
+
+
+def test_each_accomplished_ask_of_a_long_session_gets_its_result_before_any_gets_a_second():
+    # as many asks as the section holds, 5 results each: more than "done" reads when it counts every result
+    asks = LIMITS["done"]
+    done = _done(_many_asks(asks))
+    for number in range(asks):
+        assert any(f"feature{number} detail 0" in item for item in done), number
+    # the section is full, so details beyond the headlines fill it in session order
+    assert not any("detail 4" in item for item in done)
+
+
+def test_a_phase_of_several_replies_leads_with_the_reply_that_closes_it():
+    turns = [("user", "Add an invoice export to the admin page."),
+             ("assistant", "## Changes\n- `export.ts`: a CSV writer for invoices\n- `export.ts`: dates in ISO"),
+             ("assistant", "## Summary\n- Invoice export: a CSV button on the admin page\n- 31 tests pass"),
+             ("user", "Now add a PDF version of the same export."),
+             ("assistant", "## Summary\n- A PDF invoice export beside the CSV one")]
+    done = _done(turns)
+    first = [item for item in done if "export" in item.lower()]
+    assert first[0].startswith("Invoice export: a CSV button"), done
+    assert any("PDF invoice export" in item for item in done)
