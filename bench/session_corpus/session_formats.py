@@ -142,11 +142,14 @@ def prompt_turns(text: str, prompt: str, first: str = "") -> Turns:
     return turns
 
 
-def copilot_copy_turns(text: str, user: str) -> Turns:
-    """VS Code Copilot chat copied as text: `<login>: ask` and `GitHub Copilot: reply` paragraphs."""
+def copilot_copy_turns(text: str, user: str, assistant: str = "") -> Turns:
+    """VS Code Copilot chat copied as text: `<login>: ask` and `GitHub Copilot: reply` paragraphs.
+
+    `assistant` names another reply mark (a Markdown copy writes `# <login>: ask` and `**GitHub Copilot:**`,
+    the reply starting on the same line or the next)."""
     # A student's notes put "CHAT: " before the first ask.
     marks = {"user": re.compile(r"^(?:CHAT: )?" + re.escape(user) + r": "),
-             "assistant": re.compile(r"^GitHub Copilot: ")}
+             "assistant": re.compile(r"^" + re.escape(assistant) + r"(?: |$)" if assistant else r"^GitHub Copilot: ")}
     turns: Turns = []
     role, lines = "", []
     for line in text.split("\n"):

@@ -177,3 +177,17 @@ def test_a_command_reported_with_its_outcome_on_the_line_ran():
                                       "- `npm publish` → **404** (token ไม่มีสิทธิ์)\n"
                                       "- ถ้าต้องการ ลอง `npm whoami` ดูก่อน"}])
     assert summary.commands.items == ["npm run typecheck", "npm test", "npm publish"]
+
+
+def test_an_ok_after_plain_advice_does_not_make_its_commands_run():
+    advice = ("Here is a request you can use to check the feed:\n\n```sh\ncurl \"https://feeds.example.org/v2/tides\"\n"
+              "```\n\nReplace the station id with yours.")
+    offer = advice + "\n\nShall I run it against the staging feed?"
+    later = {"role": "assistant", "text": "Done."}
+    plain = _summary([{"role": "user", "text": "give me a curl command to test the tide feed"},
+                      {"role": "assistant", "text": advice},
+                      {"role": "user", "text": "OK, I found the problem: the station id was wrong"}, later])
+    assert plain.commands.items == []
+    offered = _summary([{"role": "user", "text": "give me a curl command to test the tide feed"},
+                        {"role": "assistant", "text": offer}, {"role": "user", "text": "ok"}, later])
+    assert any("curl" in item for item in offered.commands.items)

@@ -4,8 +4,12 @@ Every case is invented in the shape the agent's export prints (Antigravity/Winds
 `/export`, …), with projects and words of its own, so a rule that only fits one real session fails here.
 """
 
+from session_summarizer import chat_edits
+from session_summarizer.local_summary import summarize
 from session_summarizer.sections import call_errors
+from session_summarizer.session import parse_session
 from session_summarizer.transcript import read_turn
+from session_summarizer.worktree import FileCheck
 
 
 def _calls(text):
@@ -422,3 +426,283 @@ def test_cctrace_results_of_calls_made_together_find_their_call_by_their_shape()
     parts = read_turn(text)
     assert _calls(text) == [("run", "ls -la"), ("search", "Glob vercel.json")]
     assert parts.calls[0].output == ["total 12", "drwxr-xr-x  4 ana ana 4096 ."]
+
+
+# Codex's session JSONL rendered as Markdown: three exporters' headings, one shape (a call heading and its JSON
+# arguments, then a result heading and what the tool printed with its exit status).
+CODEX_MD_ROLLOUT = """I'll run the migrations first.
+
+### Tool Call: exec_command (2026-03-04T09:10:11Z)
+
+```json
+{"cmd": "alembic upgrade head", "workdir": "/srv/tide"}
+```
+
+### Tool Output: call_Q1w2E3r4 (2026-03-04T09:10:13Z)
+
+```
+Chunk ID: 4f2a
+Wall time: 1.2 seconds
+Process exited with code 1
+Original token count: 40
+Output:
+sqlalchemy.exc.OperationalError: no such table: tides
+```
+
+### Tool Call: apply_patch (2026-03-04T09:11:00Z)
+
+```text
+*** Begin Patch
+*** Update File: migrations/env.py
+@@
+-target_metadata = None
++target_metadata = Base.metadata
+*** End Patch
+```
+
+### Tool Output: call_T5y6U7i8 (2026-03-04T09:11:01Z)
+
+```
+Success. Updated the following files:
+M migrations/env.py
+```
+
+### Tool Call: update_plan (2026-03-04T09:11:02Z)
+
+```json
+{"plan": [{"step": "fix env", "status": "completed"}]}
+```
+
+The metadata was never wired into Alembic; it is now."""
+
+CODEX_MD_ACTIVITY = """### Tool Call: exec_command - 2026-02-01T08:00:00Z
+
+```json
+{"cmd": ["bash", "-lc", "cargo build --release"], "yield_time_ms": 1000}
+```
+
+### Command Result - 2026-02-01T08:00:09Z
+
+```text
+cwd: ~/code/ferry
+status: failed
+exit_code: 101
+
+$ /bin/bash -lc 'cargo build --release'
+error[E0432]: unresolved import `ferry::wire`
+```
+"""
+
+CODEX_MD_EVENTS = """<!-- codex-event:{"kind":"tool-call","phase":null} -->
+## Tool call: exec_command · 2026-07-01T10:00:00.000Z
+
+```json
+{
+  "cmd": "git push origin HEAD",
+  "workdir": "/Users/kim/orchard"
+}
+```
+
+<!-- /codex-event -->
+
+<!-- codex-event:{"kind":"tool-result","phase":null} -->
+## Tool result: call_Zx9 · 2026-07-01T10:00:02.000Z
+
+````text
+Process exited with code 0
+Output:
+To github.com:kim/orchard.git
+   1a2b3c4..5d6e7f8  HEAD -> main
+````
+
+<!-- /codex-event -->
+
+Pushed."""
+
+
+def test_codex_markdown_export_calls_get_their_results_and_exit_status():
+    parts = read_turn(CODEX_MD_ROLLOUT)
+    assert _calls(CODEX_MD_ROLLOUT) == [("run", "alembic upgrade head"), ("edit", "migrations/env.py")]
+    assert parts.calls[0].output == ["Exit code 1", "sqlalchemy.exc.OperationalError: no such table: tides"]
+    assert parts.calls[1].output == []  # an edit's report is not what went wrong
+    assert [hit.status for hit in call_errors([parts])] != []
+    assert " ".join(parts.prose.split()) == ("I'll run the migrations first. The metadata was never wired into "
+                                             "Alembic; it is now.")
+    assert parts.blocks == []
+
+
+def test_codex_markdown_export_with_results_apart_and_as_events():
+    activity = read_turn(CODEX_MD_ACTIVITY)
+    assert _calls(CODEX_MD_ACTIVITY) == [("run", "cargo build --release")]
+    assert activity.calls[0].output == ["Exit code 101", "error[E0432]: unresolved import `ferry::wire`"]
+    events = read_turn(CODEX_MD_EVENTS)
+    assert _calls(CODEX_MD_EVENTS) == [("run", "git push origin HEAD")]
+    assert events.calls[0].output[0] == "To github.com:kim/orchard.git"  # exit 0: no failure line
+    assert "codex-event" not in events.prose and events.prose.strip().endswith("Pushed.")
+
+
+# Gemini CLI's `/chat share`: the call as {name, args} under **Tool Command**, its result in the next message.
+GEMINI_SHARE = """I'll check why the certificate is still provisioning.
+
+**Tool Command**:
+```json
+{
+  "name": "run_shell_command",
+  "args": {
+    "description": "Show the certificate status.",
+    "command": "kubectl describe managedcertificate shop-certs -n shop"
+  }
+}
+```
+
+**Tool Command**:
+```json
+{
+  "name": "replace",
+  "args": {
+    "file_path": "/home/ria/shop/k8s/ingress.yaml",
+    "old_string": "name: shop-api",
+    "new_string": "name: shop-api-service"
+  }
+}
+```
+
+**Tool Response**:
+```json
+{
+  "id": "replace_17_1",
+  "name": "replace",
+  "response": {
+    "output": "Successfully modified file: /home/ria/shop/k8s/ingress.yaml (1 replacements)."
+  }
+}
+```
+
+**Tool Response**:
+```json
+{
+  "id": "run_shell_command_17_0",
+  "name": "run_shell_command",
+  "response": {
+    "output": "Command: kubectl describe managedcertificate shop-certs -n shop\\nDirectory: (root)\\n\
+Output: Warning  Translate  could not find service \\"shop/shop-api\\"\\nError: (none)\\nExit Code: 1\\n\
+Signal: (none)\\nProcess Group PGID: 4242"
+  }
+}
+```
+
+**Tool Command**:
+```json
+{
+  "name": "read_file",
+  "args": {"absolute_path": "/home/ria/shop/k8s/missing.yaml"}
+}
+```
+
+**Tool Response**:
+```json
+{
+  "id": "read_file_17_2",
+  "name": "read_file",
+  "response": {"error": "File not found: /home/ria/shop/k8s/missing.yaml"}
+}
+```
+
+The ingress pointed at a service name that does not exist."""
+
+
+def test_gemini_share_calls_find_their_responses_by_tool_name():
+    parts = read_turn(GEMINI_SHARE)
+    assert _calls(GEMINI_SHARE) == [("run", "kubectl describe managedcertificate shop-certs -n shop"),
+                                    ("edit", "/home/ria/shop/k8s/ingress.yaml"),
+                                    ("failed", "/home/ria/shop/k8s/missing.yaml")]
+    assert parts.calls[0].output == ["Exit code 1", 'Warning  Translate  could not find service "shop/shop-api"']
+    assert parts.calls[2].output == ["Error: File not found: /home/ria/shop/k8s/missing.yaml"]
+    assert parts.edited == ["/home/ria/shop/k8s/ingress.yaml"] and parts.read == []  # the failed read is gone
+    assert " ".join(parts.prose.split()) == ("I'll check why the certificate is still provisioning. The ingress "
+                                             "pointed at a service name that does not exist.")
+
+
+# Cursor's own chat export keeps no tool calls: an edit is a block of old text, "->", new text; a file written
+# whole follows the agent's announcement that names it.
+CURSOR_EXPORT = """Now let me update `deploy/run.sh` to read the port from the environment:
+
+
+```shellscript
+PORT=8080
+
+->
+
+PORT="${PORT:-8080}"
+```
+
+Let me create the `.env.example` file:
+
+
+```plaintext
+PORT=8080
+```
+
+Create a `.env` file like this if you want to override it:
+
+
+```plaintext
+PORT=9000
+```
+
+The script now reads the port from the environment."""
+
+
+def _exported(*texts):
+    parts = [read_turn(text) for text in texts]
+    chat_edits.exported_writes(list(texts), parts)
+    return parts
+
+
+def test_cursor_export_replace_blocks_and_announced_files_are_writes():
+    parts = _exported(CURSOR_EXPORT)[0]
+    assert parts.written == ["deploy/run.sh", ".env.example"]  # the `.env` block is advice to the user
+    assert parts.made_changes == 1
+    assert parts.commands == [] and parts.calls == []
+
+
+def test_cursor_export_announcement_in_other_languages_and_without_a_file():
+    text = ("让我更新 `src/store/cart.ts`：\n\n```typescript\nexport const total = 0\n```\n\n"
+            "Let me create a helper for this:\n\n```python\ndef helper():\n    pass\n```\n")
+    assert _exported(text)[0].written == ["src/store/cart.ts"]
+
+
+def test_announced_blocks_are_not_writes_where_tools_keep_their_own_records():
+    # aider applies an edit only when it says so ("Applied edit to …"); SpecStory keeps each edit call.
+    tool_turn = "Running the tests.\n\n> Running pytest -q\n> 2 passed"
+    parts = _exported(CURSOR_EXPORT, tool_turn)
+    assert parts[0].written == [] and parts[0].made_changes == 0
+
+
+# GitHub Copilot's export: each edit is "Made changes."; only the report names the file.
+COPILOT_MADE_CHANGES = """````
+
+````
+
+
+Made changes.
+
+server.py is now updated to close the pool on shutdown, using the helper from pool_utils.py.
+A regression test was added in tests/test_shutdown.py.
+You can delete legacy_pool.py if you no longer need it."""
+
+
+def test_copilot_made_changes_takes_the_files_its_report_says_changed():
+    parts = read_turn(COPILOT_MADE_CHANGES)
+    assert parts.made_changes == 1
+    assert parts.written == ["server.py", "tests/test_shutdown.py"]  # pool_utils.py was used, legacy_pool.py offered
+
+
+def test_copilot_made_changes_files_are_shown_as_edited():
+    turns = [{"role": "user", "text": "close the db pool when the server stops"},
+             {"role": "assistant", "text": COPILOT_MADE_CHANGES}]
+    summary = summarize(parse_session({"agent": "copilot", "cwd": "", "turns": turns}),
+                        file_checker=lambda paths, cwd: [FileCheck(path, "mentioned") for path in paths])
+    states = {check.path: check.state for check in summary.files}
+    assert states["server.py"] == "edited" and states["tests/test_shutdown.py"] == "edited"
+    assert states["legacy_pool.py"] == "mentioned"

@@ -9,6 +9,7 @@ from . import command_list, cues, loose_ends, user_reports
 from . import extraction as ex
 from . import sections as rules
 from .chat_commands import chat_commands, commits_shown, handed_to_user
+from .chat_edits import exported_writes
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
@@ -221,6 +222,7 @@ def summarize(session: Session, language: Optional[str] = None,
     user_turns = [turn for turn in turns if turn.role == "user" and turn.text.strip()]
     language = language or detect_language(turn.text for turn in user_turns or turns)
     parts = [read_turn(turn.text) if turn.role == "assistant" else None for turn in turns]
+    exported_writes([turn.text for turn in turns], parts)
 
     asks = [text for text in (ask_text(turn.text) for turn in user_turns) if text]
     first = _first_real_ask(asks)
@@ -244,6 +246,9 @@ def summarize(session: Session, language: Optional[str] = None,
                 proposed.add(_normal(path))
         if turn_parts is None:
             continue
+        for path in turn_parts.written:  # a chat export's edit without a tool call: its block or report names it
+            paths.append(path)
+            edited.add(_normal(path))
         # Paths a tool acted on are relative to where it ran (after a `cd`), not to the session's folder.
         for call in turn_parts.calls:
             folder = folders.get(number, "")

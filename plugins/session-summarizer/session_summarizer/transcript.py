@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
+from . import chat_edits, json_exports
 from .extraction import is_command_line, split_code
 from .formats import EDIT, EXTERNAL, FAILED, READ, RUN, SEARCH, Call, external_name, tagged_calls
 
@@ -30,6 +31,7 @@ class TurnParts:
     external: List[str] = field(default_factory=list)  # acting calls of other tools (MCP push_files, …)
     searched: int = 0  # search calls (grep, codebase search): evidence, never items
     made_changes: int = 0  # edits reported without a file ("Made changes.")
+    written: List[str] = field(default_factory=list)  # files a chat export's blocks or report show were written
     _open_call: bool = False
 
     def call(self, kind: str, text: str) -> "Call":
@@ -296,9 +298,20 @@ def _unwrapped_calls(lines: List[str]) -> List[str]:
 
 def read_turn(text: str) -> TurnParts:
     """Split one turn into the agent's prose and what its tools did."""
+    parts = _read(text)
+    if parts.made_changes and not any(call.kind == EDIT for call in parts.calls):
+        chat_edits.written_in_report(parts.prose, parts)  # "Made changes.": the report names the files
+    return parts
+
+
+def _read(text: str) -> TurnParts:
     parts = TurnParts()
     if "<think" in text:
         text = _THINK.sub("\n", text)
+    if "ool Call:" in text or "ool call:" in text:
+        text = json_exports.codex_markdown_calls(text, parts)
+    if "**Tool Command**" in text or "**Tool Response**" in text:
+        text = json_exports.gemini_share_calls(text, parts)
     text = tagged_calls(text, parts)
     if "<details" in text:
         text = _HIDDEN.sub("\n", text)
