@@ -189,5 +189,9 @@ def test_an_ok_after_plain_advice_does_not_make_its_commands_run():
                       {"role": "user", "text": "OK, I found the problem: the station id was wrong"}, later])
     assert plain.commands.items == []
     offered = _summary([{"role": "user", "text": "give me a curl command to test the tide feed"},
-                        {"role": "assistant", "text": offer}, {"role": "user", "text": "ok"}, later])
+                        {"role": "assistant", "text": offer},
+                        {"role": "user", "text": "yes, and use the station id from the README"}, later])
     assert any("curl" in item for item in offered.commands.items)
+    bare = _summary([{"role": "user", "text": "give me a curl command to test the tide feed"},
+                     {"role": "assistant", "text": advice}, {"role": "user", "text": "ok"}, later])
+    assert any("curl" in item for item in bare.commands.items)

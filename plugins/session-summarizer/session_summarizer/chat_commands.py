@@ -118,6 +118,12 @@ def _offered_inline(prose: str) -> List[str]:
     return [span.strip() for span in _INLINE.findall(tail) if " " in span.strip() and ex.is_command_line(span.strip())]
 
 
+def _bare(reply: str) -> bool:
+    """A reply that only accepts ("ok", "yes, do it", "好的"), with nothing of the user's own after it."""
+    text = reply.strip()
+    return len(text) <= 24 and len(text.split()) <= 4
+
+
 def _ends_on_offer(prose: str) -> bool:
     """Whether the reply's last lines ask the user something (an offer to go on, a choice)."""
     return any(mark in prose.strip()[-400:] for mark in ("?", "？"))
@@ -146,9 +152,9 @@ def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
         ran.extend(reported_runs(turn_parts.prose))
         shown = _block_commands(turn_parts)
         reply = _reply_after(turns, index)
-        # "OK" accepts an offer only where the reply ends on one (a question); after plain advice it is the
-        # user going on with their own work.
-        accepted = reply is not None and accepts(reply) and _ends_on_offer(turn_parts.prose)
+        # "OK" alone accepts what was shown, and so does a yes to a reply that ends on an offer (a question);
+        # "OK, I found the problem: …" after plain advice is the user going on with their own work.
+        accepted = reply is not None and accepts(reply) and (_bare(reply) or _ends_on_offer(turn_parts.prose))
         if accepted:
             shown += [command for command in _offered_inline(turn_parts.prose) if command not in shown]
         if not shown:
