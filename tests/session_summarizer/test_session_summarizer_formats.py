@@ -706,3 +706,20 @@ def test_copilot_made_changes_files_are_shown_as_edited():
     states = {check.path: check.state for check in summary.files}
     assert states["server.py"] == "edited" and states["tests/test_shutdown.py"] == "edited"
     assert states["legacy_pool.py"] == "mentioned"
+
+
+def test_gemini_share_labels_glued_to_prose_and_responses_found_by_call_id():
+    text = ('Let me build both targets.**Tool Command**:\n```json\n{\n  "id": "call_a",\n'
+            '  "name": "run_shell_command",\n  "args": {"command": "make kiln"}\n}\n```'
+            '**Tool Command**:\n```json\n{\n  "id": "call_b",\n'
+            '  "name": "run_shell_command",\n  "args": {"command": "make glaze"}\n}\n```\n\n'
+            '**Tool Response**:\n```json\n{"id": "call_b", "name": "run_shell_command", "response": {"output": '
+            '"Output: glaze built\\nExit Code: 0"}}\n```\n\n'
+            '**Tool Response**:\n```json\n{"id": "call_a", "name": "run_shell_command", "response": {"output": '
+            '"Output: make: *** No rule to make target \'kiln\'.  Stop.\\nExit Code: 2"}}\n```\n'
+            'There is no kiln target.')
+    parts = read_turn(text)
+    assert _calls(text) == [("run", "make kiln"), ("run", "make glaze")]
+    assert parts.calls[0].output == ["Exit code 2", "make: *** No rule to make target 'kiln'.  Stop."]
+    assert parts.calls[1].output == ["glaze built"]
+    assert " ".join(parts.prose.split()) == "Let me build both targets. There is no kiln target."

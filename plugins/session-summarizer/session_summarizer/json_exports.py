@@ -27,7 +27,8 @@ _COMMENT_LINE = re.compile(r"(?m)^[ \t]*<!--[^\n]*-->[ \t]*$")
 _CODEX_LABEL = re.compile(
     r"(?m)^#{2,4}[ \t]+(?:Tool [Cc]all:[ \t]*([\w.:-]+)"
     r"|(Tool (?:[Oo]utput|[Rr]esult)|Command [Rr]esult|Function (?:[Oo]utput|[Rr]esult)))\b[^\n]*\n")
-_GEMINI_LABEL = re.compile(r"(?m)^[ \t]*\*\*Tool (Command|Response)\*\*:?[ \t]*\n")
+# The label may close the prose line it follows ("…the tech stack.**Tool Command**:") or the block before it.
+_GEMINI_LABEL = re.compile(r"\*\*Tool (Command|Response)\*\*:?[ \t]*\n")
 # What Codex adds around a command's output, and what Gemini CLI adds around a shell's.
 _META = re.compile(r"^(?:Chunk ID|Wall time|Original token count|Process Group PGID|Background PIDs|Signal"
                    r"|Directory|Command|cwd|status|duration_ms):")
@@ -42,7 +43,8 @@ def _fenced(text: str, position: int) -> Tuple[str, int]:
     if opening is None:
         return "", -1
     fence = opening.group(1)
-    close = re.compile(r"(?m)^[ \t]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$")
+    # A closing fence ends its line, or runs straight into the next label ("```**Tool Command**:").
+    close = re.compile(r"(?m)^[ \t]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}(?=[ \t]*$|\*\*Tool )")
     closing = close.search(text, opening.end())
     if closing is None:
         return text[opening.end():], len(text)
@@ -173,7 +175,7 @@ def gemini_share_calls(text: str, parts: Any) -> str:
     """Take Gemini CLI's shared `**Tool Command**` / `**Tool Response**` blocks out of `text` into `parts`."""
     pieces: List[str] = []
     position = 0
-    waiting: List[Tuple[str, Call]] = []
+    waiting: List[Tuple[str, str, Call]] = []  # (call id, tool, call)
     for found in _GEMINI_LABEL.finditer(text):
         if found.start() < position:
             continue
@@ -189,12 +191,15 @@ def gemini_share_calls(text: str, parts: Any) -> str:
             call = _call(name, arguments if isinstance(arguments, dict) else {}, parts) if name else None
             parts.close_call()
             if call is not None:
-                waiting.append((name, call))
+                waiting.append((str(data.get("id") or ""), name, call))
             continue
-        at = next((index for index, (waiting_name, _) in enumerate(waiting) if waiting_name == name), 0)
         if not waiting:
             continue
-        call = waiting.pop(at)[1]
+        # A response names its call's id (when the command showed one) and always its tool.
+        answered = str(data.get("id") or "")
+        at = next((index for index, (call_id, _, _) in enumerate(waiting) if answered and call_id == answered),
+                  next((index for index, (_, tool, _) in enumerate(waiting) if tool == name), 0))
+        call = waiting.pop(at)[2]
         response = data.get("response")
         response = response if isinstance(response, dict) else {}
         error = response.get("error")
