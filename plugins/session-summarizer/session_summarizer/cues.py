@@ -11,15 +11,16 @@ import re
 # Each cue: words of alphabetic languages (matched on lower-cased text at word starts) and markers of
 # CJK languages (matched anywhere, only in text that is not ASCII).
 _REASON_LATIN = re.compile(
-    r"\b(?:because|since (?:it|they|we|the|this)|so that|in order to|to (?:avoid|keep|make|ensure|prevent|support"
-    r"|allow|reduce|match|simplify)|to (?:fix|solve|resolve|address|work around) (?:this|that|it|the)"
+    r"\b(?:because|since (?:it|they|we|the|this)|^since\b|so that|in order to|to (?:avoid|keep|make|ensure|prevent"
+    r"|support|allow|reduce|match|simplify|maximi[sz]e|minimi[sz]e|improve|preserve|protect|isolate|guarantee"
+    r"|stay|comply|decouple|speed up)|to (?:fix|solve|resolve|address|work around) (?:this|that|it|the)"
     r"|due to|as it (?:is|was|has)|which (?:keeps|makes|avoids|means)|for (?:speed"
     r"|simplicity|reproducibility|performance|compatibility|safety|consistency)|otherwise|given that"
     r"|потому что|так как|чтобы|из-за|porque|para que|ya que|debido a|pois|para (?:evitar|manter)|weil|damit"
-    r"|parce que|afin de|pour (?:éviter|garder))\b")
+    r"|parce que|afin de|pour (?:éviter|garder)|çünkü|bu (?:yüzden|nedenle|sebeple)|dolayısıyla)\b")
 _REASON_WIDE = re.compile(
     r"ため|ので|ように、|よう、|から、|からです|理由は|観点から|を考慮して|为了|因为|由于|以便|以免|所以|出于|考虑到|鉴于"
-    r"|때문|위해|므로|이라서|어서|고려하여|고려해")
+    r"|때문|위해|므로|이라서|어서|고려하여|고려해|เพราะ|เนื่องจาก")
 _CONTRAST_LATIN = re.compile(
     r"\b(?:instead of|in lieu of|rather than|over (?:the )?\w+ because|not \w+ but|in favou?r of|as opposed to"
     r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que)\b")
@@ -38,16 +39,18 @@ _ALTERNATIVE_WIDE = re.compile(
     r"|필요(?:가|는)? 없|필요하지 않")
 _CHOICE_LATIN = re.compile(
     r"\b(?:decided|decide to|chose|choose|chosen|picked|opted|went with|going with|go with|settled on|switched to"
-    r"|we(?:'ll| will) use|i(?:'ll| will) use|let's use|using \w+ (?:for|as)|use \w[\w.-]* (?:for|as|with|to)"
+    r"|we(?:'ll| will) use|i(?:'ll| will) use|let'?s use|using \w+ (?:for|as)|use \w[\w.-]* (?:for|as|with|to)"
+    r"|(?:recommend|suggest)(?:s|ed)? (?:\w+ing|using|that we|we)\b|(?:i|we)(?:'ll| will)? (?:keep|pin|stick|stay)\b"
     r"|prefer|selected|adopt(?:ed)?|keep(?:ing)? (?:the|it|a)|default(?:s)? to|stick with"
-    r"|(?:simplest|quickest|best|cleanest|safest|most reliable|recommended) (?:fix|approach|option|solution|way)"
+    r"|(?:simplest|quickest|best|cleanest|safest|most reliable|recommended) (?:fix|approach|option|solution|way|path)"
     r"|deliberately|intentionally|on purpose|(?:just|simply) use|(?:i|we) plan to|the plan is to"
     r"|решил|выбрал|используем|будем использовать|decid[íi]|eleg[íi]|usaremos|vamos a usar|escolh|decidi"
-    r"|vamos usar|entschieden|verwenden|choisi|utiliser)\b")
+    r"|vamos usar|entschieden|verwenden|choisi|utiliser|seçtim|seçildi|tercih)\b")
 _CHOICE_WIDE = re.compile(
     r"ことにしました|ことにします|採用|選択|選びました|使います|使用します|を使用|を使う|にしました|方針|推奨|最善"
     r"|决定|选择|采用|选用|改用|使用了"
-    r"|我们用|推荐|最好的(?:方法|方案)|改为|改成|换成|결정|선택|채택|사용하기로|쓰기로|으로 했|권장|추천")
+    r"|我们用|推荐|最好的(?:方法|方案)|改为|改成|换成|결정|선택|채택|사용하기로|쓰기로|으로 했|권장|추천"
+    r"|ตั้ง(?:ให้)?เป็น")
 # The user turns down one way and names the other: "we don't need backward compatibility, just migrate
 # the records", "互換性は不要なので、移行して", "不需要兼容，直接迁移", "호환성은 필요 없고 마이그레이션해".
 _REJECT_AND_REPLACE_LATIN = re.compile(
@@ -136,7 +139,8 @@ _GATES = {
                "which makes", "which avoids", "which means", "for speed", "for simplicity", "for reproducib",
                "for performance", "for compatib", "for safety", "for consisten", "otherwise", "given that",
                "porque", "para ", "ya que", "debido", "pois", "weil", "damit",
-               "parce", "afin", "pour "),
+               "parce", "afin", "pour ", "to maximi", "to minimi", "to improve", "to preserve", "to protect",
+               "to isolate", "to guarantee", "to stay", "to comply", "to decouple", "to speed up"),
     "contrast": ("instead", "in lieu", "rather than", "over ", "not ", "favo", "opposed", "en lugar", "en vez",
                  "em vez",
                  "invés", "statt", "au lieu", "plutôt"),
@@ -145,7 +149,7 @@ _GATES = {
                "decid", "chose", "choos", "picked", "opted", "went with", "going with", "go with", "settled",
                "switched", "use", "using", "prefer", "selected", "adopt", "keep", "default", "stick with", "elegi",
                "escolh", "entschied", "verwend", "choisi", "utiliser", "deliberate", "intentional", "on purpose",
-               "plan to", "plan is to"),
+               "plan to", "plan is to", "recommend", "suggest", "lets use", "seçti", "tercih"),
     "deferral": ("later", "for now", "time being", "future", "follow", "scope", "not yet", "not now", "not in this",
                  "postpone", "defer", "skip", "left as", "leave ", "todo", "tbd", "next time", "más tarde",
                  "por ahora", "depois", "enquanto", "später", "plus tard"),

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import command_list, cues, loose_ends, user_reports
+from . import command_list, cues, decision_cues, loose_ends, user_reports
 from . import extraction as ex
 from . import sections as rules
 from .chat_commands import chat_commands, commits_shown, handed_to_user
@@ -767,7 +767,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                                                  or cues.states_rule(own) or cues.has_contrast(own)):
                 for sentence in ex.sentences(own):
                     if rules.is_user_choice(sentence):
-                        decide(sentence, 3)  # the user's own rule
+                        decide(sentence, rules.user_choice_strength(sentence))
             continue
         if not errors.full:
             for language, code in turn_parts.blocks:
@@ -789,7 +789,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         if not findings.full:
             for item in heading_findings(prose):
                 findings.add(item)
-        if not (maybe_finding or maybe_error or maybe_decision):
+        consequences = not decisions_full() and decision_cues.may_draw_consequence(prose)
+        if not (maybe_finding or maybe_error or maybe_decision or consequences):
             continue
         previous = ""
         pairs = maybe_decision and cues.may_give_reason_for_previous(prose)
@@ -801,6 +802,10 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             if (pairs and not verdict[0] and choice and not judged.get(choice, (False,))[0]
                     and rules.is_decision_pair(choice, sentence)):
                 pair = choice + " " + sentence  # the reason sits in the sentence after the choice
+                decide(pair, max(2, rules.decision_strength(pair)))
+                continue
+            if consequences and choice and not verdict[0] and rules.is_consequence_pair(choice, sentence):
+                pair = choice + " " + sentence  # a finding, and the choice it led to
                 decide(pair, max(2, rules.decision_strength(pair)))
                 continue
             if verdict[0]:

@@ -10,7 +10,7 @@ import re
 import unicodedata
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from . import cues
+from . import cues, decision_cues
 from . import extraction as ex
 from .formats import EDIT, EXTERNAL, FAILED, READ, RUN, Call
 
@@ -323,8 +323,16 @@ _REGRET = re.compile(
 # a bug), not something chosen; "the issue is that …" too.
 _BEHAVES = re.compile(
     r"(?i)\b(?:(?:is|are|was|were|keeps?)\s+(?:\w+ly\s+)?\w+ing|gets?|got|returns?|returned|shows?|showed|contains?"
-    r"|treats?|treated|produces?|exits?|exited)\b[^.;:]{0,80}\b(?:instead of|rather than)\b"
+    r"|treats?|treated|produces?|exits?|exited|currently)\b[^.;:]{0,80}\b(?:instead of|rather than)\b"
     r"|\b(?:the (?:issue|problem|error|bug|cause|failure)|root cause)\b")
+
+
+# Emphasis and code marks split the words the cues read ("use **Optuna** to", "keep `certifi` for").
+_MARKS = re.compile(r"\*\*|__|`")
+
+
+def _plain(sentence: str) -> str:
+    return _MARKS.sub("", sentence) if ("*" in sentence or "`" in sentence or "__" in sentence) else sentence
 
 
 def is_decision(sentence: str) -> bool:
@@ -333,8 +341,10 @@ def is_decision(sentence: str) -> bool:
     ("it returns A instead of B") is not a decision."""
     if len(sentence) < 16:
         return False
+    sentence = _plain(sentence)
     # The cue checks are gated and cheap; the question and offer tests run only for the few that pass.
-    if cues.gives_verdict(sentence) or cues.marks_recommended(sentence):
+    if (cues.gives_verdict(sentence) or cues.marks_recommended(sentence) or decision_cues.marks_chosen(sentence)
+            or decision_cues.holds_consequence_pair(sentence)):
         found = True
     elif cues.has_contrast(sentence) or cues.has_fallback_order(sentence):
         found = not (_BEHAVES.search(sentence) and not cues.has_choice(sentence))
@@ -357,7 +367,8 @@ _CHOOSER = re.compile(r"(?i)^(?:[-*•]\s*)?(?:\*\*[^*]{1,60}\*\*:?\s*)?(?:i|we|
 def decision_strength(sentence: str) -> int:
     """How surely a decision sentence records a choice: 3 a choice with its reason and alternative, or said
     by whoever chose; 2 a choice with a reason or an alternative; 1 only an alternative or an order."""
-    if cues.gives_verdict(sentence) or cues.marks_recommended(sentence):
+    sentence = _plain(sentence)
+    if cues.gives_verdict(sentence) or cues.marks_recommended(sentence) or decision_cues.marks_chosen(sentence):
         return 3
     choice = cues.has_choice(sentence)
     backed = (cues.has_reason(sentence) or cues.has_contrast(sentence) or cues.has_fallback_order(sentence)
@@ -375,8 +386,25 @@ def is_user_choice(sentence: str) -> bool:
     always create the thread", "the only thing mocked is the LLM", "不要使用外部网络请求")."""
     if ex.is_question(sentence) or len(sentence) < 16 or len(sentence) > 300:
         return False
-    return is_decision(sentence) or ((cues.rejects_and_replaces(sentence) or cues.states_rule(sentence))
-                                     and not cues.is_hedged(sentence))
+    return is_decision(sentence) or ((cues.rejects_and_replaces(sentence) or cues.states_rule(sentence)
+                                      or decision_cues.user_picks(sentence)) and not cues.is_hedged(sentence))
+
+
+def user_choice_strength(sentence: str) -> int:
+    """How surely a user's sentence records a choice: 3 with a reason or a way turned down, 2 a bare rule
+    ("don't use placeholders"): a long session's user sets many rules, and its choices with reasons rank first."""
+    if is_decision(sentence) or cues.rejects_and_replaces(sentence) or cues.has_reason(sentence):
+        return 3
+    return 2
+
+
+def is_consequence_pair(finding: str, choice: str) -> bool:
+    """A finding that limits the work and the choice drawn from it in the next sentence: "graphics_items.py
+    does not exist. So I'll make the changes in canvas.py." Neither may be a question, an offer or a guess."""
+    if not decision_cues.draws_consequence(choice) or not decision_cues.states_limit(finding):
+        return False
+    return not any(ex.is_question(part) or _NEGATED_CHOICE.search(part) or cues.is_hedged(part)
+                   for part in (finding, choice))
 
 
 def is_decision_pair(choice: str, reason: str) -> bool:
@@ -406,7 +434,12 @@ _RECOMMENDED = re.compile(r"(?i)recommend|おすすめ|推奨|推荐|추천|권�
 
 def picked_option(ask: str, offer: str) -> str:
     """The option line of the assistant's last reply that a short ask picks ("Option 2", "your recommended
-    fix"), with the line after it when the option line is only a heading; "" when the ask picks none."""
+    fix", or the option's own words repeated), with the line after it when the option line is only a
+    heading; "" when the ask picks none."""
+    return _numbered_pick(ask, offer) or decision_cues.echoed_option(ask, offer)
+
+
+def _numbered_pick(ask: str, offer: str) -> str:
     if len(ask) > 300 or (ask.isascii() and not any(stem in ask.lower() for stem in _PICK_STEMS)):
         return ""
     match = _PICK.search(ask)
