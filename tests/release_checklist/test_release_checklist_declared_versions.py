@@ -2,8 +2,9 @@
 once and then bumped: a version packed in one number (FMT_VERSION 120201), MAJOR/MINOR numbers in the header
 named after the project whatever their prefix, a vendor-prefixed macro with its generated single-header copy
 left alone, configure.ac's AC_INIT (written out, from m4 parts, or computed by git describe), Gradle's
-VERSION_NAME, incremental's Version(...), and GitVersion. The version check passes after the bump and fails
-on the release commit itself. A documentation site's change log page (<site>/change-log/index.md) is the changelog."""
+VERSION_NAME, incremental's Version(...), a .NET build script's /p:VersionPrefix, and GitVersion. The version
+check passes after the bump and fails on the release commit itself. A documentation site's change log page
+(<site>/change-log/index.md) is the changelog."""
 from __future__ import annotations
 
 import os
@@ -70,6 +71,12 @@ CASES = {
         "src/tool/__init__.py": "", "src/tool/_version.py":
             f'from incremental import Version\n\n__version__ = Version("Tool", 24, {minor}, 0)\n'},
         "7", "10", "tool-24.7.0", "24.10.0", "src/tool/_version.py"),
+    "a .NET build script's VersionPrefix": (lambda version: lambda repo: {
+        "Tool.sln": "\n",
+        "Build/build.ps1": f'properties {{\n  $majorVersion = "13.0"\n  $releaseVersion = "{version}"\n}}\n'
+                           'task Build {\n  exec { dotnet build "/p:VersionPrefix=$releaseVersion" '
+                           '"/p:AssemblyVersion=$majorVersion" }\n}\n'},
+        "13.0.4", "13.0.5", "13.0.4", "13.0.5", "Build/build.ps1"),
 }
 
 

@@ -13,6 +13,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from .version_sources import (
     autoconf_version,
+    build_script_version,
     gradle_version,
     header_version,
     lerna_version,
@@ -717,7 +718,7 @@ def _other_ecosystems(repo: str, names: Dict[str, str], ecosystems: List[str],
             candidates.append((match.group(1).split("+", 1)[0].strip("'\""), names["pubspec.yaml"]))
     if dotnet_project(repo):
         ecosystems.append("dotnet")
-        found = msbuild_version(repo)
+        found = msbuild_version(repo) or build_script_version(repo)
         if found:
             candidates.append(found)
     if any(file_name in names for file_name in ("build.gradle", "build.gradle.kts", "settings.gradle",

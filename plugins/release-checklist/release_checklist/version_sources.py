@@ -69,6 +69,25 @@ def msbuild_version(repo: str, folders: Tuple[str, ...] = ("", "src", "source", 
     return None
 
 
+# A build script that hands MSBuild the version (`/p:VersionPrefix=$majorWithReleaseVersion`), and where that
+# variable gets its value (`$majorWithReleaseVersion = "13.0.5"`).
+_BUILD_SCRIPTS = ("build.ps1", "build.sh", "build.cake", "build/build.ps1", "Build/build.ps1", "build/build.sh",
+                  "eng/build.ps1")
+_VERSION_PROPERTY = re.compile(r"[/-]p(?:roperty)?:(?:VersionPrefix|Version|PackageVersion)=[\"'`]?\$\{?(\w+)")
+
+
+def build_script_version(repo: str) -> Found:
+    """The version a .NET build script passes to MSBuild from a variable it assigns a version literal."""
+    for relative in _BUILD_SCRIPTS:
+        text = _read(os.path.join(repo, relative)) or ""
+        for variable in _VERSION_PROPERTY.findall(text):
+            assigned = re.search(rf"""^\s*\$?{re.escape(variable)}\s*=\s*["']([0-9][^"'\s]*)["']""", text,
+                                 re.MULTILINE)
+            if assigned and is_version(assigned.group(1)):
+                return assigned.group(1), relative
+    return None
+
+
 def gradle_version(repo: str) -> Found:
     """`version=` in gradle.properties, else `version = "…"` in the root build script; a -SNAPSHOT suffix is
     dropped (1.11.1-SNAPSHOT is 1.11.1 in the works)."""
