@@ -111,7 +111,7 @@ def test_a_go_module_asks_the_proxy_for_its_tag_after_the_push(make_repo, with_r
                     tag="v2.0.0")
     assert (session.publishing.kind, session.publishing.module) == ("go", "example.com/tool/v2")
     assert _after_push(session) == [(StepKind.TERMINAL, "Ask the Go proxy for v2.0.1",
-                                     "GOPROXY=proxy.golang.org go list -m example.com/tool/v2@v2.0.1", False)]
+                                     "go list -m example.com/tool/v2@v2.0.1", False)]
 
 
 @pytest.mark.parametrize("language", ["en", "ja", "ko", "zh"])

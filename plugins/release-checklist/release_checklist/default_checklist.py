@@ -11,7 +11,17 @@ from . import git_repo
 from .checklist_file import CHECKLIST_FILE_NAME, ChecklistSpec, _unique_id, format_checklist, parse_checklist
 from .new_file import create_text
 from .project_files import ProjectInfo, detect_project
-from .publishing import COMMAND, DISPATCH, GO_MODULE, GO_PROXY, MANUAL, RELEASE_EVENT, TAG_PUSH, Publishing
+from .publishing import (
+    COMMAND,
+    DISPATCH,
+    GO_MODULE,
+    GO_PROXY,
+    MANUAL,
+    RELEASE_EVENT,
+    TAG_PUSH,
+    Publishing,
+    registry_of,
+)
 from .steps import Step, StepKind
 from .versions import guess_tag_format
 
@@ -130,9 +140,10 @@ def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
                      "Publishing is manual: no publish command or release workflow was found for this project.")]
     if publishing.kind == GO_MODULE and publishing.registry == GO_PROXY and publishing.module:
         # The tag is the release; asking the proxy for it makes the proxy (and pkg.go.dev) fetch it now,
-        # instead of at its first user's request.
+        # instead of at its first user's request. No `GOPROXY=… go` prefix: PowerShell and cmd cannot run it,
+        # and go's default GOPROXY is proxy.golang.org already.
         return [Step("", "Ask the Go proxy for {tag}", StepKind.TERMINAL,
-                     f"GOPROXY=proxy.golang.org go list -m {publishing.module}@{{tag}}")]
+                     f"go list -m {publishing.module}@{{tag}}")]
     if publishing.kind == GO_MODULE and publishing.registry and publishing.registry != GO_PROXY:
         # Nothing to upload: say that the push is the release, and where it shows (a Go module's
         # proxy fetches on first request: there is nothing to look for; its push confirmation says it).
@@ -176,7 +187,8 @@ def _not_a_step(step: Step) -> bool:
     return bool(_DONE.search(text) or (_POLICY.search(text) and not step.command))
 
 
-def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "") -> ChecklistSpec:
+def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "",
+                  publishing: Optional[Publishing] = None) -> ChecklistSpec:
     """A release document's steps alongside the derived ones: the derived checks (clean tree, branch,
     upstream) first, the document's steps up to its tagging, the derived tests, version, changelog and
     tag checks, the derived tag and push (the document's own tag and push commands are the same steps),
@@ -189,7 +201,7 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
     document = dataclasses.replace(document, steps=tuple(
         dataclasses.replace(step, title=_HTML_BREAK.sub(" ", step.title).strip(),
                             command=_HTML_BREAK.sub(" ", step.command) if step.command else step.command)
-        for step in document.steps if not _not_a_step(step)))
+        for step in document.steps if not _not_a_step(step) and not _done_by_ci(step, publishing)))
     page_tag = any(_PAGE_TAG.search(said) and _ON_GITHUB.search(said) and not _TAG_COMMAND.search(said)
                    for said in (f"{step.title} {step.command or ''}" for step in document.steps))
     derived = _follow_document(derived, text, page_tag)
@@ -220,6 +232,15 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
     used: Dict[str, int] = {}
     unique = [dataclasses.replace(step, id=_unique_id(step.id, used)) for step in steps]
     return dataclasses.replace(derived, steps=tuple(unique), title=document.title, path=document.path)
+
+
+def _done_by_ci(step: Step, publishing: Optional[Publishing]) -> bool:
+    """A document's publish step (`npm publish`) that the workflow the tag push starts runs itself: the derived
+    "CI publishes" step stands for it, so it is not offered to be done twice."""
+    if publishing is None or publishing.kind != TAG_PUSH or not publishing.runs:
+        return False
+    said = _PUBLISHES.search(f"{step.title} {step.command or ''}")
+    return said is not None and registry_of(said.group(0)) in publishing.runs
 
 
 def _follow_document(derived: ChecklistSpec, text: str, page_tag: bool) -> ChecklistSpec:

@@ -48,6 +48,21 @@ class Publishing:
     tags_itself: bool = False  # for DISPATCH: the workflow bumps, commits and tags the release itself;
     #                            for COMMAND: the project's publish script tags and pushes the tag itself
     release_pr: bool = False  # for DISPATCH: release-please opens a release PR; merging it bumps, tags, publishes
+    runs: Tuple[str, ...] = ()  # for TAG_PUSH: the registries its workflows publish to ("npm", "pypi"; registry_of)
+
+
+# The registry a publishing command or action uploads to, by the words that name it.
+_REGISTRIES = (("npm", re.compile(r"\b(?:npm|pnpm|yarn|changesets|lerna)\b")),
+               ("pypi", re.compile(r"\b(?:twine|uv|flit|hatch|poetry|pdm)\s+(?:publish|upload)|pypi-publish")),
+               ("crates", re.compile(r"\bcargo\s+(?:publish|release)")),
+               ("rubygems", re.compile(r"\bgem\s+push|release-gem|\brake\s+release")),
+               ("hex", re.compile(r"\bhex\.publish")), ("nuget", re.compile(r"\bnuget\s+push")),
+               ("pub", re.compile(r"\bpub\s+publish")), ("hackage", re.compile(r"\bcabal\s+upload")))
+
+
+def registry_of(said: str) -> Optional[str]:
+    """"npm" for `npm publish` or changesets, "pypi" for twine/uv/the PyPI action, …; None for others."""
+    return next((name for name, pattern in _REGISTRIES if pattern.search(said)), None)
 
 
 # Registries that serve a pushed tag as the release, with nothing to upload.
@@ -217,7 +232,9 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
         script = own_publish_script(repo, project) if all(_notes_only(texts[path]) for path in on_tag) else None
         if script:  # the tag only gets its GitHub release; the project's own script publishes the package
             return Publishing(COMMAND, command=script[0], tags_itself=script[1])
-        return Publishing(TAG_PUSH, on_tag)
+        runs = sorted({registry for path in on_tag for match in _PUBLISHES.finditer(texts[path])
+                       for registry in [registry_of(match.group(0))] if registry})
+        return Publishing(TAG_PUSH, on_tag, runs=tuple(runs))
     on_release = tuple(path for path, triggers, publishes, _text in workflows if publishes and triggers.release)
     if on_release:
         return Publishing(RELEASE_EVENT, on_release)

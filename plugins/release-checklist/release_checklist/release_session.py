@@ -162,7 +162,7 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
     elif source == "adopted":
         # The document's steps sit alongside the derived checks, tag, push and publishing (issue 26).
         spec = merge_adopted(default_spec(repo, project, windows, None, tags, publishing), spec,
-                             _read_text(path) if path else "")
+                             _read_text(path) if path else "", publishing)
     return LoadedChecklist(spec, source, path, stamp, project, tags, tag_format, last, publishing)
 
 
