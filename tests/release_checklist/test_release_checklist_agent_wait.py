@@ -5,6 +5,7 @@ look every few seconds is set to an hour here, and the host's 1.5 s timer answer
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,5 +183,29 @@ def test_choosing_another_version_ends_the_wait_without_starting_anything(releas
         agent_goes_idle(host)
         host.wait_idle()
         assert host.calls_of("terminal/send") == [] and host.find(host.panel, "wait.cancel") is None
+    finally:
+        host.close()
+
+
+def test_a_check_handed_to_an_agent_runs_again_on_the_hosts_status_events(make_repo, tmp_path):
+    """The fix-and-rerun watch wakes on pane/status and context/changed too (its own look is an hour away here):
+    the agent working and then idle is seen when the host says so, not at the next poll."""
+    repo = make_repo()
+    code = "import os,sys; sys.exit(0 if os.path.exists(chr(102)+chr(105)+chr(120)) else 4)"  # passes once ./fix exists
+    repo.write("RELEASE_CHECKLIST.md", f'# Release\n\n- [ ] Lints: `{sys.executable} -c "{code}"`\n')
+    repo.commit("checklist")
+    host = start(repo, tmp_path, world_for(repo, agent_status="idle"))
+    try:
+        host.row_action("release.steps", "lints", "run")
+        host.wait_for_panel(lambda tree: any(item["id"] == "lints" and item["tone"] == "error"
+                                             for item in host.find(tree, "release.steps")["items"]))
+        host.row_action("release.steps", "lints", "fix")
+        assert host.wait_for_call("prompt/inject").params["paneId"] == 11
+        agent_goes_idle(host, status="working")  # pane/status: the agent works on it…
+        host.wait_idle()
+        (Path(str(repo)) / "fix").write_text("done", encoding="utf-8")
+        agent_goes_idle(host)  # …and is done: the check runs again at once
+        host.wait_for_panel(lambda tree: any(item["id"] == "lints" and item["tone"] == "success"
+                                             for item in host.find(tree, "release.steps")["items"]), timeout=10)
     finally:
         host.close()

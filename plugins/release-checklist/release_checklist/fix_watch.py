@@ -1,13 +1,16 @@
 """Re-run a failed check once the agent that was asked to fix it has worked and gone idle again."""
 from __future__ import annotations
 
+import os
 import threading
 import time
 from typing import Callable, Dict, Iterable, Optional, Tuple
 
 from agentty_plugin import AgenttyError, Pane, Workspace
 
-POLL_SECONDS = 1.0  # pane states are polled (API 1 hosts send no per-pane status events)
+# The host's status events (context/changed, pane/status) wake the watch at once (wake()); panes that send
+# neither are looked at every POLL_SECONDS. Tests set an hour, so that only events end a watch.
+POLL_SECONDS = float(os.environ.get("RELEASE_CHECKLIST_WAIT_POLL_SECONDS") or 3.0)
 GIVE_UP_SECONDS = 2 * 3600.0  # an agent that never finishes does not keep a thread forever
 
 
@@ -44,6 +47,10 @@ class FixWatch:
     def watching(self) -> Dict[object, str]:
         with self._lock:
             return {pane: entry[0] for pane, entry in self._watched.items()}
+
+    def wake(self) -> None:
+        """A pane's status may have changed: look now instead of at the next poll."""
+        self._wake.set()
 
     def stop(self) -> None:
         self.stopped.set()
