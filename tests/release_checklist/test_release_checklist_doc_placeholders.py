@@ -1,6 +1,7 @@
 """Placeholders in release documents (issue 26): every way a document writes "the version being released" is
 filled with the proposed version or tag, in the step's title, command and hint; what only describes the
-scheme, counts from the release or names two versions stays as written."""
+scheme, counts down from the release or names two versions stays as written; the previous release by name
+(<old-version>) and shapes counted up from the last release (YY.N.Z+1, YY.N+1) are filled."""
 from __future__ import annotations
 
 import pytest
@@ -33,12 +34,18 @@ FILLED = [
     ("Push: `git push origin master vA.B.C`", "Push: `git push origin master v{version}`"),
     ("Run `git push --tags [TAG_NAME]`", "Run `git push --tags {tag}`"),
     ("Click `Choose a tag` and select `v0.9.0`", "Click `Choose a tag` and select `v{version}`"),
+    # The release before this one, by name; shapes counted up from the last release (v1.0.0 here).
+    ("Search & replace `<old-version>` with the new one", "Search & replace `{previous_version}` with the new one"),
+    ("Compare with `$PREVIOUS_TAG`", "Compare with `{previous_tag}`"),
+    ("Create `release/YY.N.Z+1` off the `YY.N` tag", "Create `release/{version}` off the `1.0` tag"),
+    ("Run ``nox -s prepare-release -- YY.N.Z+1``", "Run ``nox -s prepare-release -- {version}``"),
+    ("Drop the news files (else they appear in the ``YY.N+1`` changelog)",
+     "Drop the news files (else they appear in the ``1.1`` changelog)"),
 ]
 KEPT = [
     "Black uses the `YY.M.N` format",  # describes the scheme
     "We follow Semantic Versioning (SemVer): MAJOR.MINOR.PATCH.",
     "Replace `X.Y.Z` with the version to be released",
-    "Create `release/YY.N.Z+1` off the `YY.N` tag",  # counts from a release: which one is not clear
     "Generate with `gh api -f tag_name=YY.N -f previous_tag_name=YY.(N-1)`",
     "Branch from `MAJOR.MINOR.x`",  # a series
     "Compare `git log v0.9.0..v1.0.0`",  # a range
@@ -46,7 +53,6 @@ KEPT = [
     "Example: the first release of 2026 is `26.1.0`",  # a lone example value, not a command
     "Upgrade `python3.12` and YY.N in prose",
     "Run `cat VERSION` to see it",  # a file, not a placeholder
-    "Search & replace `<old-version>` with the new one",  # the previous release, not this one
     "For example, select the tag `v0.9.0`",
     "See [Version] below",  # a Markdown link
     "Run `npm version <major|minor|patch>`",
@@ -107,3 +113,36 @@ def test_the_panel_shows_the_proposed_version_in_titles_commands_and_hints(make_
     everything = " ".join(f"{session.title_of(step)} {session.command_of(step) or ''}" for step in adopted)
     for leftover in ("X.Y.Z", "MAJOR", "$VERSION", "<version>", "1.0.0"):
         assert leftover not in everything
+
+
+BUGFIX_DOC = """# Release process
+
+1. Run `make test`.
+2. Search & replace `<old-version>` with the new version in `docs/install.md`.
+3. Tag the release and push the tag.
+4. Publish it: `twine upload dist/*`
+
+## Creating a bug-fix release
+
+1. Create a new ``release/YY.N.Z+1`` branch off of the ``YY.N`` tag using the command
+   ``git checkout -b release/YY.N.Z+1 YY.N``.
+2. Run ``nox -s prepare-release -- YY.N.Z+1``.
+3. Drop the news files included in your release (else they appear in the ``YY.N+1`` changelog).
+"""
+
+
+def test_a_bug_fix_section_counts_from_the_last_release(make_repo, with_remote, data_dir):
+    repo = make_repo(version="26.2.1", changelog="# Changelog\n\n## 26.2.1\n- x\n", files={"RELEASING.md": BUGFIX_DOC},
+                     tags=("26.2", "26.2.1"))
+    repo.write("pyproject.toml", '[project]\nname = "lib"\nversion = "26.2.2"\n')
+    repo.write("CHANGELOG.md", "# Changelog\n\n## 26.2.2\n- fix\n\n## 26.2.1\n- x\n")
+    repo.commit("bump")
+    with_remote(repo)
+    session = ReleaseSession(str(repo), data_dir)
+    assert session.loaded.source == "adopted"
+    shown = " | ".join(f"{session.title_of(step)} {session.command_of(step) or ''}" for step in session.steps)
+    assert "Search & replace `26.2.1` with the new version" in shown
+    assert "``git checkout -b release/26.2.2 26.2``" in shown and "off of the ``26.2`` tag" in shown
+    assert "nox -s prepare-release -- 26.2.2" in shown and "the ``26.3`` changelog" in shown
+    for leftover in ("YY.", "<old-version>", "{"):
+        assert leftover not in shown

@@ -180,8 +180,8 @@ class App:
 
     def context_changed(self, context: Context) -> None:
         self._wake_waiter()  # the focused pane's status may have changed: a held step looks again
-        self.fix_watch.wake()  # …and an agent fixing a failed check may be done
         self.follow(context.cwd)  # the release follows the focused pane's repository
+        self.fix_watch.wake()  # …and an agent fixing a failed check may be done (its step in the session followed)
 
     def pane_status_changed(self, _params: Any) -> None:
         self._wake_waiter()  # an agent this plugin handed work to changed status

@@ -31,7 +31,7 @@ from .steps import Step, StepKind
 from .versions import is_tag_format
 
 CHECKLIST_FILE_NAME = "RELEASE_CHECKLIST.md"
-PLACEHOLDERS: Tuple[str, ...] = ("version", "tag", "previous_tag", "branch", "remote")
+PLACEHOLDERS: Tuple[str, ...] = ("version", "tag", "previous_tag", "previous_version", "branch", "remote")
 DEFAULT_TAG_FORMAT = "v{version}"
 FLAG_TAGS: Tuple[str, ...] = ("irreversible", "enter")
 MAX_TIMEOUT_SECONDS = 24 * 3600
@@ -368,7 +368,7 @@ How this file works (read by the release-checklist plugin for Agentty; edit it f
     #agent      the text is handed to an idle agent pane as a prompt.
     #manual     (default without a command) you tick it off yourself.
     #irreversible  the panel asks before doing it.   #timeout=600  seconds (or 10m) for a check.
-- Placeholders: {version} {tag} {previous_tag} {branch} {remote}; write {{name}} for a literal {name}.
+- Placeholders: {version} {tag} {previous_tag} {previous_version} {branch} {remote}; {{name}} is a literal {name}.
 - `release-check NAME` runs a built-in check: clean-tree, on-branch, in-sync, version-bumped,
   changelog-entry, tag-free.
 - Settings, one per line, each optional: Tag format (`v{version}`, or `curl-{major}_{minor}_{patch}`),

@@ -23,6 +23,13 @@ _VERSION_NAME = (r"(?:(?:new|next|release|target|this|the)[-_ ]?)?(?:version|ver
                  r"(?:[-_ ]?(?:number|num|string|to[-_ ]?release))?|release(?:[-_ ]?(?:version|number))?|"
                  r"new[-_ ]?release")
 _TAG_NAME = r"(?:(?:new|next|release|version|git)[-_ ]?)?tag(?:[-_ ]?name)?"
+# The release before this one: <old-version>, $PREVIOUS_VERSION, <last-tag>.
+_PREVIOUS = r"(?:old|previous|prev|last)[-_ ]?(?:release[-_ ]?)?"
+_PREVIOUS_NAMED: Tuple[Tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern.format(name=name), re.IGNORECASE), placeholder)
+    for name, placeholder in ((_PREVIOUS + r"tag", "{previous_tag}"), (_PREVIOUS + r"version", "{previous_version}"))
+    for pattern in (r"\$\{{\s*(?:{name})\s*\}}", r"\$(?:{name})(?![\w-])", r"<(?:{name})>",
+                    r"\{{\{{\s*(?:{name})\s*\}}\}}", r"%(?:{name})%"))
 _NAMED: Tuple[Tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern.format(name=name), re.IGNORECASE), placeholder)
     for name, placeholder in ((_TAG_NAME, "{tag}"), (_VERSION_NAME, "{version}"))
@@ -69,7 +76,7 @@ _BRACKETED_NAMES = tuple((re.compile(rf"(?i)\[(?:{name})\]"), placeholder)
 def fill_named(text: str) -> str:
     """$VERSION, ${tag}, <new-version>, {{ version }}, %VERSION% -> {version} / {tag}; in code, a bare
     new_version argument and [TAG_NAME] too."""
-    for pattern, placeholder in _NAMED:
+    for pattern, placeholder in _PREVIOUS_NAMED + _NAMED:
         text = pattern.sub(placeholder, text)
 
     def in_code(match: re.Match[str]) -> str:
@@ -166,17 +173,43 @@ def fill_item(body: str, detail: List[str], tags: Iterable[str] = ()) -> Tuple[s
     fenced = _fenced_lines(detail)
     body = fill_named(body)
     detail = [fill_named(line) for line in detail]
-    if not relative:
+    if relative:
+        body = fill_counted(body, tags)
+        detail = [fill_counted(line, tags) for line in detail]
+    else:
         body = _fill_shapes_of(body)
         detail = [fill_shapes(line, [(0, len(line))]) if inside else _fill_shapes_of(line)
                   for line, inside in zip(detail, fenced)]
     code = code_parts(body) + [line for line, inside in zip(detail, fenced) if inside]
     code += [part for line, inside in zip(detail, fenced) if not inside for part in code_parts(line)]
-    literal = example_version(code, tags, whole)
+    # In an item counting from the last release, a version it names is that release (the base), not an example.
+    literal = example_version(code, tags, whole) if not relative else None
     if literal is not None:
         body = fill_example(body, literal, tags)
         detail = [fill_example(line, literal, tags) for line in detail]
     return body, detail
+
+
+_UP3 = re.compile(rf"(?<![\w.#])(v?){_PART}\.{_PART}\.{_PART}\s*\+\s*1\b")
+_UP2 = re.compile(rf"(?<![\w.#])(v?)({_PART})\.{_PART}\s*\+\s*1\b")
+_DOWN = re.compile(rf"{_PART}\s*-\s*1\b|\({_PART}\s*-\s*1\)")
+
+
+def fill_counted(text: str, tags: Sequence[str]) -> str:
+    """Shapes counted up from the last release (pip's bug-fix section): ``YY.N.Z+1`` is the patch release being
+    made ({version}), and beside it ``YY.N`` is the last release's line (26.2 after 26.2.1) and ``YY.N+1`` the
+    next one (26.3). Counted down (``YY.(N-1)``) the plain shape is the new release: left as written."""
+    released = [numbers for numbers in released_numbers(tags)]
+    if not released or _DOWN.search(text) or not (_UP3.search(text) or _UP2.search(text)):
+        return text
+    last = max(released)
+    text = _UP3.sub(lambda match: match.group(1) + "{version}", text)
+    text = _UP2.sub(lambda match: f"{match.group(1)}{last[0]}.{last[1] + 1}", text)
+    spans = [match.span() for match in _CODE_SPAN.finditer(text)]
+    for match in sorted(_SHAPE2.finditer(text), key=lambda match: match.start(), reverse=True):
+        if any(start <= match.start() < end for start, end in spans):
+            text = text[:match.start()] + f"{match.group(1)}{last[0]}.{last[1]}" + text[match.end():]
+    return text
 
 
 def _fill_shapes_of(text: str) -> str:

@@ -9,8 +9,9 @@ from typing import Callable, Dict, Iterable, Optional, Tuple
 from agentty_plugin import AgenttyError, Pane, Workspace
 
 # The host's status events (context/changed, pane/status) wake the watch at once (wake()); panes that send
-# neither are looked at every POLL_SECONDS. Tests set an hour, so that only events end a watch.
-POLL_SECONDS = float(os.environ.get("RELEASE_CHECKLIST_WAIT_POLL_SECONDS") or 3.0)
+# neither (API 1 hosts, panes neither focused nor started by the plugin) are looked at every POLL_SECONDS, often
+# enough to see an agent's short turn as busy. Tests set an hour, so that only events end a watch.
+POLL_SECONDS = float(os.environ.get("RELEASE_CHECKLIST_WAIT_POLL_SECONDS") or 1.0)
 GIVE_UP_SECONDS = 2 * 3600.0  # an agent that never finishes does not keep a thread forever
 
 

@@ -53,7 +53,7 @@ _TITLED_COMMAND = re.compile(r"^([^`]+?):\s*(`+)([A-Za-z.][^`<>]*\s[^`<>]*?)\2\s
 # Commands that publish or rewrite shared history: the panel asks before typing them.
 _IRREVERSIBLE = re.compile(r"\b(?:push|publish|upload|release|tag)\b")
 _KNOWN_PLACEHOLDERS = {"version": "{version}", "tag": "{tag}", "previous_tag": "{previous_tag}",
-                       "branch": "{branch}", "remote": "{remote}"}
+                       "previous_version": "{previous_version}", "branch": "{branch}", "remote": "{remote}"}
 
 
 def doc_signals(text: str) -> Dict[str, bool]:

@@ -12,6 +12,7 @@ from . import git_repo
 from .checklist_file import (
     CHECKLIST_FILE_NAME,
     DEFAULT_TAG_FORMAT,
+    PLACEHOLDERS,
     ChecklistSpec,
     fill_placeholders,
     parse_checklist,
@@ -210,11 +211,11 @@ class ReleaseSession:
         raise KeyError(f"no step {step_id!r} in this checklist")
 
     def placeholder_values(self, refresh: bool = False) -> Dict[str, str]:
-        """{version}, {tag}, {previous_tag}, {branch}, {remote} for this release."""
+        """{version}, {tag}, {previous_tag}, {previous_version}, {branch}, {remote} for this release."""
         with self._lock:
             if refresh:
                 self._facts = {}
-            return {name: self._fact(name) for name in ("version", "tag", "previous_tag", "branch", "remote")}
+            return {name: self._fact(name) for name in PLACEHOLDERS}
 
     def _fact(self, name: str) -> str:
         """One placeholder value; git is asked only for what a title or command actually uses."""
@@ -223,11 +224,12 @@ class ReleaseSession:
                 return self._facts[name]
             if name == "version":
                 value = self.version
-            elif name in ("tag", "previous_tag"):
+            elif name in ("tag", "previous_tag", "previous_version"):
                 tag_format = self.loaded.tag_format
                 previous = highest_tagged_version(git_repo.release_tags(self.repo), tag_format)
                 self._facts["tag"] = tag_for(self.version, tag_format)
                 self._facts["previous_tag"] = previous[0] if previous else ""
+                self._facts["previous_version"] = previous[1] if previous else ""
                 value = self._facts[name]
             elif name == "branch":
                 value = (self.spec.release_branch or git_repo.default_branch(self.repo)
@@ -238,7 +240,7 @@ class ReleaseSession:
             return value
 
     def _fill(self, text: str) -> str:
-        names = [name for name in ("version", "tag", "previous_tag", "branch", "remote") if "{" + name + "}" in text]
+        names = [name for name in PLACEHOLDERS if "{" + name + "}" in text]
         return fill_placeholders(text, {name: self._fact(name) for name in names})
 
     @property
