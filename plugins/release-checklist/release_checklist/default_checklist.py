@@ -226,9 +226,9 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
     publishes = any(step.command and _PUBLISHES.search(step.command) for step in document.steps)
     checks = [step for step in derived.steps if step.id not in _DERIVED_BEFORE and step.id not in _DERIVED_TAGGING
               and step.id not in ("publish",) and not _is_publishing_step(step)]
-    publishing = [step for step in derived.steps if _is_publishing_step(step) and not publishes]
+    publish_steps = [step for step in derived.steps if _is_publishing_step(step) and not publishes]
     steps = ([by_id[step_id] for step_id in _DERIVED_BEFORE if step_id in by_id] + before + checks
-             + [by_id[step_id] for step_id in _DERIVED_TAGGING if step_id in by_id] + publishing + after)
+             + [by_id[step_id] for step_id in _DERIVED_TAGGING if step_id in by_id] + publish_steps + after)
     used: Dict[str, int] = {}
     unique = [dataclasses.replace(step, id=_unique_id(step.id, used)) for step in steps]
     return dataclasses.replace(derived, steps=tuple(unique), title=document.title, path=document.path)
