@@ -1,6 +1,6 @@
 """The "Commands run" section: evidence that a chat-only block ran, steps of compound lines, long turns."""
 
-from session_summarizer.command_list import bullets, pick, steps
+from session_summarizer.command_list import bullets, least_important, pick, steps
 from session_summarizer.local_summary import summarize
 from session_summarizer.session import parse_session, thin_turn_text
 from session_summarizer.transcript import read_turn
@@ -195,3 +195,22 @@ def test_an_ok_after_plain_advice_does_not_make_its_commands_run():
     bare = _summary([{"role": "user", "text": "give me a curl command to test the tide feed"},
                      {"role": "assistant", "text": advice}, {"role": "user", "text": "ok"}, later])
     assert any("curl" in item for item in bare.commands.items)
+
+
+def test_subcommands_that_only_look_give_way_to_steps_that_act_whatever_the_program():
+    commands = (["gh repo list --limit 50", "gh repo view me/app --json url", "gh auth status", "vercel projects list",
+                 "docker ps", "kubectl get pods"] + ["npm run build:" + str(number) for number in range(4)]
+                + ["vercel link --project=app", "git checkout main", "npx wrangler whoami"])
+    items, left_out = pick(commands, 7)
+    assert "vercel link --project=app" in items and "git checkout main" in items
+    assert "npx wrangler whoami" in items  # which account acts is no mere look
+    assert not any(item.startswith(("gh repo list", "gh auth status", "docker ps", "kubectl get")) for item in items)
+    assert left_out > 0
+
+
+def test_a_command_list_that_must_shrink_gives_up_looking_before_acting():
+    items = ["rg -n todo src", "git checkout -- tests/a.spec.ts", "npx vitest run", "rm tests/mock-tools.ts",
+             "git status -sb"]
+    assert items[least_important(items)] == "git status -sb"
+    assert items[least_important(items[:-1])] == "rg -n todo src"
+    assert least_important(["npx vitest run", "rm tests/mock-tools.ts"]) == 0

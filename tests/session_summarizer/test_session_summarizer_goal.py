@@ -94,3 +94,37 @@ def test_commands_typed_to_look_around_first_are_not_the_goal():
     summary = _summary(turns, agent="claude-code")
     assert summary.goal.startswith("Hola, el filtro de búsqueda")
     assert _summary([("user", "git push"), ("assistant", "Pushed.")], agent="claude-code").goal == "git push"
+
+
+def test_a_retry_asks_for_nothing_new_and_a_question_that_asks_for_a_change_is_a_later_ask():
+    turns = [("user", "Build a flashcard quiz app from the API spec in api.json with React and Vite."),
+             ("assistant", "Created the app."), ("user", "Do this again please"), ("assistant", "Recreated it."),
+             ("user", "@agent Try Again"), ("assistant", "Done."),
+             ("user", "The scientist's name shows up in the clues, which gives the answer away. Can you hide it?"),
+             ("assistant", "Names are masked now."), ("user", "もう一度お願いします"), ("assistant", "はい。")]
+    later = _summary(turns, agent="copilot").later_asks.items
+    assert later == ["The scientist's name shows up in the clues, which gives the answer away. Can you hide it?"]
+    for question in ("能不能把名字隐藏起来？", "名前を隠してもらえますか？", "이름을 가려 줄 수 있어요?"):
+        asks = _summary([("user", "Build a quiz app from api.json with React."), ("assistant", "Done."),
+                         ("user", question), ("assistant", "OK.")]).later_asks.items
+        assert asks == [question], question
+    side = _summary([("user", "Build a quiz app from api.json with React."), ("assistant", "Done."),
+                     ("user", "Can you explain what the useQuiz hook returns?"), ("assistant", "It returns …")])
+    assert side.later_asks.items == []
+
+
+def test_an_opening_that_only_sets_the_scene_brings_the_sentence_that_asks():
+    long_scene = ("I don't like that the full name of the scientist is printed in every accomplishment card of the "
+                  "quiz, because anybody can read the answer off the screen before choosing an option. ")
+    turns = [("user", "Build a quiz app from api.json with React."), ("assistant", "Done."),
+             ("user", long_scene + "Could you mask the names in those cards? Thanks."), ("assistant", "Masked.")]
+    assert "Could you mask the names in those cards?" in _summary(turns).later_asks.items[0]
+
+
+def test_a_shell_mode_report_is_looking_around_and_the_ask_typed_after_it_is_the_ask():
+    report = ("I ran the following shell command:\n```sh\nls\n```\n\nThis produced the following result:\n```\n"
+              "docs  src  README.md\n```\n\nlist the git commands from our cheatsheet")
+    summary = _summary([("user", report), ("assistant", "Here they are: git init, git add …"),
+                        ("user", "Now suggest ten prompt keywords."), ("assistant", "Task, Role, …")],
+                       agent="gemini")
+    assert summary.goal == "list the git commands from our cheatsheet"

@@ -108,12 +108,26 @@ def steps(command: str) -> List[str]:
     return found
 
 
+# Subcommands that only look, whatever the program: `gh repo list`, `docker ps`, `kubectl get` (`whoami` is kept:
+# which account a deploy or a push uses is often the point).
+_LOOKING_SUB = frozenset(("list", "ls", "view", "status", "show", "get", "describe", "logs", "inspect", "ps",
+                          "info", "version", "--version", "help", "--help", "search", "outdated", "audit"))
+
+
+def _only_looks(step: str) -> bool:
+    """A step whose first or second subcommand only looks (`gh auth status`, `vercel projects list`)."""
+    words = [word for word in step.split()[1:4] if not word.startswith("-") or word in ("--version", "--help")]
+    return any(word in _LOOKING_SUB for word in words[:2])
+
+
 def _rank(step: str) -> int:
     program, sub = _head(step)
     if program == "docker" and sub == "exec":  # `docker exec web ls -la`: ranked by what it runs inside
         inner = [word for word in step.split()[2:] if not word.startswith("-")][1:]
         if inner:
             return _rank(" ".join(inner))
+    if program != "git" and _only_looks(step[step.find(program):] if program else step):
+        return 3
     if _ACTING.match(step[step.find(program):] if program else step):
         return 0
     if program in _LOOKING or (program == "git" and sub in _LOOKING_GIT) or (program == "sed" and "-i" not in step):
@@ -190,6 +204,14 @@ def pick(commands: Sequence[str], limit: int) -> Tuple[List[str], int]:
             continue
         items.extend(shown[key])
     return items, len(keys) - len(kept)
+
+
+def least_important(items: Sequence[str]) -> int:
+    """The position of the item to give up first when the section must shrink: the newest of those that do
+    least (looking before running before checking before acting)."""
+    ranks = [(_rank(item.split(" · ", 1)[0]), position) for position, item in enumerate(items)]
+    worst = max(rank for rank, _ in ranks)
+    return max(position for rank, position in ranks if rank == worst)
 
 
 def program_of(step: str) -> str:

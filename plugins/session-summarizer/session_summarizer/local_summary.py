@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import command_list, cues, decision_cues, loose_ends, user_reports
+from . import ask_kinds, command_list, cues, decision_cues, loose_ends, user_reports
 from . import extraction as ex
 from . import sections as rules
 from .chat_commands import chat_commands, commits_shown, handed_to_user
@@ -374,13 +374,24 @@ def _later_asks(asks: Sequence[str], first: int, goal: str) -> Section:
     section = _Collector(limit)
     goal_key = " ".join(goal.lower().split())
     for _, _, ask in kept:
-        opening = _opening(ask, limit_chars=_LATER_CHARS)
+        opening = _with_request(_opening(ask, limit_chars=_LATER_CHARS), ask)
         key = " ".join(opening.lower().split())
         if key != goal_key:
             section.items.setdefault(key, opening)
     result = section.section()
     result.overflow = max(0, candidates - len(result.items))
     return result
+
+
+def _with_request(opening: str, ask: str) -> str:
+    """An opening that only sets the scene ("I don't like that the name gives the answer away.") with the
+    sentence after it that asks for the change ("Can you mask it instead?")."""
+    if _TASK_WORDS.search(opening) or ask_kinds.requests_work(opening):
+        return opening
+    for sentence in ex.sentences(ex.split_code(ask)[0][:_RANKED_CHARS * 2]):
+        if sentence[:30] not in opening and ask_kinds.requests_work(sentence):
+            return opening + " " + sentence[:_LATER_CHARS // 2]
+    return opening
 
 
 # A later ask is shown this long at most: it says what changed, the goal above says the rest.
@@ -449,7 +460,8 @@ def _side_question(ask: str) -> bool:
     if not ex.is_question(text) or "```" in text or "\n" in text:
         return False
     words = len(text.split()) if text.isascii() else len(text) // 3
-    return words <= 25 and not _TASK_WORDS.search(text) and not _PASTED_OUTPUT.search(text)
+    return (words <= 25 and not _TASK_WORDS.search(text) and not _PASTED_OUTPUT.search(text)
+            and not ask_kinds.requests_work(text))
 
 
 _PASTED_OUTPUT = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception): |Traceback|(?i:\berror:)|FAILED|fatal:")
@@ -618,8 +630,8 @@ def _read_ask(text: str) -> str:
         text = _INJECTED_BLOCK.sub("", text)
     if "context left" in text or "for shortcuts" in text:
         text = _CODEX_STATUS.sub("", text)
-    text = text.strip()
-    if not text or _SEPARATOR.match(text) or _NOT_AN_ASK.match(text):
+    text = ask_kinds.without_shell_reports(text.strip())
+    if not text or _SEPARATOR.match(text) or _NOT_AN_ASK.match(text) or ask_kinds.is_retry(text):
         return ""
     if _COMPACTED.match(text) or ("Primary Request" in text and "Summary" in text):
         return _primary_request(text)
@@ -1497,7 +1509,9 @@ def _fit_words(summary: LocalSummary) -> None:
             break
         _, position = max(sizes)
         section = trimmable[position]
-        dropped_item = section.items.pop()
+        # Commands give up what only looked before what acted; other sections their newest item.
+        dropped_item = section.items.pop(command_list.least_important(section.items)
+                                         if section is summary.commands else -1)
         if section.overflow >= 0:
             section.overflow += 1
         total -= count_words(dropped_item) + 1
