@@ -5,7 +5,7 @@ Every reply here is invented in the shapes agents print (Cursor/SpecStory replie
 several languages; none is copied from the corpus.
 """
 
-from session_summarizer.local_summary import LIMITS, summarize
+from session_summarizer.local_summary import LIMITS, count_words, summarize
 from session_summarizer.sections import result_lists
 from session_summarizer.session import parse_session
 from session_summarizer.worktree import check_files
@@ -42,24 +42,32 @@ def test_a_lead_in_right_over_sub_headings_heads_every_part_until_a_part_about_w
     assert result_lists(reply.split("\n", 1)[1]) == []
 
 
-def _many_asks(count, per_reply=5):
+def _many_asks(count, per_reply=5, words=""):
     turns = []
     for number in range(count):
         turns.append(("user", f"Please build feature {number} for the warehouse app now."))
-        items = "\n".join(f"- feature{number} detail {depth} is handled in `mod{number}.py` with its checks and logs"
+        items = "\n".join(f"- Built feature{number} part {depth} with its own tests{words}"
                           for depth in range(per_reply))
         turns.append(("assistant", f"Working on it.\n\n## Summary\n{items}\n"))
     return turns
 
 
 def test_each_accomplished_ask_of_a_long_session_gets_its_result_before_any_gets_a_second():
-    # as many asks as the section holds, 5 results each: more than "done" reads when it counts every result
-    asks = LIMITS["done"]
+    # 18 asks of 5 results each: more than "done" reads (4 times its size) when it counts every result
+    asks = LIMITS["done"] - 2
     done = _done(_many_asks(asks))
     for number in range(asks):
-        assert any(f"feature{number} detail 0" in item for item in done), number
-    # the section is full, so details beyond the headlines fill it in session order
-    assert not any("detail 4" in item for item in done)
+        assert any(f"feature{number} part 0" in item for item in done), number
+    assert not any("part 2" in item for item in done)
+
+
+def test_the_section_keeps_to_its_share_of_words_and_details_give_way_to_each_ask_s_result():
+    detail = (", and it reads the stock levels from the warehouse feed every five minutes without blocking the UI,"
+              " retrying twice when the feed is down")
+    done = _done(_many_asks(4, words=detail))
+    assert all(any(f"feature{number} part 0" in item for item in done) for number in range(4)), done
+    assert sum(count_words(item) for item in done) <= 240
+    assert all(len(item) <= 170 for item in done)  # a long result is cut at a word, its head kept
 
 
 def test_a_phase_of_several_replies_leads_with_the_reply_that_closes_it():

@@ -18,7 +18,7 @@ from .summary_text import phrase
 from .transcript import TurnParts, read_turn
 from .worktree import FileCheck, PendingRepository, check_files
 
-LIMITS = {"done": 14, "files": 30, "commands": 20, "findings": 12, "errors": 10, "questions": 6, "next": 10,
+LIMITS = {"done": 20, "files": 30, "commands": 20, "findings": 12, "errors": 10, "questions": 6, "next": 10,
           "later_asks": 6}
 # The panel and the note stay readable: past this many words the longest sections give up items.
 WORD_BUDGET = 1100
@@ -1159,7 +1159,20 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     if sum(len(replies) for replies in phases) < _QUIET_RESULTS:
         ranked += [(_QUIET_DEPTH, min(number, last - number), number, item) for number, item in quiet]
     ranked.sort()
-    picked = sorted(ranked[:limit - len(done.items)], key=lambda entry: (-entry[2], entry[0]))
+    # The section shares the summary's words: results are taken in rank order while they fit its share, so
+    # the details of a busy phase give way, not another section's items.
+    kept: List[Tuple[int, int, int, str]] = []
+    words = sum(count_words(item) for item in done.items)
+    for depth, end, number, item in ranked:
+        if len(kept) >= limit - len(done.items):
+            break
+        item = _short(item, _DONE_ITEM_CHARS)
+        size = count_words(item)
+        if words + size > _DONE_WORDS and kept:
+            continue
+        words += size
+        kept.append((depth, end, number, item))
+    picked = sorted(kept, key=lambda entry: (-entry[2], entry[0]))
     for _, _, _, item in picked:
         done.add(item)
     candidates = len(ranked)
@@ -1170,6 +1183,15 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
         # Few results, or results that never say where the work went: the edited files are the evidence.
         section.items.append(phrase(language, "done.edited", files=rules.group_by_folder(edited)))
     return section
+
+
+def _short(item: str, limit: int) -> str:
+    """A result cut to about `limit` characters, at a word: its head names the result, the rest is detail."""
+    if len(item) <= limit:
+        return item
+    cut = item[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:—-") + "…"
 
 
 def _phase_results(replies: Sequence[List[str]]) -> List[str]:
@@ -1223,6 +1245,10 @@ def _asks_for_work(ask: str) -> bool:
             and not ex.is_acknowledgement(head))
 # How far back "done" reads: replies until this many times the section's size in results.
 _DONE_READ = 4
+# A result is cut to this many characters: the section shares the summary's words with the others.
+_DONE_ITEM_CHARS = 160
+# The words "done" takes of the summary at most (its first result always shows).
+_DONE_WORDS = 220
 # A phase already read counts for this many of its results in how far back "done" reads.
 _DONE_PER_PHASE_READ = 2
 # A reply's first results say what it achieved; the rest of a long list are details.
