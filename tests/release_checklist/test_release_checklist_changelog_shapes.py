@@ -1,5 +1,6 @@
 """Change logs read by their structure: plain-text entries whose version sits inside a heading sentence, XML
-and Debian-style logs, and a missing-entry hint written in the file's own format (issue 26, draw A)."""
+and Debian-style logs, top-level list items that are only a version, and a missing-entry hint written in the
+file's own format (issue 26, draw A and round 5)."""
 from __future__ import annotations
 
 from release_checklist.command_runner import Outcome, run_command
@@ -78,3 +79,19 @@ def test_a_debian_style_change_log(make_repo):
     assert check(repo, "changelog-entry", "2.4.1", "debian/changelog").outcome == Outcome.PASSED
     missing = check(repo, "changelog-entry", "2.4.2", "debian/changelog")
     assert missing.outcome == Outcome.FAILED and '"demo (2.4.2-1) unstable; urgency=medium"' in missing.lines[0]
+
+
+BULLETED = ("* 2.4.1 (2026-06-01)\n  - Fixed a crash.\n  - Bump the minimum to 1.9.0\n"
+            "* 2.4.0 (2026-05-01)\n  - Added x.\n")
+
+
+def test_top_level_list_items_that_are_only_a_version_head_their_entries(make_repo):
+    assert changelog_mentions(BULLETED, "2.4.1") == 1 and changelog_mentions(BULLETED, "2.4.0") == 4
+    assert top_changelog_version(BULLETED) == "2.4.1"
+    assert changelog_mentions(BULLETED, "1.9.0") is None  # a change line that names a version is no heading
+    # A list of changes that each name a version is no list of entries.
+    assert changelog_mentions("# Changes\n\n- Bump to 2.4.1\n- Bump to 2.4.0\n", "2.4.1") is None
+    repo = make_repo(version=None, files={"CHANGES.md": BULLETED})
+    assert check(repo, "changelog-entry", "2.4.1", "CHANGES.md").outcome == Outcome.PASSED
+    missing = check(repo, "changelog-entry", "2.4.2", "CHANGES.md")
+    assert missing.outcome == Outcome.FAILED and '"* 2.4.2 (2026-06-01)"' in missing.lines[0]

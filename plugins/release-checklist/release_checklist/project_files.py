@@ -830,10 +830,18 @@ def _plain_titles(lines: List[str]) -> bool:
     return True
 
 
+# A top-level list item that is only a version and maybe its date ("* 1.2.3 (2024-01-02)", "- v2.0 / 2024"):
+# in a file where that shape recurs, it heads the release's nested items (a change line says more).
+_BULLET_TITLE = re.compile(r"^[-*+]\s+v?\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|pre)[.-]?\d*)?"
+                           r"(?:\s*(?:[(/:-]|\u2014|\u2013)\s*[\w ,./:-]{0,40}\)?)?\s*$")
+
+
 def _template(line: str) -> Optional[str]:
     """A line naming a version, as its shape: the version replaced, other numbers (dates) zeroed; None for a
     line that is no heading whatever it repeats (a list item, a sentence, a link, a long line)."""
     stripped = line.strip()
+    if _BULLET_TITLE.match(line):  # "* 1.2.3 (2024-01-02)" heading its release's nested items
+        return re.sub(r"\d+", "0", _ANY_VERSION.sub("{v}", line.rstrip(), count=1))
     if not stripped or len(stripped) > 100 or stripped[:2] in ("- ", "* ", "+ ", "> ") or "://" in stripped:
         return None
     if stripped.endswith((".", ",", ";", ":")) or re.match(r"^\[[^\]]+\]:\s", stripped):
