@@ -161,3 +161,23 @@ def test_tags_that_look_like_releases_in_an_unread_style_are_never_a_first_relea
                            "v3.0.1"], cwd=repo.path, capture_output=True, text=True)
     assert "first release" not in done.stdout
     assert done.returncode != 0
+
+
+def test_a_final_qualifier_is_part_of_the_tag_and_build_metadata_no_pre_release(make_repo, with_remote, data_dir):
+    """Hibernate's 6.4.0.Final and Spring's 5.3.0.RELEASE name final releases (a CR1 or M1 beside them does not),
+    and 1.2.3+build.5 is the release 1.2.3 (SemVer build metadata), never a pre-release passed over."""
+    assert guess_tag_format(["v6.4.1.CR1", "v6.4.0.Final", "v6.3.9.Final"]) == "v{version}.Final"
+    assert guess_tag_format(["5.3.1.M1", "5.3.0.RELEASE"]) == "{version}.RELEASE"
+    assert version_from_tag("v6.4.0.Final", "v{version}.Final") == "6.4.0"
+    repo = make_repo(version="6.4.1", tags=("v6.3.9.Final", "v6.4.0.Final"))
+    repo.write("VERSION", "x\n")
+    repo.commit("more")
+    repo.git("tag", "-a", "v6.4.1.CR1", "-m", "candidate")
+    with_remote(repo)
+    session = ReleaseSession(str(repo), data_dir)
+    assert session.loaded.last_release == ("v6.4.0.Final", "6.4.0")
+    assert session.tag == "v6.4.1.Final" and _version_check(session).state == StepState.PASSED
+    built = make_repo(version=None, files={"pyproject.toml": '[project]\nname = "demo"\ndynamic = ["version"]\n'
+                                           '[tool.setuptools_scm]\n'}, tags=("v1.2.2", "v1.2.3+build.5"))
+    with_remote(built)
+    _proposes(built, data_dir + "-built", ("v1.2.3+build.5", "1.2.3+build.5"), "1.2.4")

@@ -11,12 +11,13 @@ VersionKey = Tuple[Tuple[int, ...], int, Tuple[Tuple[int, object], ...]]
 
 def version_key(version: str) -> Optional[VersionKey]:
     """A sort key for "1.2.3", "1.2", "1.2.3-rc.1" (pre-releases sort before the release); None if not a version."""
-    match = _VERSION.match(version.strip())
+    # Build metadata never orders versions, and never makes one a pre-release: 1.2.3+build.5 is 1.2.3.
+    match = _VERSION.match(version.strip().split("+", 1)[0])
     if not match:
         return None
     numbers = tuple(int(part) for part in match.groups()[:4] if part is not None)
     numbers = numbers + (0,) * (4 - len(numbers))
-    suffix = (match.group(5) or "").split("+", 1)[0]  # build metadata never orders versions
+    suffix = match.group(5) or ""
     if not suffix:
         return numbers, 1, ()
     parts = tuple((0, int(piece)) if piece.isdigit() else (1, piece) for piece in re.split(r"[.-]", suffix) if piece)
@@ -112,6 +113,9 @@ def _split_tag(tag: str) -> Optional[Tuple[str, str, str]]:
     starts = [match.start() for match in re.finditer(r"(?<!\d)\d", tag)]
     for start in starts:
         prefix, rest = tag[:start], tag[start:]
+        qualified = re.match(r"^(\d+(?:\.\d+)+)([.-](?:Final|FINAL|RELEASE|GA))$", rest)
+        if qualified:  # "v6.4.0.Final": the qualifier is part of every release's tag, not of the version
+            return prefix, prefix + "{version}" + qualified.group(2), qualified.group(1)
         if re.match(r"^\d+\.\d", rest) and is_version(rest):
             return prefix, prefix + "{version}", rest
         separated = _SEPARATED.match(rest)
@@ -211,6 +215,7 @@ def next_patch(version: str) -> Optional[str]:
 def next_version(previous: str, history: Iterable[str] = ()) -> Optional[str]:
     """The version after previous, in the project's habit: a project whose recent releases all end in .0
     (attrs: 25.2.0, 25.3.0, 25.4.0, 26.1.0) bumps the middle number; everyone else the last one."""
+    previous = previous.split("+", 1)[0]  # build metadata (1.2.3+build.5) is no part of the next version
     recent = [version for version in history if re.match(r"^\d+(?:\.\d+)*$", version)][:6]  # final releases
     final = re.match(r"^(\d+(?:\.\d+)*)[-.]?[A-Za-z]", previous)
     if final:  # after 1.6rc2 comes 1.6 itself
