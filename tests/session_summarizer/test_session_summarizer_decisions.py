@@ -4,12 +4,19 @@ a user repeating the option they pick, emphasis inside a choice, and reasons in 
 The projects and words here are made up; none comes from the real-session corpus.
 """
 
-from session_summarizer.decision_cues import draws_consequence, echoed_option, marks_chosen, states_limit
+from session_summarizer.decision_cues import (
+    draws_consequence,
+    echoed_option,
+    labeled_decisions,
+    marks_chosen,
+    states_limit,
+)
 from session_summarizer.local_summary import summarize
 from session_summarizer.sections import (
     decision_strength,
     is_consequence_pair,
     is_decision,
+    is_limit_finding,
     is_user_choice,
     user_choice_strength,
 )
@@ -90,3 +97,61 @@ def test_a_users_bare_rule_ranks_below_a_choice_with_its_reason():
     assert user_choice_strength("don't add placeholder values to the form") == 2
     assert user_choice_strength("never mock the database, because the tests must catch schema drift") == 3
     assert user_choice_strength("we don't need the v1 format, just convert the files once") == 3
+
+
+def test_the_user_weighing_one_way_over_another_is_a_decision():
+    for ask in ("ok, a local cache is the better solution here - do that",
+                "Readability is more important than the colours.",
+                "今回は表示速度よりも読みやすさのほうが重要です",
+                "我觉得可读性比颜色更重要，就按这个来",
+                "이번에는 색상보다 가독성이 더 중요해요"):
+        assert is_user_choice(ask), ask
+        assert user_choice_strength(ask) == 3, ask
+    assert not is_user_choice("Is a local cache the better solution here?")
+
+
+def test_what_the_agent_deliberately_leaves_as_it_is_is_a_decision():
+    for line in ("The mentions of the old brand in the docs are left unchanged.",
+                 "The user's own helper in utils.js stays as he wrote it.",
+                 "ドキュメント内の旧社名の表記は変更しません。",
+                 "文档和说明中的旧品牌名称全部保持不变。",
+                 "문서의 예전 회사명은 그대로 둡니다."):
+        assert is_decision(line), line
+    # The user told what they need not do, or a tool's quoted message, is no choice of the session.
+    assert not is_decision("You don't need to change the docs, they are generated.")
+    assert not is_decision('The formatter printed "no changes needed" and exited.')
+
+
+def test_a_labelled_decision_is_the_choice_under_its_label():
+    reply = ("The Siamese net keeps diverging on this subset.\n\n**Decision:**\nI tried three learning rates.\n"
+             "I will ship the gradient-boosting model alone for now. It is stable across seeds.")
+    assert labeled_decisions(reply) == ["I will ship the gradient-boosting model alone for now. It is stable across "
+                                        "seeds."]
+    assert labeled_decisions("## Key decisions\n- SQLite for the cache\n- Fixed seed 7 for the simulation") == [
+        "SQLite for the cache", "Fixed seed 7 for the simulation"]
+    assert labeled_decisions("決定事項：キャッシュは SQLite に保存する") == ["キャッシュは SQLite に保存する"]
+    assert labeled_decisions("设计决策：\n1. 使用 SQLite 作为缓存") == ["使用 SQLite 作为缓存"]
+    # A file named decisions.md, or a label over nothing the agent commits to, is no decision.
+    assert labeled_decisions("- decisions.md (empty, for the coder to fill in)") == []
+    assert labeled_decisions("**Decision:**\nThe master folder is functional.") == []
+    summary = _summary([("user", "Pick a model."), ("assistant", reply)])
+    assert any("gradient-boosting model" in item for item in summary.findings.items), summary.findings.items
+
+
+def test_a_limit_met_with_its_reason_is_a_finding_after_the_others():
+    assert is_limit_finding("For privacy reasons the browser does not expose the full history, only its length.")
+    assert is_limit_finding("For licensing reasons the package cannot ship the original fonts.")
+    assert is_limit_finding("出于隐私考虑，浏览器不允许读取其他网站的 Cookie。")
+    assert is_limit_finding("セキュリティのため、ブラウザは他のサイトのデータを読むことができません。")
+    assert not is_limit_finding("If the port is already taken because of a stale server, restart it.")
+    assert not is_limit_finding("You need to create .env.local yourself because git does not include it.")
+    reply = ("The cache hits went down after the change.\n\n"
+             "Because of browser privacy rules, the page cannot read other sites' cookies.")
+    summary = _summary([("user", "Show the visitor's cookies."), ("assistant", reply)])
+    assert any("cannot read other sites' cookies" in item for item in summary.findings.items), summary.findings.items
+
+
+def test_reasons_and_choices_said_in_more_ways_in_chinese_and_english():
+    assert is_decision("保存时以所选账户的币种为准，避免和币种下拉不一致。")
+    assert is_decision("We'll use a high-contrast palette on white, ensuring every line stays legible.")
+    assert not is_decision("The nightly run failed at the lint step, ensuring nothing was deployed.")

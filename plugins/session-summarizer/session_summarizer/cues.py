@@ -13,14 +13,16 @@ import re
 _REASON_LATIN = re.compile(
     r"\b(?:because|since (?:it|they|we|the|this)|^since\b|so that|in order to|to (?:avoid|keep|make|ensure|prevent"
     r"|support|allow|reduce|match|simplify|maximi[sz]e|minimi[sz]e|improve|preserve|protect|isolate|guarantee"
-    r"|stay|comply|decouple|speed up)|to (?:fix|solve|resolve|address|work around) (?:this|that|it|the)"
+    r"|stay|comply|decouple|speed up)|, (?:ensuring|avoiding|preventing|keeping|guaranteeing)\b|, or else\b"
+    r"|to (?:fix|solve|resolve|address|work around) (?:this|that|it|the)"
     r"|due to|as it (?:is|was|has)|which (?:keeps|makes|avoids|means)|for (?:speed"
-    r"|simplicity|reproducibility|performance|compatibility|safety|consistency)|otherwise|given that"
+    r"|simplicity|reproducibility|performance|compatibility|safety|consistency|privacy|security)|for [\w-]+ reasons"
+    r"|otherwise|given that"
     r"|потому что|так как|чтобы|из-за|porque|para que|ya que|debido a|pois|para (?:evitar|manter)|weil|damit"
     r"|parce que|afin de|pour (?:éviter|garder)|çünkü|bu (?:yüzden|nedenle|sebeple)|dolayısıyla)\b")
 _REASON_WIDE = re.compile(
     r"ため|ので|ように、|よう、|から、|からです|理由は|観点から|を考慮して|为了|因为|由于|以便|以免|所以|出于|考虑到|鉴于"
-    r"|때문|위해|므로|이라서|어서|고려하여|고려해|เพราะ|เนื่องจาก")
+    r"|때문|위해|므로|이라서|어서|고려하여|고려해|เพราะ|เนื่องจาก|避免|防止|确保|以防|防ぐ|방지")
 _CONTRAST_LATIN = re.compile(
     r"\b(?:instead of|in lieu of|rather than|over (?:the )?\w+ because|not \w+ but|in favou?r of|as opposed to"
     r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que)\b")
@@ -50,7 +52,7 @@ _CHOICE_WIDE = re.compile(
     r"ことにしました|ことにします|採用|選択|選びました|使います|使用します|を使用|を使う|にしました|方針|推奨|最善"
     r"|决定|选择|采用|选用|改用|使用了"
     r"|我们用|推荐|最好的(?:方法|方案)|改为|改成|换成|결정|선택|채택|사용하기로|쓰기로|으로 했|권장|추천"
-    r"|ตั้ง(?:ให้)?เป็น")
+    r"|ตั้ง(?:ให้)?เป็น|以[^，。]{1,20}为准|を正と|を優先|(?:을|를) 기준으로")
 # The user turns down one way and names the other: "we don't need backward compatibility, just migrate
 # the records", "互換性は不要なので、移行して", "不需要兼容，直接迁移", "호환성은 필요 없고 마이그레이션해".
 _REJECT_AND_REPLACE_LATIN = re.compile(
@@ -138,9 +140,11 @@ _GATES = {
                "to support", "to allow", "to reduce", "to match", "to simplify", "due to", "as it", "which keeps",
                "which makes", "which avoids", "which means", "for speed", "for simplicity", "for reproducib",
                "for performance", "for compatib", "for safety", "for consisten", "otherwise", "given that",
+               "for privacy", "for security", "reasons",
                "porque", "para ", "ya que", "debido", "pois", "weil", "damit",
                "parce", "afin", "pour ", "to maximi", "to minimi", "to improve", "to preserve", "to protect",
-               "to isolate", "to guarantee", "to stay", "to comply", "to decouple", "to speed up"),
+               "to isolate", "to guarantee", "to stay", "to comply", "to decouple", "to speed up", ", ensuring",
+               ", avoiding", ", preventing", ", keeping", ", guaranteeing", "or else"),
     "contrast": ("instead", "in lieu", "rather than", "over ", "not ", "favo", "opposed", "en lugar", "en vez",
                  "em vez",
                  "invés", "statt", "au lieu", "plutôt"),

@@ -1,5 +1,6 @@
 """Decision shapes the single-sentence cues miss: a finding and the choice it led to, an option marked as
-the one taken, and a user picking an option by repeating it.
+the one taken, a user picking an option by repeating it or weighing one way over another, what is
+deliberately left as it is, the choice under a "Decision:" label, and limits the work ran into.
 
 Each shape is read from markers that hold across languages (consequence words, "chosen" marks, the text
 of the option itself), never from one transcript's wording.
@@ -110,7 +111,8 @@ def echoed_option(ask: str, offer: str) -> str:
 # What the sentence before a consequence found: something absent, unsupported or impossible, or already so
 # ("graphics_items.py does not exist", "the image has no REST API", "存在しません", "不支持", "없습니다").
 _LIMIT_LATIN = re.compile(
-    r"\b(?:(?:does|do|did|is|are|was|were|has|have|can)(?:n'?t| not) (?:exist|support|have|allow|work|include"
+    r"\b(?:(?:does|do|did|is|are|was|were|has|have|can)(?:n'?t| not) (?:exist|support|have|allow|work"
+    r"|include|expose|permit|let|offer|give"
     r"|contain|provide|available|supported|possible|allowed|installed|present|there|found|accept)|not (?:available"
     r"|supported|found|installed|allowed|possible|present|permitted)|no such|missing|doesn'?t exist|cannot|can'?t"
     r"|unable to|already|there (?:is|are) no|has no|have no|lacks?|requires?|only (?:supports?|accepts?|works)"
@@ -118,7 +120,7 @@ _LIMIT_LATIN = re.compile(
     r"|bulunmuyor|yok\b|mevcut değil|desteklemiyor|zaten)")
 _LIMIT_WIDE = re.compile(
     r"存在しな|存在しませ|ありません|見つかりませ|見つからな|サポートされていな|対応していな|できませ|できな|既に|すでに"
-    r"|不存在|没有|不支持|无法|不能|找不到|已经|缺少|需要"
+    r"|不存在|没有|不支持|不允许|无法|不能|找不到|已经|缺少|需要"
     r"|없습니다|없어|없음|존재하지 않|지원하지 않|찾을 수 없|할 수 없|이미|필요")
 
 
@@ -162,3 +164,100 @@ def holds_consequence_pair(sentence: str) -> bool:
         if draws_consequence(choice) and states_limit(finding):
             return True
     return False
+
+
+# A preference or a priority the user states: "a local cache is the better solution", "legibility is more
+# important", "速度よりも読みやすさが重要", "可读性更重要", "가독성이 더 중요해요", "читаемость важнее".
+_PREFERS_LATIN = re.compile(
+    r"\b(?:is|'s|are|seems?) (?:a |the )?(?:much |far )?(?:better|best|simpler|safer|cleaner|preferable"
+    r"|more important|the priority)\b|\bmore important than\b|\bi(?:'d| would)? prefer\b|\bprefer(?:red)? (?:to|over)\b"
+    r"|\b(?:важнее|лучше|предпочитаю|más importante|mejor opción|mais importante|melhor opção)\b")
+_PREFERS_WIDE = re.compile(r"(?:の(?:ほう|方)が|が)(?:より)?(?:良い|いい|重要|大事|優先)|更(?:好|重要|合适)|优先|"
+                           r"(?:이|가) 더 (?:좋|낫|중요)|더 중요|우선")
+
+
+def states_preference(sentence: str) -> bool:
+    """The user weighs one way over another ("X is the better solution", "legibility is more important")."""
+    lowered = sentence.lower()
+    if sentence.isascii():
+        return any(stem in lowered for stem in ("better", "best", "simpler", "safer", "cleaner", "prefer",
+                                                "important", "priority")) and bool(_PREFERS_LATIN.search(lowered))
+    return bool(_PREFERS_WIDE.search(sentence)) or bool(_PREFERS_LATIN.search(lowered))
+
+
+# Something deliberately left as it is: "README mentions are left unchanged", "no change needed", "kept as
+# he wrote it", "ドキュメント内の表記は変更しません", "保持不变", "그대로 둡니다".
+_UNCHANGED_LATIN = re.compile(
+    r"\b(?:leave|leaving|left|keep|keeping|kept|stays?|remains?)\b(?: \S+){0,5}? (?:as is|as-is|unchanged|untouched"
+    r"|intact|alone|as (?:he|she|they|you) wrote (?:it|them))\b"
+    r"|(?<![\"'“])\bno changes? (?:is |are )?(?:needed|required"
+    r"|necessary)\b|\b(?:won'?t|will not|did not|didn'?t|do not|don'?t) (?:change|touch|modify|rename)\b")
+_UNCHANGED_WIDE = re.compile(
+    r"変更しません|変更せず|変えません|触りません|そのまま(?:に|残|維持)|保持不变|不做修改|不修改|保留原样|原样保留|不改动"
+    r"|변경하지 않|그대로 (?:두|유지|둡)|수정하지 않")
+
+
+def keeps_unchanged(sentence: str) -> bool:
+    """A scope choice: something deliberately left as it is (never a step the user is told to skip)."""
+    lowered = sentence.lower()
+    if " you" in lowered or lowered.startswith("you"):
+        return False
+    if sentence.isascii():
+        return any(stem in lowered for stem in ("as is", "as-is", "unchanged", "untouched", "intact", "alone",
+                                                "wrote", "no change", "change", "touch", "modify", "rename")) \
+            and bool(_UNCHANGED_LATIN.search(lowered))
+    return bool(_UNCHANGED_WIDE.search(sentence)) or bool(_UNCHANGED_LATIN.search(lowered))
+
+
+# A label the agent puts over its choice: "**Decision:**", "Key decisions", "決定事項", "技術選定", "方針：", "决策：",
+# "设计决策", "결정 사항", "Decisión:". What follows it is the choice, whatever its words. ("Approach" and "Решение"
+# also head options and advice, so they are not labels.)
+_DECISION_LABEL = re.compile(
+    r"^\s*(?:#{1,4}\s*)?(?:\*\*)?(?:[^\w\s*#|]{1,3}\s*)?(?:(?:final|key|design|technical|our|the)\s+)?"
+    r"(?:decisions?(?: made)?|chosen approach|tech(?:nology)? choices?"
+    r"|決定(?:事項)?|方針|技術選定|决定|决策|设计决策|技术选型|결정(?: 사항)?|방침|기술 선정"
+    r"|decisión|decisão|karar)(?![\w.])(?:\*\*)?\s*[:：]?\s*(?:\*\*)?\s*[:：]?\s*(.*)$", re.IGNORECASE)
+_LABEL_STEMS = ("decision", "chosen approach", "tech")
+_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+(.+)$")
+
+
+def labeled_decisions(prose: str, limit: int = 6) -> List[str]:
+    """The choices under or after a decision label: its list items, or the first sentence of its paragraph."""
+    if prose.isascii() and not any(stem in prose.lower() for stem in _LABEL_STEMS):
+        return []
+    found: List[str] = []
+    lines = prose.split("\n")
+    for index, line in enumerate(lines):
+        if len(line) > 200 or ("ecision" not in line and line.isascii()
+                               and not any(stem in line.lower() for stem in _LABEL_STEMS)):
+            continue
+        label = _DECISION_LABEL.match(line)
+        if label is None or len(line) - len(label.group(1)) > 48:
+            continue
+        rest = label.group(1).strip().strip("*").strip()
+        if len(rest) >= 16:
+            found.append(rest)
+            continue
+        if rest:  # "### Approach A" names an option, it does not say which was chosen
+            continue
+        following = [other.strip() for other in lines[index + 1:index + 12]]
+        while following and not following[0]:
+            following.pop(0)
+        items = []
+        for other in following:
+            item = _ITEM.match(other)
+            if not item:
+                break
+            items.append(item.group(1))
+        if items:
+            found.extend(items[:limit])
+            continue
+        # A paragraph under the label: its first line that commits to something ("I will proceed with …"),
+        # not the account of what led there ("I have tried three times to …").
+        for other in following[:4]:
+            if not other or other.startswith(("#", "|", "```")):
+                break
+            if _COMMITS_LATIN.search(other.lower()) or (not other.isascii() and _COMMITS_WIDE.search(other)):
+                found.append(other)
+                break
+    return [item for item in found if not item.rstrip().endswith(("?", "？"))][:limit]

@@ -758,6 +758,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                 or strongest[0] >= LIMITS["findings"])
 
     findings = _Collector(LIMITS["findings"])
+    limits = _Collector(LIMITS["findings"])  # limits the work met, with their reason: after the other findings
     errors = _Collector(LIMITS["errors"])
     if enough_errors:  # tool output already gave more errors than the agent's prose would add
         errors.seen = 10 * LIMITS["errors"] + 1
@@ -801,6 +802,9 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         if not findings.full:
             for item in heading_findings(prose):
                 findings.add(item)
+        if not decisions_full():
+            for item in decision_cues.labeled_decisions(prose):
+                decide(item, 2)  # the agent labelled it its decision
         consequences = not decisions_full() and decision_cues.may_draw_consequence(prose)
         if not (maybe_finding or maybe_error or maybe_decision or consequences):
             continue
@@ -824,6 +828,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                 decide(sentence, rules.decision_strength(sentence))
             elif verdict[1]:
                 findings.add(sentence)
+            elif maybe_finding and not limits.full and rules.is_limit_finding(sentence) and not ex.is_action(sentence):
+                limits.add(sentence)
             if verdict[2]:
                 errors.add(sentence, _error_key(sentence))
     merged = _Collector(LIMITS["findings"])
@@ -831,11 +837,11 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     ranked = sorted(range(len(order)), key=lambda index: (-strength.get(order[index], 1), index))
     for index in sorted(ranked[: LIMITS["findings"]]):
         merged.items.setdefault(order[index], decisions.items[order[index]])
-    for key, text in findings.items.items():
+    for key, text in list(findings.items.items()) + list(limits.items.items()):
         if len(merged.items) < LIMITS["findings"]:
             merged.items.setdefault(key, text)
     section = merged.section()
-    hidden = len(decisions.items) + len(findings.items) - len(section.items)
+    hidden = len(decisions.items) + len(findings.items) + len(limits.items) - len(section.items)
     section.overflow = -1 if (decisions_full() or findings.full) else max(0, hidden)
     return section, list(pasted.items.values()) + list(errors.items.values())
 

@@ -350,6 +350,8 @@ def is_decision(sentence: str) -> bool:
         found = not (_BEHAVES.search(sentence) and not cues.has_choice(sentence))
     elif cues.has_choice(sentence):
         found = cues.has_reason(sentence) or (cues.names_alternative(sentence) and not _BEHAVES.search(sentence))
+    elif decision_cues.keeps_unchanged(sentence):
+        found = True  # a scope choice: what is deliberately left as it is
     else:
         return False
     if not found or ex.is_question(sentence) or _NEGATED_CHOICE.search(sentence):
@@ -387,15 +389,31 @@ def is_user_choice(sentence: str) -> bool:
     if ex.is_question(sentence) or len(sentence) < 16 or len(sentence) > 300:
         return False
     return is_decision(sentence) or ((cues.rejects_and_replaces(sentence) or cues.states_rule(sentence)
-                                      or decision_cues.user_picks(sentence)) and not cues.is_hedged(sentence))
+                                      or decision_cues.user_picks(sentence)
+                                      or decision_cues.states_preference(sentence))
+                                     and not cues.is_hedged(sentence))
 
 
 def user_choice_strength(sentence: str) -> int:
     """How surely a user's sentence records a choice: 3 with a reason or a way turned down, 2 a bare rule
     ("don't use placeholders"): a long session's user sets many rules, and its choices with reasons rank first."""
-    if is_decision(sentence) or cues.rejects_and_replaces(sentence) or cues.has_reason(sentence):
+    if (is_decision(sentence) or cues.rejects_and_replaces(sentence) or cues.has_reason(sentence)
+            or decision_cues.states_preference(sentence)):
         return 3
     return 2
+
+
+def is_limit_finding(sentence: str) -> bool:
+    """A limit the work ran into, with its reason: "the browser does not expose the history, for privacy",
+    "出于隐私考虑，浏览器不允许读取其他网站的记录"; it steers what is built."""
+    if "\\n" in sentence or _CONDITIONAL.match(sentence):  # a tool's escaped text; "if I can't …" is no limit met
+        return False
+    return (cues.has_reason(sentence) and decision_cues.states_limit(sentence) and not ex.is_question(sentence)
+            and not cues.is_user_task(sentence) and not _WEIGHING.search(sentence))
+
+
+_CONDITIONAL = re.compile(r"(?i)^\W*(?:if|unless|when|once|whether)\b|^\W*(?:如果|もし|만약)")
+_WEIGHING = re.compile(r"(?i)\b(?:considering|thinking about|wondering)\b")
 
 
 def is_consequence_pair(finding: str, choice: str) -> bool:
