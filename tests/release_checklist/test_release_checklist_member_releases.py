@@ -122,3 +122,18 @@ def test_the_panel_says_the_script_makes_the_tag(make_repo, with_remote, data_di
     if language != "en":
         assert line != TEXT.for_language("en")("publish_command_tags", command="bin/publish kit-extra 0.3.5",
                                                tag="kit-extra-0.3.5")
+
+
+def test_a_root_package_stays_the_release_when_a_member_is_ahead_of_its_tags(make_repo, with_remote, data_dir):
+    """ripgrep's shape: the root crate is the product (tags 15.2.0); a member's own unreleased bump
+    (ignore 0.4.34 after ignore-0.4.33) does not turn the panel into that member's release."""
+    root = '[package]\nname = "tool"\nversion = "15.2.0"\n\n[workspace]\nmembers = ["crates/ignore"]\n'
+    repo = make_repo(version=None, files={"Cargo.toml": root,
+                                          "crates/ignore/Cargo.toml": CRATE.format(name="ignore", version="0.4.33")},
+                     tags=("ignore-0.4.33", "15.2.0"))
+    repo.write("crates/ignore/Cargo.toml", CRATE.format(name="ignore", version="0.4.34"))
+    repo.commit("bump ignore")
+    with_remote(repo)
+    session = ReleaseSession(str(repo), data_dir)
+    assert session.project.version_file == "Cargo.toml" and session.tag != "ignore-0.4.34"
+    assert _run(session, "version-bumped").state == "failed"  # 15.2.0 is released: bump it first

@@ -120,6 +120,8 @@ def _member_format(member: Member, tags: List[str]) -> Optional[str]:
     """The format of the member's own tags (newest final one decides), or None when it tags nothing."""
     lowered = member.name.lower()
     for tag in tags:  # newest first
+        if not tag.lower().startswith(lowered):
+            continue
         for joiner in _JOINERS:
             lead = lowered + joiner
             if not tag.lower().startswith(lead):
@@ -168,6 +170,8 @@ def for_release(repo: str, project: ProjectInfo, tags: List[str],
     own = version_key(project.version) if project.version else None
     if own is not None and (last is None or own > version_key(last[1])):  # type: ignore[operator]
         return None  # the project's own version is the one being released
+    if project.version_file and "/" not in project.version_file.replace(os.sep, "/"):
+        return None  # a root package (ripgrep's) is the product: its members' tags are side releases
     found = released_member(repo, tags)
     if found is None:
         return None
