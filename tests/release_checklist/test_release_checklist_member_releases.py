@@ -137,3 +137,22 @@ def test_a_root_package_stays_the_release_when_a_member_is_ahead_of_its_tags(mak
     session = ReleaseSession(str(repo), data_dir)
     assert session.project.version_file == "Cargo.toml" and session.tag != "ignore-0.4.34"
     assert _run(session, "version-bumped").state == "failed"  # 15.2.0 is released: bump it first
+
+
+def test_a_uv_workspace_member_ahead_of_its_own_tags_is_the_release(make_repo, with_remote, data_dir):
+    member = '[project]\nname = "{name}"\nversion = "{version}"\n'
+    repo = make_repo(version=None, files={
+        "pyproject.toml": '[tool.uv.workspace]\nmembers = ["packages/*"]\n',  # a virtual root
+        "packages/core/pyproject.toml": member.format(name="suite-core", version="2.1.0"),
+        "packages/cli/pyproject.toml": member.format(name="suite-cli", version="0.9.0"),
+        "packages/core/CHANGELOG.md": "# 2.1.0\n\n- x\n"}, tags=("suite-core-v2.1.0", "suite-cli-v0.9.0"))
+    repo.write("packages/core/pyproject.toml", member.format(name="suite-core", version="2.1.1"))
+    repo.write("packages/core/CHANGELOG.md", "# 2.1.1\n\n- y\n\n# 2.1.0\n\n- x\n")
+    repo.commit("bump core")
+    with_remote(repo)
+    session = ReleaseSession(str(repo), data_dir)
+    assert (session.version, session.project.version_file) == ("2.1.1", "packages/core/pyproject.toml")
+    assert session.tag == "suite-core-v2.1.1" and session.project.changelog_file == "packages/core/CHANGELOG.md"
+    for name in ("version-bumped", "changelog-entry"):
+        assert _run(session, name).state == "passed", name
+    assert session.publishing.command == "uv build --package suite-core && uv publish"  # that member only

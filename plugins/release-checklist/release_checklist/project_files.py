@@ -558,6 +558,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
             build = raw + (_read(os.path.join(repo, names["setup.py"])) or "" if "setup.py" in names else "")
             from_tags = next((tool for tool, pattern in _SCM_TOOLS if pattern.search(build)), None)
         declared_changelog = _towncrier_file(repo, names, pyproject)
+        workspace = workspace or "tool.uv.workspace" in pyproject  # members may be released one by one
         command = _python_test_command(repo, names, raw, pyproject, python)
         if command:
             tests["python"] = command

@@ -390,6 +390,9 @@ def publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
             return f"cargo publish -p {member}"
         if package is None and project.workspace:
             return "cargo publish --workspace"  # every member crate, in dependency order (cargo 1.90+)
+    member = (project.version_file or "").replace(os.sep, "/")
+    if "python" in project.ecosystems and project.name and member.endswith("/pyproject.toml") and project.workspace:
+        return f"uv build --package {project.name} && uv publish"  # one member of a uv workspace
     if "python" in project.ecosystems and project.name and "pyproject.toml" not in passed_over:
         return "uv build && uv publish" if os.path.isfile(os.path.join(repo, "uv.lock")) else \
             "python3 -m build && twine upload dist/*"

@@ -1,6 +1,6 @@
 """Workspaces whose members tag their own releases: which member this release is, from its manifest and tags.
 
-A Cargo or npm workspace may release one member at a time under tags of the member's name
+A Cargo, npm or uv workspace may release one member at a time under tags of the member's name
 (`tracing-subscriber-0.3.23` next to `tracing-0.1.44`, `svelte@5.56.10`). The member being released is the
 one whose manifest says a version newer than its own last tag, when exactly one member does so.
 """
@@ -111,9 +111,24 @@ def _npm_members(repo: str) -> List[Member]:
     return members
 
 
+def _uv_members(repo: str) -> List[Member]:
+    """uv workspace members ([tool.uv.workspace] members) with a static [project] version."""
+    text = _read(os.path.join(repo, "pyproject.toml"))
+    block = re.search(r"(?ms)^\s*\[tool\.uv\.workspace\][^\[]*?^\s*members\s*=\s*\[(.*?)\]", text)
+    members: List[Member] = []
+    for folder in _expand(repo, re.findall(r"""["']([^"']+)["']""", block.group(1)) if block else []):
+        manifest = _read(os.path.join(repo, folder, "pyproject.toml"))
+        project = re.search(r"(?ms)^\s*\[project\](.*?)(?=^\s*\[|\Z)", manifest)
+        name = re.search(r"""(?m)^\s*name\s*=\s*["']([^"']+)["']""", project.group(1)) if project else None
+        version = re.search(r"""(?m)^\s*version\s*=\s*["']([^"']+)["']""", project.group(1)) if project else None
+        if name and version:
+            members.append(Member(name.group(1), version.group(1), f"{folder}/pyproject.toml", folder))
+    return members
+
+
 def workspace_members(repo: str) -> List[Member]:
-    """The Cargo and npm workspace members that have a name and a version."""
-    return _cargo_members(repo) + _npm_members(repo)
+    """The Cargo, npm and uv workspace members that have a name and a version."""
+    return _cargo_members(repo) + _npm_members(repo) + _uv_members(repo)
 
 
 def _member_format(member: Member, tags: List[str]) -> Optional[str]:
