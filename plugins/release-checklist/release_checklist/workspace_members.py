@@ -177,7 +177,6 @@ def member_of_tag(repo: str, tag: str) -> Optional[Member]:
     return best
 
 
-
 def for_release(repo: str, project: ProjectInfo, tags: List[str],
                 last: Optional[Tuple[str, str]]) -> Optional[MemberRelease]:
     """The member release to make instead of the project's own when the project's version is already released
