@@ -214,3 +214,26 @@ def test_a_command_list_that_must_shrink_gives_up_looking_before_acting():
     assert items[least_important(items)] == "git status -sb"
     assert items[least_important(items[:-1])] == "rg -n todo src"
     assert least_important(["npx vitest run", "rm tests/mock-tools.ts"]) == 0
+
+
+def test_a_command_the_user_tells_the_agent_to_run_in_a_chat_export_ran_when_the_reply_answers():
+    def turns(ask, reply):
+        return [{"role": "user", "text": "Build a chart of the season's standings."},
+                {"role": "assistant", "text": "Created main.py.\n\nMade changes."},
+                {"role": "user", "text": ask}, {"role": "assistant", "text": reply}]
+    ran = _summary(turns('It crashes. Start by running "uv run app.py" and then look at the error.',
+                         "The error is a KeyError: 'date' in the sessions list."))
+    assert ran.commands.items == ["uv run app.py"]
+    bare = _summary(turns("uv add plotly is the way to add plotly", "Plotly is installed and the chart uses it."))
+    assert bare.commands.items == ["uv add plotly"]
+    for ask in ("`npm test` を実行して結果を見てください", "运行 `npm test` 看看结果",
+                "`npm test` 실행해서 결과 알려줘"):
+        assert _summary(turns(ask, "2 failed, 10 passed.")).commands.items == ["npm test"], ask
+    handed = _summary(turns('Run "uv run app.py" please', "You need to run `uv run app.py` yourself in your terminal."))
+    assert handed.commands.items == []
+    refused = _summary(turns('Run "uv run app.py" please', "I can't run commands here; paste the output."))
+    assert refused.commands.items == []
+    negated = _summary(turns("don't run 'npm run build' yet, just fix the types", "Fixed the two type errors."))
+    assert negated.commands.items == []
+    pasted = _summary(turns("the push failed:\nhint: use 'git pull' before pushing again.", "Pull first, then push."))
+    assert pasted.commands.items == []

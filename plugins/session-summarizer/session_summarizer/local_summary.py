@@ -8,6 +8,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 from . import ask_kinds, command_list, cues, decision_cues, loose_ends, user_reports
 from . import extraction as ex
 from . import sections as rules
+from .asked_runs import asked_runs
 from .chat_commands import chat_commands, commits_shown, handed_to_user
 from .chat_edits import exported_writes
 from .formats import cline_result
@@ -476,6 +477,8 @@ def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     left: List[str] = []
     if not explicit:
         found, left = chat_commands(turns, parts)
+        found.extend(command for command in asked_runs(turns) if command not in found)
+        left = [command for command in left if command not in found]
     else:
         left = handed_to_user(turns, parts)
     prose_found = 0
