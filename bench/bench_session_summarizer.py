@@ -4,7 +4,8 @@ First, issue 25's real-session corpus (bench/session_corpus/): the HELD-OUT half
 and per agent, false claims and summary length, next to the summarizer before issue 25 (commit
 ISSUE25_BASELINE) in the same run. The development half, with every missed fact and false claim, is
 printed instead with `SUMMARIZER_BENCH_SPLIT=dev make bench PLUGIN=session-summarizer` or
-`python bench/bench_session_summarizer.py --dev`; tune on that half only.
+`python bench/bench_session_summarizer.py --dev`; tune on that half only. `SUMMARIZER_BENCH_ONLY=speed` prints
+only the 2,000-turn timing rows (for speed work: no real-session table is run).
 
 Baselines measured in the same run:
 - corpus recall: the summarizer as it was before issue 13 (commit def64f2, taken from git into a temporary
@@ -265,10 +266,14 @@ def real_sessions(split: str) -> None:
 
 def main() -> None:
     split = "dev" if "--dev" in sys.argv else os.environ.get("SUMMARIZER_BENCH_SPLIT", "heldout")
-    real_sessions(split)
-    if split != "heldout":
-        return  # the development view is for tuning; the timing rows belong to the reported run
-    corpus_recall()
+    # SUMMARIZER_BENCH_ONLY=speed: only the 2,000-turn rows, for timing work (no real-session table, so the
+    # held-out half is never run; no corpus recall, no streaming rows).
+    speed_only = os.environ.get("SUMMARIZER_BENCH_ONLY", "") == "speed"
+    if not speed_only:
+        real_sessions(split)
+        if split != "heldout":
+            return  # the development view is for tuning; the timing rows belong to the reported run
+        corpus_recall()
     from session_summarizer.llm_client import stream_completion
     from session_summarizer.llm_settings import LLMSettings
     from session_summarizer.local_summary import summarize
@@ -306,6 +311,8 @@ def main() -> None:
     print("CPU time of this process, median: {:.1f} ms without git, {:.1f} ms with git (git runs in child "
           "processes, alongside); load average {}".format(CPU_MS["no_git"], CPU_MS["git"],
                                                           " ".join(f"{x:.1f}" for x in os.getloadavg())))
+    if speed_only:
+        return
 
     with LLMServer() as server:
         body = {"model": "slow", "stream": True, "messages": [{"role": "user", "content": "hi"}]}

@@ -1,5 +1,6 @@
 """Finds paths, commands, actions, findings, errors, questions and next steps in the text of turns."""
 
+import functools
 import re
 from typing import Iterator, List, Tuple
 
@@ -124,6 +125,11 @@ _LONGEST_PATH = 160
 
 def find_paths(text: str) -> List[str]:
     """File paths mentioned in `text`, in order, without line numbers; URLs are not paths."""
+    return list(_paths_in(text))
+
+
+@functools.lru_cache(maxsize=1024)  # one text is read for paths by several sections, and turns repeat
+def _paths_in(text: str) -> Tuple[str, ...]:
     found = []
     covered = 0
     for hint in _PATH_HINT.finditer(text):
@@ -144,7 +150,7 @@ def find_paths(text: str) -> List[str]:
         if path.startswith("//") or path.count(".") > 6:
             continue
         found.append(path)
-    return found
+    return tuple(found)
 
 
 # --------------------------------------------------------------------------- commands

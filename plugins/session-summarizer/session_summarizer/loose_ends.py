@@ -197,10 +197,26 @@ _COMMON = {"ignore", "skip", "leave", "out", "exclude", "postpone", "for", "now"
            "that", "these", "those", "don't", "dont", "just", "please", "step", "files", "file", "two", "extra"}
 
 
+# Words one of _USER_DEFERS's branches always holds (its Latin branch lower-cased): an ask with none of them
+# cannot match, so the pattern, slow on long asks, is not run on it.
+_DEFER_HINTS = ("later", "for now", "time being", "moment", "今は", "いったん", "一旦", "とりあえず", "後回し", "暂时",
+                "先", "以后", "之后", "后面", "일단", "나중에")
+# Letters outside ASCII that the pattern's case-insensitive match folds onto ASCII ones (İ, ı, ſ, the Kelvin sign).
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def _may_put_off(ask: str) -> bool:
+    lowered = ask.lower()
+    return any(hint in lowered for hint in _DEFER_HINTS) or (
+        not ask.isascii() and any(letter in ask for letter in _FOLDS_TO_ASCII))
+
+
 def put_off_by_user(asks: Sequence[str]) -> List[str]:
     """Sentences in which the user puts work off, unless a later ask names that work again (picked up)."""
     found: List[str] = []
     for position, ask in enumerate(asks):
+        if not _may_put_off(ask):
+            continue
         prose = ex.split_code(ask)[0]
         if not _USER_DEFERS.search(prose):
             continue
