@@ -156,3 +156,15 @@ def test_a_uv_workspace_member_ahead_of_its_own_tags_is_the_release(make_repo, w
     for name in ("version-bumped", "changelog-entry"):
         assert _run(session, name).state == "passed", name
     assert session.publishing.command == "uv build --package suite-core && uv publish"  # that member only
+
+
+def test_members_are_never_read_outside_the_repository(make_repo, tmp_path):
+    from release_checklist.workspace_members import workspace_members
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "Cargo.toml").write_text(CRATE.format(name="stranger", version="9.9.9"))
+    repo = make_repo(version=None, files={
+        "Cargo.toml": f'[workspace]\nmembers = ["{outside}", "../elsewhere", "kit"]\n',
+        "kit/Cargo.toml": CRATE.format(name="kit", version="0.1.0")})
+    assert [member.name for member in workspace_members(str(repo))] == ["kit"]

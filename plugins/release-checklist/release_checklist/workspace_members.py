@@ -54,7 +54,8 @@ def _expand(repo: str, patterns: Iterable[str]) -> List[str]:
     """Member folders (relative) from the workspace's member globs ("crates/*", "packages/*")."""
     folders: List[str] = []
     for pattern in patterns:
-        if not pattern or pattern.startswith("!") or ".." in pattern:
+        # Never outside the repository: a negation, a parent folder or an absolute path is no member of it.
+        if not pattern or pattern.startswith(("!", "/", "\\")) or ".." in pattern or os.path.isabs(pattern):
             continue
         for path in sorted(glob.glob(os.path.join(repo, pattern.rstrip("/")))):
             relative = os.path.relpath(path, repo).replace(os.sep, "/")
