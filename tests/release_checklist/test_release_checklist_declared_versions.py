@@ -131,3 +131,16 @@ def test_a_documentation_sites_change_log_page_is_the_changelog(make_repo, with_
     session = ReleaseSession(str(repo), data_dir)
     assert (session.project.changelog_file or "").replace(os.sep, "/") == page
     assert _check(session, "changelog-entry").state == "passed"
+
+
+def test_a_script_outside_the_repository_is_never_read_for_git_describe(make_repo, tmp_path):
+    from release_checklist.version_sources import autoconf_version
+
+    outside = tmp_path / "version.sh"
+    outside.write_text("#!/bin/sh\ngit describe --tags\n")
+    repo = make_repo(version=None, files={"configure.ac": f"m4_define([v], m4_esyscmd_s([{outside}]))\n"
+                                                          "AC_INIT([tool],[v])\n"})
+    assert autoconf_version(str(repo)) is None
+    repo.write("scripts/version", "#!/bin/sh\ngit describe --tags\n")
+    repo.write("configure.ac", "m4_define([v], m4_esyscmd_s([scripts/version]))\nAC_INIT([tool],[v])\n")
+    assert autoconf_version(str(repo)) == ("tags", "configure.ac")

@@ -271,5 +271,6 @@ def _runs_git_describe(repo: str, command: str) -> bool:
     if re.search(r"\bgit\b", command):
         return True
     script = command.split()[0] if command.split() else ""
-    text = _read(os.path.join(repo, script), 100_000) if script else None
+    inside = bool(script) and not os.path.isabs(script) and ".." not in script  # only the project's own script
+    text = _read(os.path.join(repo, script), 100_000) if inside else None
     return re.search(r"\bgit\s+describe\b", text or "") is not None
