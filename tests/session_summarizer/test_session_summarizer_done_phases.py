@@ -5,6 +5,7 @@ Every reply here is invented in the shapes agents print (Cursor/SpecStory replie
 several languages; none is copied from the corpus.
 """
 
+from session_summarizer.done_states import is_new_state
 from session_summarizer.local_summary import LIMITS, count_words, summarize
 from session_summarizer.sections import result_lists
 from session_summarizer.session import parse_session
@@ -80,3 +81,35 @@ def test_a_phase_of_several_replies_leads_with_the_reply_that_closes_it():
     first = [item for item in done if "export" in item.lower()]
     assert first[0].startswith("Invoice export: a CSV button"), done
     assert any("PDF invoice export" in item for item in done)
+
+
+def test_a_statement_of_the_new_state_is_a_result_in_several_languages():
+    for sentence in ("The chart now uses the high-contrast palette and a white background.",
+                     "The file report.html has been created with the title at the top.",
+                     "Legend entries are now sorted by the final standings.",
+                     "保存ボタンを押すと一覧が更新されるようになりました。",
+                     "다크 모드 토글이 설정 화면에 추가되었습니다.",
+                     "이제 검색창에서 태그를 바로 필터링할 수 있습니다.",
+                     "现在列表会按使用次数排序了。"):
+        assert is_new_state(sentence), sentence
+
+
+def test_plans_guesses_failures_and_lead_ins_are_not_a_new_state():
+    for sentence in ("The build should now pass on CI.", "Now I'll update the tests for the chart.",
+                     "The page now fails to load after the change.", "If you run it now, the chart uses names.",
+                     "Looks like the server is now running from the old folder.",
+                     "The model is now trained and saved in these files:",
+                     "エラーが表示されました。", "설치가 되지 않았습니다。", "现在还是失败了。"):
+        assert not is_new_state(sentence), sentence
+
+
+def test_the_reply_that_closes_an_ask_reports_its_result_as_a_new_state():
+    turns = [("user", "Switch the chart to plotly express."),
+             ("assistant", "The chart now uses plotly express with hover labels for each driver. "
+                           "The legend is now sorted by points as well. Let me know if you want more!"),
+             ("user", "Add a flag emoji to each race."),
+             ("assistant", "Ich habe nichts gefunden.\n\nFlag emoji are now shown before each race name on the axis.")]
+    done = _done(turns, agent="copilot")
+    assert any(item.startswith("The chart now uses plotly express") for item in done), done
+    assert not any("legend is now sorted" in item for item in done)  # the reply's first statement heads it
+    assert any(item.startswith("Flag emoji are now shown") for item in done), done

@@ -11,6 +11,7 @@ from . import sections as rules
 from .asked_runs import asked_runs
 from .chat_commands import chat_commands, commits_shown, handed_to_user
 from .chat_edits import exported_writes
+from .done_states import is_new_state
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
@@ -1093,17 +1094,21 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
         listed_keys = {" ".join(ex.clean_item(item).lower().split()) for _, item in found}
         # Reported actions anywhere; in the reply that closes a phase, also where the work ended up ("The
         # import screen is done", "842 passed, 0 failed"): that is where agents sum up.
+        # Its first statement of the new state ("The chart now uses …", "test.html has been created") too.
         outcome: Tuple[int, str] = (-1, "")
+        stated = False
         for sentence in ex.sentences(prose):
             if ex.is_action(sentence) and rules.is_result(sentence):
                 kind = "action"
             elif closes and rules.is_outcome(sentence):
                 kind = "outcome"
+            elif closes and not stated and is_new_state(sentence):
+                kind, stated = "state", True
             else:
                 continue
             if listed_keys and " ".join(ex.clean_item(sentence).lower().split()) in listed_keys:
                 continue  # already read as an item of a results list
-            if kind == "action":
+            if kind != "outcome":
                 found.append((prose.find(sentence), sentence))
             else:
                 outcome = (prose.find(sentence), sentence)  # the last one: where the phase ended up
