@@ -547,6 +547,14 @@ GEMINI_SHARE = """I'll check why the certificate is still provisioning.
 **Tool Command**:
 ```json
 {
+  "name": "update_topic",
+  "args": {"title": "Certificate provisioning", "summary": "Looking at the ingress and the certificate."}
+}
+```
+
+**Tool Command**:
+```json
+{
   "name": "run_shell_command",
   "args": {
     "description": "Show the certificate status.",

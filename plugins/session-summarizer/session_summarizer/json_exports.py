@@ -15,9 +15,12 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .formats import EDIT, EXTERNAL, READ, RUN, SEARCH, Call, _fail, external_name, kind_of_tool
 
-# Calls that plan, wait or feed a running process: not acts on the project.
+# Calls that plan, wait, feed a running process or talk about the session itself (Gemini CLI's topic line,
+# its todo list, its sub-agents and skills): not acts on the project.
 _QUIET = frozenset(("update_plan", "write_stdin", "save_memory", "todowrite", "todo_write", "think", "task",
-                    "exitplanmode", "view_image", "request_user_input"))
+                    "exitplanmode", "view_image", "request_user_input", "update_topic", "write_todos",
+                    "codebase_investigator", "delegate_to_agent", "activate_skill", "cli_help", "get_internal_docs",
+                    "ask_user", "enter_plan_mode", "exit_plan_mode"))
 _PATCH_FILE = re.compile(r"(?m)^\*\*\* (?:Update|Add|Delete) File: (\S+)")
 _OPEN_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})[^\n]*\n")
 # Between a label and its block: blank lines and the exporter's HTML comments.
