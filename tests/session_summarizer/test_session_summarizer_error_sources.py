@@ -4,9 +4,9 @@ line the terminal wrapped, a script written with `cat > file << EOF` and run, an
 after stopping a tool. The cases are invented, in several agents' shapes.
 """
 
-from session_summarizer import command_list, user_reports
+from session_summarizer import command_list, prose_errors, user_reports
 from session_summarizer.local_summary import summarize
-from session_summarizer.sections import call_errors
+from session_summarizer.sections import call_errors, error_key
 from session_summarizer.session import parse_session
 from session_summarizer.transcript import read_turn
 from session_summarizer.worktree import check_files
@@ -197,3 +197,99 @@ def test_requests_rules_conditions_and_lead_ins_are_not_reports():
             "For the code present, we get this error:",
             "why does the chart not load?"]
     assert [user_reports.reports(ask) for ask in asks] == [[] for _ in asks]
+
+
+# ------------------------------------------------------------------------- failures the agent's prose tells
+
+def test_a_failure_told_as_an_event_is_an_error_and_a_plan_or_guess_is_not():
+    told = ["The deploy failed because the registry token had expired.",
+            "Copilot failed to load the workspace index.",
+            "The first commit did not go through; the pre-commit hook rejected it.",
+            "I cannot push while in read-only mode.",
+            "デプロイはトークンの期限切れで失敗しました。"]
+    not_told = ["If the deploy fails because of the token, rotate it.",
+                "It might have failed to load because of the cache.",
+                "Retry the upload if it failed to finish.",
+                "I'll check why the job fails on Windows next."]
+    assert [prose_errors.reports_failure(sentence) for sentence in told] == [True] * len(told)
+    assert [prose_errors.reports_failure(sentence) for sentence in not_told] == [False] * len(not_told)
+
+
+def test_an_error_message_quoted_in_the_reply_is_the_error_itself():
+    assert prose_errors.quoted_error(
+        "- 이전의 `fatal: pathspec 'docs/' did not match any files` 오류는 폴더가 비어 있어서 발생했습니다.") == (
+        "fatal: pathspec 'docs/' did not match any files")
+    assert prose_errors.quoted_error('TC-07: expected success, got error "spawn l ENOENT" from the tool.') == (
+        "spawn l ENOENT")
+    assert prose_errors.quoted_error("It should catch `ModuleNotFoundError` here.") == ""  # a type, no message
+    assert prose_errors.quoted_error('The banner now reads "Save your changes before leaving" on every page.') == ""
+    assert prose_errors.quoted_error("If you see `Error: EACCES: permission denied`, run it with sudo.") == ""
+
+
+def test_a_failure_told_twice_in_other_words_is_one_error_without_its_link_targets():
+    summary = _summary([
+        ("user", "Set up the React client."),
+        ("assistant", "The [setup script](cci:7://file:///d:/app/setup.ps1:0:0-0:0) failed due to a dependency "
+                      "conflict between React 19 and packages that need React 18."),
+        ("user", "try again"),
+        ("assistant", "The React setup is still failing due to the dependency conflict between React 19 and "
+                      "packages that need React 18, even with legacy peer deps."),
+    ])
+    assert summary.errors.items == ["The setup script failed due to a dependency conflict between React 19 and "
+                                    "packages that need React 18."]
+
+
+def test_the_quoted_message_reaches_the_errors_section():
+    summary = _summary([
+        ("user", "Why did the last push not work?"),
+        ("assistant", "The earlier `fatal: refusing to merge unrelated histories` message came from the first pull; "
+                      "the histories are joined now."),
+    ])
+    assert "fatal: refusing to merge unrelated histories" in summary.errors.items
+
+
+# ------------------------------------------------------------------------- one error, one item
+
+def test_errors_that_differ_only_in_a_quoted_name_stay_apart_when_the_name_is_all_they_say():
+    assert error_key("KeyError: 'date'") != error_key("KeyError: 'meeting_name'")
+    assert error_key("Error: connect ECONNREFUSED 127.0.0.1:5432 to 'db'") == error_key(
+        "Error: connect ECONNREFUSED 127.0.0.1:6379 to 'cache'")
+
+
+def test_a_reply_quoting_the_message_gives_the_message_and_a_retelling_adds_nothing():
+    summary = _summary([
+        ("user", "Chart the standings."),
+        ("assistant", "This results in a `KeyError: 'date'` on the sessions."),
+        ("user", "go on"),
+        ("assistant", "Now the code fails with a `KeyError: 'meeting_name'` when building the race names."),
+        ("user", "again"),
+        ("assistant", "It failed with the same error even after the fallback."),
+        ("user", "and the export?"),
+        ("assistant", "The export failed because it couldn't find `data/standings.csv`."),
+        ("user", "still?"),
+        ("assistant", "Yes: `Error: data/standings.csv not found.` was printed by the second export too."),
+    ])
+    assert summary.errors.items == ["KeyError: 'date'", "KeyError: 'meeting_name'",
+                                    "The export failed because it couldn't find `data/standings.csv`."]
+
+
+def test_a_report_that_names_nothing_that_broke_is_not_an_item():
+    assert user_reports.reports("It still doesn't work.") == []
+    assert user_reports.reports("The CSV export is not working.") == ["The CSV export is not working."]
+
+
+def test_a_retelling_reads_the_same_in_other_languages_unless_it_names_the_error():
+    assert all(prose_errors.repeats_earlier(text) for text in ("同样的错误还是出现了。", "同じエラーがまだ出ます。",
+                                                                 "같은 오류가 다시 발생했습니다."))
+    assert not prose_errors.repeats_earlier("The same `TypeError: x is undefined` came back.")
+
+
+def test_an_apology_is_not_a_failure_and_a_retold_printed_error_is_not_a_second_item():
+    assert not prose_errors.reports_failure("I failed to grasp how strict the no-mocks rule is.")
+    summary = _summary([
+        ("user", "Run the e2e suite."),
+        ("assistant", "• Ran npx vitest run tests/e2e\n"
+                      "  └ Error: Cannot find module './fake-clock.js' imported from '/srv/app/tests/e2e/setup.ts'\n\n"
+                      "This is why it failed with Cannot find module './fake-clock.js' after the rename."),
+    ])
+    assert len(summary.errors.items) == 1 and summary.errors.items[0].startswith("Error: Cannot find module")

@@ -3,9 +3,9 @@
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import ask_kinds, command_list, cues, decision_cues, loose_ends, user_reports
+from . import ask_kinds, command_list, cues, decision_cues, loose_ends, prose_errors, user_reports
 from . import extraction as ex
 from . import sections as rules
 from .asked_runs import asked_runs
@@ -528,10 +528,30 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
         if key not in hits or hit.status:  # the newest try with a status says where it stands
             hits[key] = hit
     prose: Dict[str, str] = {}
+    # A reply that retells an error the output printed ("This is why it failed with Cannot find module …") adds
+    # nothing to the printed line: its message, past the type, is read inside the prose.
+    printed = [core for core in (_ERROR_HEAD.sub("", hit.line)[:30].lower() for hit in hits.values())
+               if len(core) >= 12]
+    told: List[Set[str]] = []
+    same_file: List[Tuple[FrozenSet[str], FrozenSet[str]]] = []
     for line in prose_errors:
         key = _error_key(line)
-        if key not in hits:
-            prose.setdefault(key, line)
+        if key in hits or key in prose or any(core in line.lower() for core in printed):
+            continue
+        # The same failure told again in other words ("the setup failed due to…", "the setup is still failing
+        # due to…") is one error: the first telling stays.
+        words = _content_words(line)
+        if len(words) >= 4 and any(len(words & earlier) >= 0.6 * min(len(words), len(earlier)) for earlier in told):
+            continue
+        # "It failed: it couldn't find `data/train.csv`" and "Error: data/train.csv not found." name one file and
+        # no other kind of error: one failure.
+        named = (frozenset(_PATH_TOKEN.findall(line)), frozenset(_ERROR_TYPE.findall(line)))
+        if named[0] and any(named[0] & paths and (not kinds or not named[1] or kinds == named[1])
+                            for paths, kinds in same_file):
+            continue
+        same_file.append(named)
+        told.append(words)
+        prose[key] = line
     still = [key for key, hit in hits.items() if hit.status == rules.OPEN]
     # A search or a listing that failed (a mistyped pattern, a folder that is not there) mattered least.
     looking = [key for key, hit in hits.items() if key not in still and rules.LOOKING_STEP.match(hit.key)]
@@ -539,7 +559,7 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
     kept = still + rest[: max(0, LIMITS["errors"] - len(still))]
     order = {key: index for index, key in enumerate(list(hits) + list(prose))}
     kept.sort(key=lambda key: (key in looking, order[key]))  # searches last: the first to give way to the budget
-    values = [_error_item(hits[key], language) if key in hits else redact_text(prose[key]).lstrip("└⎿│┃ ")
+    values = [_error_item(hits[key], language) if key in hits else _cut(redact_text(prose[key]).lstrip("└⎿│┃ "))
               for key in kept]
     cleaned = [ex.clean_item(value) for value in values[: LIMITS["errors"]]]
     return Section(items=cleaned, overflow=max(0, len(hits) + len(prose) - len(cleaned)))
@@ -553,6 +573,23 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
 
 # An error line is cut here: its head says what went wrong; the rest is the scorer's and the reader's cost.
 _ERROR_CHARS = 120
+
+
+_PATH_TOKEN = re.compile(r"[\w.-]*[/\\][\w./\\-]*\.\w{1,5}\b|\b[\w-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|json|csv|ya?ml"
+                         r"|toml|md|sh|php|c|cpp|h|cs|kt|swift)\b")
+_ERROR_TYPE = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b")
+_ERROR_HEAD = re.compile(r"^(?:[\w.]*(?:Error|Exception)|error|fatal|FAIL(?:ED)?)\W+", re.I)
+# A report in prose says what failed and why in its first clause or two; the rest costs the summary's words.
+_PROSE_ERROR_CHARS = 160
+
+
+# A Markdown link's target ("[train.py](cci:7://file:///d:/app/train.py:0:0-0:0)") repeats its text at length.
+_LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\s]{1,300}\)")
+
+
+def _cut(text: str) -> str:
+    text = _LINK.sub(r"\1", text) if "](" in text else text
+    return text if len(text) <= _PROSE_ERROR_CHARS else text[:_PROSE_ERROR_CHARS - 1].rstrip() + "…"
 
 
 def _error_item(hit: "rules.ErrorHit", language: str) -> str:
@@ -801,7 +838,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         # Turn-level gates: most turns hold no finding, choice or error words at all.
         ascii_prose = prose.isascii()
         maybe_finding = not findings.full and (not ascii_prose or ex.has_finding_words(prose.lower()))
-        maybe_error = not errors.full and (not ascii_prose or ex.has_error_words(prose))
+        maybe_error = not errors.full and (not ascii_prose or ex.has_error_words(prose)
+                                           or prose_errors.may_report(prose))
         maybe_decision = not decisions_full() and cues.may_hold_decision(prose)
         if not findings.full:
             for item in heading_findings(prose):
@@ -834,7 +872,11 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                 findings.add(sentence)
             elif maybe_finding and not limits.full and rules.is_limit_finding(sentence) and not ex.is_action(sentence):
                 limits.add(sentence)
-            if verdict[2]:
+            # The message itself, where the reply quotes it: the telling line without the words around it.
+            quoted = prose_errors.quoted_error(sentence) if maybe_error else ""
+            if quoted:
+                errors.add(quoted, _error_key(quoted))
+            elif verdict[2] and not prose_errors.repeats_earlier(sentence):
                 errors.add(sentence, _error_key(sentence))
     merged = _Collector(LIMITS["findings"])
     order = list(decisions.items)
@@ -869,7 +911,8 @@ def _judge(sentence: str, maybe_decision: bool, maybe_finding: bool, maybe_error
     error = (maybe_error and not sentence.rstrip().endswith((":", "：")) and "\\n" not in sentence
              and not (sentence[:1].isdigit() and _CODE_LINE.match(sentence))
              and (ex.is_failure_tally(sentence) or (ex.is_error_sentence(sentence)
-                                                    and bool(_ERROR_EVENT.search(sentence))))
+                                                    and bool(_ERROR_EVENT.search(sentence)))
+                  or prose_errors.reports_failure(sentence))
              and not ex.is_action(sentence) and not ex.is_next_step(sentence)
              and not rules.is_possible_cause(sentence))
     return decision, finding, error

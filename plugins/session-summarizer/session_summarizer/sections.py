@@ -95,7 +95,13 @@ def _is_telling(line: str) -> bool:
 def error_key(line: str) -> str:
     """Two error lines that differ only in file positions, quoted names or numbers are one error."""
     # Past its head an error line names ids, request numbers and paths: the head says which error it is.
-    return " ".join(_ERROR_NOISE.sub(" ", line.lower()).split())[:_KEY_CHARS]
+    key = " ".join(_ERROR_NOISE.sub(" ", line.lower()).split())[:_KEY_CHARS]
+    if len(key.split()) < 3:  # "KeyError: 'date'" and "KeyError: 'name'": the quoted name is all that tells them apart
+        key = " ".join(_NUMBERS.sub(" ", line.lower()).split())[:_KEY_CHARS]
+    return key
+
+
+_NUMBERS = re.compile(r"\d+")
 
 
 _KEY_CHARS = 80

@@ -55,5 +55,20 @@ def reports(own_words: str) -> List[str]:
             continue  # "why does it not load?" asks; "还是没有出现三级菜单，为什么呢？" reports, then asks
         if not (_SYMPTOM_LATIN.search(text) or (not text.isascii() and _SYMPTOM_WIDE.search(text))):
             continue
+        if text.isascii() and not _names_something(text):
+            continue  # "It still doesn't work." tells no reader what broke
         found.append(text if len(text) <= _REPORT_CHARS else text[:_REPORT_CHARS - 1].rstrip() + "…")
     return found
+
+
+_FILLER = frozenset(("this", "that", "it", "its", "it's", "there", "here", "still", "really", "again", "properly",
+                     "just", "all", "now", "anymore", "correctly", "well", "right", "yet", "even", "though", "either",
+                     "at", "the", "a", "an", "is", "are", "was", "were", "not", "does", "doesn't", "do", "don't", "did",
+                     "didn't", "work", "works", "working", "i", "me", "my", "so", "and", "but", "also", "seems",
+                     "like", "looks", "help", "debug", "please", "can", "you", "u", "fix", "any", "more"))
+
+
+def _names_something(text: str) -> bool:
+    """The report names what broke: a word beyond pronouns, fillers and the symptom's own words."""
+    rest = _SYMPTOM_LATIN.sub(" ", text.lower())
+    return any(word.strip(".,!;:'\"()") not in _FILLER for word in rest.split() if len(word.strip(".,!;:'\"()")) > 2)
