@@ -116,3 +116,21 @@ def test_a_fix_the_user_is_told_should_now_complete_is_left_to_confirm():
              ("assistant", "Email checks no longer do DNS lookups. If you rerun the audit, it should complete in "
                            "under a second.")]
     assert any("rerun the audit" in item for item in _open(_summary(turns)))
+
+
+_REJECTED = ("To https://github.com/me/app.git\n ! [rejected]        main -> main (non-fast-forward)\n"
+             "error: failed to push some refs to 'https://github.com/me/app.git'\n"
+             "hint: Updates were rejected because the tip of your current branch is behind\n")
+
+
+def test_a_rejected_push_with_no_push_through_after_it_is_left_open():
+    pasted = [("user", "推送失败了：\n```\n" + _REJECTED + "```"),
+              ("assistant", "远程有你本地没有的提交。先执行 `git pull origin main --rebase`，再推送。")]
+    items = " ".join(_open(_summary(pasted)))
+    assert "推送被拒绝" in items and "[rejected] main -> main (non-fast-forward)" in items
+    escaped = _REJECTED.replace("->", "-&gt;")
+    later = escaped + "\n$ git pull --rebase\n$ git push\n   c3c7e64..c40cdf0  main -&gt; main\n"
+    assert loose_ends.push_rejected([Turn("assistant", escaped)], [None]).startswith("! [rejected]")
+    assert loose_ends.push_rejected([Turn("assistant", later)], [None]) == ""
+    assert loose_ends.push_rejected([Turn("assistant", escaped), Turn("assistant", "Everything up-to-date")],
+                                    [None, None]) == ""

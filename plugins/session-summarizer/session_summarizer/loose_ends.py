@@ -107,6 +107,9 @@ def git_items(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], phras
         items.append(phrase_of("open.uncommitted", text=shown))
     if ahead and not _pushed_after_last_ahead(turns, parts):
         items.append(phrase_of("open.unpushed", upstream=ahead[0], count=ahead[1]))
+    rejected = push_rejected(turns, parts)
+    if rejected:
+        items.append(phrase_of("open.push_rejected", text=rejected))
     return items
 
 
@@ -117,6 +120,44 @@ def _pushed_after_last_ahead(turns: Sequence[Turn], parts: Sequence[Optional[Tur
     """A `git push` call ran after the last "ahead of" line and printed no error (its output may be hidden)."""
     last = max((index for index, turn in enumerate(turns) if _AHEAD.search(turn.text)), default=-1)
     for turn_parts in parts[last:] if last >= 0 else []:
+        if turn_parts is None:
+            continue
+        for call in turn_parts.calls:
+            if call.kind == RUN and re.search(r"\bgit\s+push\b", call.text) and not any(
+                    ex.is_error_line(line) or "rejected" in line for line in call.output[:20]):
+                return True
+    return False
+
+
+# A push git turned down: "! [rejected]  main -> main (non-fast-forward)", "error: failed to push some refs".
+_PUSH_REJECTED = re.compile(r"!\s*\[(?:remote )?rejected\][^\n]*|error: failed to push some refs[^\n]*")
+# A push that went through, as git prints it.
+_PUSHED = re.compile(r"^\s*(?:\+ )?(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\* \[new branch\])\s+\S+\s+->\s+\S+"
+                     r"|Everything up-to-date", re.M)
+
+
+def push_rejected(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> str:
+    """git's line for the session's last rejected push, when no push went through after it."""
+    line, at = "", -1
+    for index, turn in enumerate(turns):
+        text = turn.text.replace("-&gt;", "->")  # SpecStory exports escape git's arrow
+        if "rejected" in text or "failed to push" in text:
+            found = list(_PUSH_REJECTED.finditer(text))
+            if found:
+                line, at = found[0].group(0).strip(), index
+                if _PUSHED.search(text[found[-1].end():]):
+                    line, at = "", -1
+                continue
+        if at >= 0 and ("->" in text or "up-to-date" in text) and _PUSHED.search(text):
+            line, at = "", -1
+    if at >= 0 and _pushed_after(parts, at):
+        return ""
+    return " ".join(line.split())[:120]
+
+
+def _pushed_after(parts: Sequence[Optional[TurnParts]], start: int) -> bool:
+    """A `git push` call ran after turn `start` and printed no error (its output may be hidden)."""
+    for turn_parts in parts[start + 1:]:
         if turn_parts is None:
             continue
         for call in turn_parts.calls:

@@ -54,6 +54,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
                           "`git push` after"),
         "open.limit": "The session stopped at the agent's limit before the work was finished: {text}",
         "open.put_off": "Put off by the user: {text}",
+        "open.push_rejected": "Push rejected and no push went through after it: {text}",
     },
     "ja": {
         "title": "セッションの要約",
@@ -103,6 +104,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.unpushed": "未プッシュ: ブランチは `{upstream}` より {count} コミット先行（その後 `git push` なし）",
         "open.limit": "エージェントの利用上限でセッションが途中で止まりました: {text}",
         "open.put_off": "ユーザーが後回しにした作業: {text}",
+        "open.push_rejected": "プッシュが拒否され、その後プッシュは成功していません: {text}",
     },
     "ko": {
         "title": "세션 요약",
@@ -152,6 +154,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.unpushed": "푸시되지 않음: 브랜치가 `{upstream}`보다 커밋 {count}개 앞서 있음 (이후 `git push` 없음)",
         "open.limit": "에이전트 사용 한도로 세션이 중간에 멈춤: {text}",
         "open.put_off": "사용자가 나중으로 미룬 작업: {text}",
+        "open.push_rejected": "푸시가 거부되었고 이후 성공한 푸시가 없음: {text}",
     },
     "zh": {
         "title": "会话摘要",
@@ -201,6 +204,7 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.unpushed": "未推送：分支领先 `{upstream}` {count} 个提交（之后没有 `git push`）",
         "open.limit": "会话因代理的使用限制中途停止：{text}",
         "open.put_off": "用户推迟的工作：{text}",
+        "open.push_rejected": "推送被拒绝，之后没有成功的推送：{text}",
     },
 }
 
