@@ -837,11 +837,15 @@ _BULLET_TITLE = re.compile(r"^[-*+]\s+v?\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha
                            r"(?:\s*(?:[(/:-]|\u2014|\u2013)\s*[\w ,./:-]{0,40}\)?)?\s*$")
 
 
+_DIGIT_OR_V = frozenset("0123456789vV")
+
+
 def _template(line: str) -> Optional[str]:
     """A line naming a version, as its shape: the version replaced, other numbers (dates) zeroed; None for a
     line that is no heading whatever it repeats (a list item, a sentence, a link, a long line)."""
     stripped = line.strip()
-    if _BULLET_TITLE.match(line):  # "* 1.2.3 (2024-01-02)" heading its release's nested items
+    # "* 1.2.3 (2024-01-02)" heading its release's nested items (the regex only for a bullet before a number).
+    if line[:1] in "-*+" and stripped[2:3] in _DIGIT_OR_V and _BULLET_TITLE.match(line):
         return re.sub(r"\d+", "0", _ANY_VERSION.sub("{v}", line.rstrip(), count=1))
     if not stripped or len(stripped) > 100 or stripped[:2] in ("- ", "* ", "+ ", "> ") or "://" in stripped:
         return None
