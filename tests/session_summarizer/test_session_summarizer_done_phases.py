@@ -5,6 +5,7 @@ Every reply here is invented in the shapes agents print (Cursor/SpecStory replie
 several languages; none is copied from the corpus.
 """
 
+from session_summarizer.done_commits import reported_commits
 from session_summarizer.done_states import is_new_state
 from session_summarizer.local_summary import LIMITS, count_words, summarize
 from session_summarizer.sections import result_lists
@@ -113,3 +114,31 @@ def test_the_reply_that_closes_an_ask_reports_its_result_as_a_new_state():
     assert any(item.startswith("The chart now uses plotly express") for item in done), done
     assert not any("legend is now sorted" in item for item in done)  # the reply's first statement heads it
     assert any(item.startswith("Flag emoji are now shown") for item in done), done
+
+
+def test_a_commit_reported_under_a_commit_label_is_a_result_with_its_hash_in_several_languages():
+    for reply, expected in (
+            ('All set.\n\n**Commit**: `5b0c1d2` - "Enforce uv run for the dev tools"',
+             "5b0c1d2 Enforce uv run for the dev tools"),
+            ("Готово.\n\n- **Коммит:** `7e3f9a1` — `feat: счета по валютам`", "7e3f9a1 feat: счета по валютам"),
+            ("完了しました。\n\nコミット: 3c4d5e6 (fix: 一覧の並び順)", "3c4d5e6 fix: 一覧の並び順"),
+            ("已推送。\n\n提交：9f8e7d6 修复登录页", "9f8e7d6 修复登录页"),
+            ("푸시했습니다.\n\n- 커밋: `0a1b2c3`", "0a1b2c3")):
+        assert reported_commits(reply)[0] == (expected.split(" ", 1)[0], expected.partition(" ")[2]), reply
+        done = _done([("user", "Commit and push the change."), ("assistant", reply)])
+        assert any(expected.split(" ", 1)[0] in item and item.rstrip().endswith(expected.partition(" ")[2])
+                   for item in done), done
+
+
+def test_a_hash_that_is_not_under_a_commit_label_is_not_a_commit():
+    for reply in ("This is based on 5b0c1d2 from main.", "I reverted commit 5b0c1d2 because it broke the build.",
+                  "**Commit**: `deadbeef`", "Commit: 1234567 rows were imported."):
+        assert reported_commits(reply) == [], reply
+
+
+def test_aider_commits_show_their_hash_and_a_commit_made_again_is_one_result():
+    reply = ("> Applied edit to graph.py\n> Commit a774d48 feat: add the indexing graph\n\n"
+             "> Applied edit to graph.py\n> Commit b885e59 feat: add the indexing graph")
+    done = _done([("user", "Add the indexing graph to the processor."), ("assistant", reply)], agent="aider")
+    assert sum("feat: add the indexing graph" in item for item in done) == 1, done
+    assert any("a774d48" in item for item in done), done

@@ -11,6 +11,7 @@ from . import sections as rules
 from .asked_runs import asked_runs
 from .chat_commands import chat_commands, commits_shown, handed_to_user
 from .chat_edits import exported_writes
+from .done_commits import reported_commits
 from .done_states import is_new_state
 from .formats import cline_result
 from .language import detect_language
@@ -1109,6 +1110,7 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     phases: List[List[List[str]]] = []
     phase: List[List[str]] = []
     seen: Set[str] = set()
+    subjects: Set[str] = set()  # messages of the commits read
     acted: Dict[str, Tuple[str, int]] = {}  # acting tool calls by name: (as first shown, how many)
     read = 0  # results read, a closed phase counting at most _DONE_PER_PHASE_READ of its own
     stopped = False  # replies older than the ones read hold more results, not counted
@@ -1165,7 +1167,15 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
                 tools.append(phrase(language, "done.committed", commit=what))
             elif kind == "pushed":
                 tools.append(phrase(language, "done.pushed", ref=what, remote=where))
-        tools += [record for commit, record in turn_parts.commit_of if commit not in undone]
+        # aider's own commits, shown with their hash as a reviewer cites them.
+        for commit, record in turn_parts.commit_of:
+            if commit not in undone and record.lower() not in subjects:  # a commit made again: one result
+                subjects.add(record.lower())
+                tools.append(phrase(language, "done.committed", commit=commit[:7] + " " + record))
+        for commit, subject in reported_commits(prose):
+            if not any(commit in item for item in tools) and (not subject or subject.lower() not in subjects):
+                subjects.add(subject.lower())
+                tools.append(phrase(language, "done.committed", commit=(commit + " " + subject).strip()))
         if turn_parts.blocks:
             subject = rules.commit_message(turn.text, turn_parts.blocks)
             if subject:
