@@ -130,18 +130,29 @@ def _bump(repo: Path, project: Dict[str, Any]) -> None:
     bump = project["bump"]
     for relative, old, new in bump["edits"]:
         path = repo / relative
-        text = path.read_text(encoding="utf-8")
+        text = _read_as_is(path)
         if old not in text:
             raise RuntimeError(f"{project['repo']}: {old!r} is not in {relative}")
-        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        _write_as_is(path, text.replace(old, new, 1))
     for relative, previous in bump["changelog"]:
         path = repo / relative
-        path.write_text(add_entry(path.read_text(encoding="utf-8"), previous, bump["version"]), encoding="utf-8")
+        _write_as_is(path, add_entry(_read_as_is(path), previous, bump["version"]))
     _git(repo, "add", "-A")
     # Plumbing instead of `git commit`: a tree may name blobs the fetched copy lacks (--missing-ok).
     tree = _out(repo, "write-tree", "--missing-ok").strip()
     commit = _out(repo, "commit-tree", tree, "-p", "HEAD", "-m", f"Release {bump['version']}").strip()
     _git(repo, "update-ref", f"refs/heads/{project['branch']}", commit)
+
+
+def _read_as_is(path: Path) -> str:
+    """A file's text with its line endings as they are (a maintainer's editor keeps CRLF files CRLF)."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+def _write_as_is(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
 
 
 def add_entry(text: str, previous: str, version: str) -> str:
@@ -151,13 +162,15 @@ def add_entry(text: str, previous: str, version: str) -> str:
     for number, line in enumerate(lines):
         if not pattern.search(line) or len(line) > 200:
             continue
-        heading = pattern.sub(version, line)
+        # The entry's lines end as the heading's line does (a CRLF file stays CRLF, a mixed one is not evened out).
+        cr = "\r" if line.endswith("\r") else ""
+        heading = pattern.sub(version, line[:len(line) - len(cr)])
         underline = lines[number + 1] if number + 1 < len(lines) else ""
         entry = [heading]
-        if underline and len(set(underline.strip())) == 1 and underline.strip()[0] in "=-~^*":
+        if underline.strip() and len(set(underline.strip())) == 1 and underline.strip()[0] in "=-~^*":
             entry.append(underline.strip()[0] * len(heading))
         entry += ["", "- Fix a bug reported after the last release.", ""]
-        return "\n".join(lines[:number] + entry + lines[number:])
+        return "\n".join(lines[:number] + [part + cr for part in entry] + lines[number:])
     raise RuntimeError(f"no heading names {previous}")
 
 
