@@ -34,3 +34,58 @@ def test_cached_paths_are_a_fresh_list_each_time():
     first = ex.find_paths("Updated src/app.py and tests/test_app.py")
     first.append("changed by a caller")
     assert ex.find_paths("Updated src/app.py and tests/test_app.py") == ["src/app.py", "tests/test_app.py"]
+
+
+# Words the patterns below are made of, and others, shuffled into many sentences: whatever the pattern
+# matches, its gate must let through.
+_WORDS = ("leave", "leaving", "left", "keep", "keeping", "kept", "stay", "stays", "remain", "remains", "as", "is",
+          "as-is", "unchanged", "untouched", "intact", "alone", "he", "she", "they", "you", "wrote", "it", "them",
+          "no", "change", "changes", "are", "needed", "required", "necessary", "won't", "wont", "will", "not",
+          "did", "didn't", "didnt", "do", "don't", "dont", "touch", "modify", "rename", "has", "have", "now",
+          "also", "successfully", "been", "quietly", "created", "built", "made", "written", "set", "up", "split",
+          "shown", "hidden", "run", "uses", "reads", "longer", "works", "that", "can", "the", "file", "README",
+          "config", "\"no", "'no")
+
+
+def _sentences(count: int):
+    import random
+    rng = random.Random(25)
+    for _ in range(count):
+        words = [rng.choice(_WORDS) for _ in range(rng.randint(2, 9))]
+        sentence = " ".join(words)
+        yield sentence.capitalize() if rng.random() < 0.3 else sentence.upper() if rng.random() < 0.1 else sentence
+
+
+_KEPT = ["README mentions are left unchanged.", "We keep the old name as is for plugins.",
+         "No change is needed in the parser.", "I won't rename the module.", "I didnt touch the tests.",
+         "The config stays intact", "I kept it as he wrote it", "Leave the CLI alone for this release."]
+_STATES = ["The file test.html has been created.", "The chart now uses the Dark24 palette.",
+           "The script is now much faster.", "The parser no longer reads the whole file.",
+           "You can now run it with --year", "It has now been split"]
+
+
+def test_the_keeps_unchanged_gate_lets_through_every_sentence_the_pattern_matches():
+    from session_summarizer import decision_cues
+    matched = 0
+    for sentence in _KEPT + list(_sentences(20000)):
+        lowered = sentence.lower()
+        if decision_cues._UNCHANGED_LATIN.search(lowered):
+            matched += 1
+            assert decision_cues._may_keep_unchanged(lowered), sentence
+    assert matched > 500  # the shuffled sentences reach every branch often
+    for sentence in _KEPT:
+        assert decision_cues.keeps_unchanged(sentence), sentence
+    assert not decision_cues._may_keep_unchanged("the change keeps behaviour identical for existing callers.")
+
+
+def test_the_new_state_gate_lets_through_every_sentence_the_pattern_matches():
+    from session_summarizer import done_states
+    matched = 0
+    for sentence in _STATES + list(_sentences(20000)):
+        if done_states._STATE_LATIN.search(sentence):
+            matched += 1
+            assert done_states._may_state(sentence.lower()), sentence
+    assert matched > 100
+    for sentence in _STATES:
+        assert done_states.is_new_state(sentence), sentence
+    assert not done_states._may_state("fixed the key in src/app.py and added a regression test.")

@@ -203,10 +203,20 @@ def keeps_unchanged(sentence: str) -> bool:
     if " you" in lowered or lowered.startswith("you"):
         return False
     if sentence.isascii():
-        return any(stem in lowered for stem in ("as is", "as-is", "unchanged", "untouched", "intact", "alone",
-                                                "wrote", "no change", "change", "touch", "modify", "rename")) \
-            and bool(_UNCHANGED_LATIN.search(lowered))
+        return _may_keep_unchanged(lowered) and bool(_UNCHANGED_LATIN.search(lowered))
     return bool(_UNCHANGED_WIDE.search(sentence)) or bool(_UNCHANGED_LATIN.search(lowered))
+
+
+# What each branch of _UNCHANGED_LATIN cannot match without (in lower-case ASCII): a keeping verb and what
+# it keeps to, "no change", or a negation ending in "t " before the verb. "change" alone is in most replies.
+_KEEP_VERBS = ("leav", "left", "keep", "kept", "stay", "remain")
+_KEPT_AS = ("as is", "as-is", "unchanged", "untouched", "intact", "alone", "wrote")
+_NOT_CHANGED = ("t change", "t touch", "t modify", "t rename")
+
+
+def _may_keep_unchanged(lowered: str) -> bool:
+    return ("no change" in lowered or any(stem in lowered for stem in _NOT_CHANGED)
+            or (any(stem in lowered for stem in _KEPT_AS) and any(stem in lowered for stem in _KEEP_VERBS)))
 
 
 # A label the agent puts over its choice: "**Decision:**", "Key decisions", "決定事項", "技術選定", "方針：", "决策：",

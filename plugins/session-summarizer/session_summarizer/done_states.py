@@ -16,6 +16,13 @@ _STATE_LATIN = re.compile(
     r"|\bno longer \w{3,}"
     r"|^you can now \w+"
 )
+
+
+def _may_state(lowered: str) -> bool:
+    """Words every branch of _STATE_LATIN needs, in lower-case ASCII: most sentences hold none of them."""
+    return "been " in lowered or "now " in lowered or "no longer " in lowered
+
+
 # Japanese, Korean and Chinese: "…ようになりました", "…されました", "…되었습니다", "现在…了", "已被…".
 _STATE_WIDE = re.compile(
     r"ようになりました|ようにしました|されました|されています|になりました"
@@ -35,7 +42,7 @@ def is_new_state(sentence: str) -> bool:
     """A sentence that says what the changed thing is or does now, as a result (not a plan, guess or failure)."""
     cleaned = ex.clean_item(sentence)
     if cleaned.isascii():
-        if len(cleaned.split()) < 5 or not _STATE_LATIN.search(cleaned):
+        if len(cleaned.split()) < 5 or not _may_state(cleaned.lower()) or not _STATE_LATIN.search(cleaned):
             return False
     elif len(cleaned) < 10 or not (_STATE_WIDE.search(cleaned) or _STATE_LATIN.search(cleaned)):
         return False
