@@ -237,3 +237,23 @@ def test_a_command_the_user_tells_the_agent_to_run_in_a_chat_export_ran_when_the
     assert negated.commands.items == []
     pasted = _summary(turns("the push failed:\nhint: use 'git pull' before pushing again.", "Pull first, then push."))
     assert pasted.commands.items == []
+
+
+def test_a_package_to_install_named_early_stays_the_users_step_unless_a_later_ask_shows_it_installed():
+    def session(later_ask):
+        reply = ("依存関係を追加します：\n```bash\nnpm install ua-parser-js\n```\n\n```ts\n"
+                 "import UAParser from 'ua-parser-js'\n```\nブラウザ名を表示しました。")
+        turns = [{"role": "user", "text": "ブラウザ名を表示してください"}, {"role": "assistant", "text": reply}]
+        for ask in (later_ask, "ボタンの色を青にして", "余白を広げて"):
+            turns += [{"role": "user", "text": ask}, {"role": "assistant", "text": "変更しました。"}]
+        return _summary(turns).next_steps.items
+    assert any("npm install ua-parser-js" in item for item in session("フッターの文言を変えて"))
+    assert not any("ua-parser" in item for item in session("ua-parser-js のバージョンを上げて"))
+    error = "エラー: 型 typeof UAParser にはコンストラクト シグネチャがありません"
+    assert not any("ua-parser" in item for item in session(error))
+    assert not any("install" in item for item in _summary([
+        {"role": "user", "text": "how do I deploy this?"},
+        {"role": "assistant",
+         "text": "With Firebase:\n```bash\nnpm install -g firebase-tools\n```\nOr use GitHub Pages."},
+        *[{"role": role, "text": text} for _ in range(3)
+          for role, text in (("user", "make the header bigger"), ("assistant", "Done."))]]).next_steps.items)

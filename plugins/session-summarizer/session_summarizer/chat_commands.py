@@ -173,7 +173,53 @@ def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
     # Only the closing replies' steps are still the user's to take; earlier advice was overtaken.
     left = [command for index, command in advised
             if index in closing and _TASK.match(command) and " ".join(command.split()).lower() not in ran_keys]
-    return ran, list(dict.fromkeys(left))
+    # A package to install is not overtaken by later advice: it stays the user's step unless a later user turn
+    # names the package (they installed it, or report on it).
+    installs = [command for index, command in advised
+                if index not in closing and _INSTALL.match(command) and not _global(command)
+                and " ".join(command.split()).lower() not in ran_keys
+                and not any(name in text for at, text in user_text if at > index
+                            for name in _packages(command) + _imported_as(turns[index].text, _packages(command)))]
+    return ran, list(dict.fromkeys(installs[-_INSTALLS_LEFT:] + left))
+
+
+# Installing named packages ("npm install @radix-ui/react-accordion", "pip install httpx"): a bare `npm install`
+# names nothing and is left to the closing replies' rule.
+_INSTALL = re.compile(r"(?i)^(?:sudo\s+)?(?:npm (?:i|install|add)|pnpm (?:i|install|add)|yarn add|bun add"
+                      r"|pip3? install|uv add|poetry add|gem install|cargo add|go get|composer require|dotnet add"
+                      r"(?: package)?)(?:\s+-\S+)*\s+[^-\s]")
+_INSTALLS_LEFT = 2
+# What code imports a package as: `import UAParser from 'ua-parser-js'`, `import * as z from "zod"`,
+# `const axios = require('axios')`, `from httpx import Client`.
+_IMPORT = re.compile(r"import\s+(?:\*\s+as\s+)?\{?\s*([A-Za-z_$][\w$]*)[^\n]*?\bfrom\s+['\"]([^'\"]+)['\"]"
+                     r"|\b([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['\"]([^'\"]+)['\"]|^\s*from\s+([\w.]+)\s+import\s+(\w+)",
+                     re.M)
+
+
+def _imported_as(text: str, packages: List[str]) -> List[str]:
+    """The names the reply's code imports those packages as: a user's later error that names one shows the
+    package was installed (its types resolved)."""
+    if "import" not in text and "require(" not in text:
+        return []
+    names: List[str] = []
+    for found in _IMPORT.finditer(text):
+        name, source = ((found.group(1), found.group(2)) if found.group(2) else
+                        (found.group(3), found.group(4)) if found.group(4) else (found.group(6), found.group(5)))
+        if source in packages and name and len(name) > 2:
+            names.append(name)
+    return names
+
+
+def _packages(command: str) -> List[str]:
+    """The packages an install step names (its arguments that are not options)."""
+    words = command.split()
+    start = 3 if len(words) > 2 and words[1] in ("add",) and words[0] == "dotnet" else 2
+    return [word for word in words[start:] if not word.startswith("-") and len(word) > 2]
+
+
+def _global(command: str) -> bool:
+    """`npm install -g firebase-tools`: a tool for one way of doing it, offered as an option, not a dependency."""
+    return bool(re.search(r"\s(?:-g|--global)\b", command))
 
 
 def handed_to_user(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], replies: int = 3) -> List[str]:
