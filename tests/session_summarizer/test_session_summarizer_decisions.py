@@ -155,3 +155,24 @@ def test_reasons_and_choices_said_in_more_ways_in_chinese_and_english():
     assert is_decision("保存时以所选账户的币种为准，避免和币种下拉不一致。")
     assert is_decision("We'll use a high-contrast palette on white, ensuring every line stays legible.")
     assert not is_decision("The nightly run failed at the lint step, ensuring nothing was deployed.")
+
+
+def test_a_switch_names_the_way_taken_and_the_way_left():
+    for line in ("We switched the queue from Redis lists to Postgres LISTEN, so one service fewer runs.",
+                 "The parser replaced the hand-written tokenizer with the stdlib shlex module.",
+                 "アイコンを文字ロゴからシンプルな「K」マークに変更しました。",
+                 "我建议将 `count` 改为 `visitCount`，以更准确地表达含义。",
+                 "상태 관리를 단일 값에서 배열로 변경했습니다."):
+        assert is_decision(line), line
+    # Telling the user what to replace is advice, not a switch the session made.
+    assert not is_decision("Replace USERNAME with your account name in the remote URL.")
+    assert not is_decision("Change the port from 8000 to 8080 if it is taken.")
+
+
+def test_a_rule_with_what_breaks_otherwise_and_a_way_not_needed_are_decisions():
+    assert is_decision("The API must ship before the new client, or old servers can't read the compressed body.")
+    assert is_decision("Since the links are relative to the index, we don't need the docs/ prefix.")
+    assert is_decision("这个修改使用 `setAttribute` 来设置属性，避免了类型错误。")
+    # Said to the user, or without a way turned down, these are not choices of the session.
+    assert not is_decision("Every bet must be placed as you see it listed, or the totals fail.")
+    assert not is_decision("Since the links are relative, the page loads fine.")

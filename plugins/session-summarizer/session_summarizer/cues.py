@@ -25,16 +25,23 @@ _REASON_WIDE = re.compile(
     r"|때문|위해|므로|이라서|어서|고려하여|고려해|เพราะ|เนื่องจาก|避免|防止|确保|以防|防ぐ|방지")
 _CONTRAST_LATIN = re.compile(
     r"\b(?:instead of|in lieu of|rather than|over (?:the )?\w+ because|not \w+ but|in favou?r of|as opposed to"
-    r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que)\b")
+    r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que"
+    # a switch the session made names the way left: "switched the queue from Redis to Postgres", "replaced X with Y"
+    r"|(?:switch|chang|mov|migrat)(?:ed|ing) (?:\S+ ){0,3}from \S+(?: \S+){0,3} to"
+    r"|replac(?:ed|ing) \S+(?: \S+){0,3} with)\b")
 _CONTRAST_WIDE = re.compile(
-    r"代わりに|ではなく|じゃなく|より(?:も)?[^。]{0,12}(?:を|が)|而不是|而非|代替|取代|不用|대신|아닌|보다는")
+    r"代わりに|ではなく|じゃなく|より(?:も)?[^。]{0,12}(?:を|が)|而不是|而非|代替|取代|不用|대신|아닌|보다는"
+    # a switch names the way left and the way taken: "XからYに変更", "将X改为Y", "X에서 Y로 변경"
+    r"|から[^。、]{1,30}に(?:変更|切り替え|置き換え|移行)|(?:从|由|将|把)[^。，]{1,30}(?:改为|改成|换成|切换到|替换为|迁移到)"
+    r"|에서 [^.]{1,30}(?:으로|로) (?:변경|교체|전환|바꾸)")
 # Weaker signs of an alternative: alone they state a fact ("wrangler lives in sync-cloud, not the repo root",
 # "no need to resend"); next to a choice they name what was turned down ("I set it to 64 MB, not 200 MB,
 # deliberately", "just use GITHUB_TOKEN - no need for a separate token").
 _ALTERNATIVE_LATIN = re.compile(
     r",\s+not\s+(?!because|just|only|sure|yet|found|working|the case|a problem|an issue|all|every|even|always)"
     r"[^\s,.;]+(?:\s+[^\s,.;]+){0,3}\s*(?:[,.;:—)]|$)"
-    r"|\bno (?:longer )?need (?:for|to)\b|\b(?:is|are) (?:no longer|not) (?:needed|necessary|required)\b"
+    r"|\bno (?:longer )?need (?:for|to)\b|\b(?:i|we) (?:don'?t|do not|no longer) need\b"
+    r"|\b(?:is|are) (?:no longer|not) (?:needed|necessary|required)\b"
     r"|\bno \w+(?: \w+)? (?:is |are )?(?:needed|necessary|required)\b")
 _ALTERNATIVE_WIDE = re.compile(
     r"(?:は|も)不要(?:です|で|だ|な|。)|必要(?:は)?(?:ありません|ない)|不需要|无需|无须|没有必要|没必要"
@@ -50,7 +57,7 @@ _CHOICE_LATIN = re.compile(
     r"|vamos usar|entschieden|verwenden|choisi|utiliser|seçtim|seçildi|tercih)\b")
 _CHOICE_WIDE = re.compile(
     r"ことにしました|ことにします|採用|選択|選びました|使います|使用します|を使用|を使う|にしました|方針|推奨|最善"
-    r"|决定|选择|采用|选用|改用|使用了"
+    r"|决定|选择|采用|选用|改用|使用"
     r"|我们用|推荐|最好的(?:方法|方案)|改为|改成|换成|결정|선택|채택|사용하기로|쓰기로|으로 했|권장|추천"
     r"|ตั้ง(?:ให้)?เป็น|以[^，。]{1,20}为准|を正と|を優先|(?:을|를) 기준으로")
 # The user turns down one way and names the other: "we don't need backward compatibility, just migrate
@@ -146,9 +153,10 @@ _GATES = {
                "to isolate", "to guarantee", "to stay", "to comply", "to decouple", "to speed up", ", ensuring",
                ", avoiding", ", preventing", ", keeping", ", guaranteeing", "or else"),
     "contrast": ("instead", "in lieu", "rather than", "over ", "not ", "favo", "opposed", "en lugar", "en vez",
+                 " from ", "replac",
                  "em vez",
                  "invés", "statt", "au lieu", "plutôt"),
-    "alternative": ("not ", "no need", "no longer need", "needed", "necessary", "required"),
+    "alternative": ("not ", "no need", "no longer need", "needed", "necessary", "required", "n't need"),
     "choice": ("simplest", "quickest", "best ", "cleanest", "safest", "reliable", "recommended",
                "decid", "chose", "choos", "picked", "opted", "went with", "going with", "go with", "settled",
                "switched", "use", "using", "prefer", "selected", "adopt", "keep", "default", "stick with", "elegi",

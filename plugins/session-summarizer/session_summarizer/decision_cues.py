@@ -271,3 +271,14 @@ def labeled_decisions(prose: str, limit: int = 6) -> List[str]:
                 found.append(other)
                 break
     return [item for item in found if not item.rstrip().endswith(("?", "？"))][:limit]
+
+
+# What goes wrong the other way, after a rule: "the server must ship first, or an old server can't parse the
+# body", "the ids must stay stable, or the links break".
+_WARNS = re.compile(r"(?i), or (?:else )?(?:\S+ ){1,4}(?:can'?t|cannot|won'?t|will (?:fail|break|not)"
+                    r"|breaks?|fails?)\b")
+
+
+def warns_of_failure(sentence: str) -> bool:
+    """", or X breaks": the reason a rule of the work holds."""
+    return ", or " in sentence and bool(_WARNS.search(sentence))

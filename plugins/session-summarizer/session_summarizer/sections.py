@@ -333,6 +333,8 @@ _BEHAVES = re.compile(
     r"|\b(?:the (?:issue|problem|error|bug|cause|failure)|root cause)\b")
 
 
+_WE = re.compile(r"(?i)\b(?:i|we|i'll|we'll|let's)\b")
+_YOU = re.compile(r"(?i)\byou\b")
 # Emphasis and code marks split the words the cues read ("use **Optuna** to", "keep `certifi` for").
 _MARKS = re.compile(r"\*\*|__|`")
 
@@ -358,6 +360,11 @@ def is_decision(sentence: str) -> bool:
         found = cues.has_reason(sentence) or (cues.names_alternative(sentence) and not _BEHAVES.search(sentence))
     elif decision_cues.keeps_unchanged(sentence):
         found = True  # a scope choice: what is deliberately left as it is
+    elif ((cues.has_reason(sentence) or decision_cues.warns_of_failure(sentence))
+          and (cues.names_alternative(sentence) or cues.states_rule(sentence))):
+        # "since the links are relative, we don't need the prefix"; "the server must ship first, or old ones fail"
+        found = (bool(_WE.search(sentence) or cues.states_rule(sentence)) and not cues.is_user_task(sentence)
+                 and not _YOU.search(sentence))
     else:
         return False
     if not found or ex.is_question(sentence) or _NEGATED_CHOICE.search(sentence):
