@@ -1,5 +1,6 @@
 """Decision shapes on held-out-style cases: a finding and the choice it led to, an option marked as chosen,
-a user repeating the option they pick, emphasis inside a choice, and reasons in more languages.
+a user repeating or weighing options, switches, rules with what breaks otherwise, labelled decisions, limits met,
+scope left unchanged, emphasis inside a choice, reasons in more languages, and bullets kept short.
 
 The projects and words here are made up; none comes from the real-session corpus.
 """
@@ -9,6 +10,7 @@ from session_summarizer.decision_cues import (
     echoed_option,
     labeled_decisions,
     marks_chosen,
+    shortened,
     states_limit,
 )
 from session_summarizer.local_summary import summarize
@@ -176,3 +178,15 @@ def test_a_rule_with_what_breaks_otherwise_and_a_way_not_needed_are_decisions():
     # Said to the user, or without a way turned down, these are not choices of the session.
     assert not is_decision("Every bet must be placed as you see it listed, or the totals fail.")
     assert not is_decision("Since the links are relative, the page loads fine.")
+    assert not is_decision("Since the files sit in proto/, the imports should say proto/, or we should pass -I proto.")
+
+
+def test_a_long_decision_keeps_its_first_sentences_within_the_bullet_size():
+    choice = "We keep SQLite for the local cache because the tool runs on one laptop and needs no server."
+    account = (" Earlier I tried Postgres in a container, then DuckDB, and both needed more setup than the"
+               " team wanted for a tool that only one person runs at a time on a single machine.")
+    short = shortened(choice + account)
+    # Cut at a clause end within the bullet size, the choice and its reason whole.
+    assert short.startswith(choice) and len(short) <= 185 and short.endswith(("DuckDB …", "server.")), short
+    assert len(shortened("word " * 80)) <= 200
+    assert shortened(choice) == choice

@@ -282,3 +282,22 @@ _WARNS = re.compile(r"(?i), or (?:else )?(?:\S+ ){1,4}(?:can'?t|cannot|won'?t|wi
 def warns_of_failure(sentence: str) -> bool:
     """", or X breaks": the reason a rule of the work holds."""
     return ", or " in sentence and bool(_WARNS.search(sentence))
+
+
+
+# A decision bullet says the choice and its reason in its first sentence or two; past this many characters
+# the rest is the account around it, and the summary's words are shared by every section.
+DECISION_CHARS = 180
+_CUT = re.compile(r"[.;。；！!](?=\s|$)|[,，、]\s| — | - ")
+
+
+def shortened(item: str, limit: int = DECISION_CHARS) -> str:
+    """`item` cut after its last sentence or clause end before `limit` characters (at a word if none)."""
+    if len(item) <= limit:
+        return item
+    ends = [match.end() for match in _CUT.finditer(item, 0, limit) if match.end() >= limit // 2]
+    if ends:
+        return item[:ends[-1]].rstrip(" ,，、—-") + ("" if item[ends[-1] - 1] in ".。!！" else " …")
+    cut = item.rfind(" ", 0, limit)
+    return item[:cut if cut > limit // 2 else limit].rstrip() + " …"
+

@@ -888,6 +888,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         if len(merged.items) < LIMITS["findings"]:
             merged.items.setdefault(key, text)
     section = merged.section()
+    section.items = [decision_cues.shortened(item) for item in section.items]
     hidden = len(decisions.items) + len(findings.items) + len(limits.items) - len(section.items)
     section.overflow = -1 if (decisions_full() or findings.full) else max(0, hidden)
     return section, list(pasted.items.values()) + list(errors.items.values())

@@ -335,6 +335,8 @@ _BEHAVES = re.compile(
 
 _WE = re.compile(r"(?i)\b(?:i|we|i'll|we'll|let's)\b")
 _YOU = re.compile(r"(?i)\byou\b")
+# Two ways still open ("the imports should be X, or we should use Y") are not a choice made.
+_EITHER = re.compile(r"(?i)\bor (?:we|i|it|they) (?:should|could|can|might)\b|\beither\b")
 # Emphasis and code marks split the words the cues read ("use **Optuna** to", "keep `certifi` for").
 _MARKS = re.compile(r"\*\*|__|`")
 
@@ -364,7 +366,7 @@ def is_decision(sentence: str) -> bool:
           and (cues.names_alternative(sentence) or cues.states_rule(sentence))):
         # "since the links are relative, we don't need the prefix"; "the server must ship first, or old ones fail"
         found = (bool(_WE.search(sentence) or cues.states_rule(sentence)) and not cues.is_user_task(sentence)
-                 and not _YOU.search(sentence))
+                 and not _YOU.search(sentence) and not _EITHER.search(sentence))
     else:
         return False
     if not found or ex.is_question(sentence) or _NEGATED_CHOICE.search(sentence):
