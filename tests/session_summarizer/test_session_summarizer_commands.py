@@ -257,3 +257,19 @@ def test_a_package_to_install_named_early_stays_the_users_step_unless_a_later_as
          "text": "With Firebase:\n```bash\nnpm install -g firebase-tools\n```\nOr use GitHub Pages."},
         *[{"role": role, "text": text} for _ in range(3)
           for role, text in (("user", "make the header bigger"), ("assistant", "Done."))]]).next_steps.items)
+
+
+def test_the_word_cap_takes_looking_commands_before_acting_ones():
+    from session_summarizer.local_summary import WORD_BUDGET, LocalSummary, Section, _fit_words
+
+    looking = ["rg -n " + " ".join(f"pattern{number}_{word}" for word in range(40)) + " src"
+               for number in range(40)]
+    acting = [f"git checkout -- tests/case_{number}.spec.ts" for number in range(5)]
+    summary = LocalSummary(language="en", agent="codex", turn_count=90, omitted_turns=0, goal="Fix the tests.",
+                           later_asks=Section(), done=Section(), files=[], files_overflow=0,
+                           commands=Section(items=looking + acting), findings=Section(), errors=Section(),
+                           questions=Section(), next_steps=Section())
+    _fit_words(summary)
+    assert len(summary.commands.items) < len(looking) + len(acting)  # the cap did cut
+    assert summary.commands.items[-len(acting):] == acting and summary.commands.overflow > 0
+    assert WORD_BUDGET > 0
