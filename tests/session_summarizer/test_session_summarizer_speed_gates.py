@@ -4,8 +4,10 @@ Each gate is a speed-up only: the summary must read the same with or without it,
 pattern matches (in any case, script or language), the gate has to let the text through.
 """
 
+import random
+
+from session_summarizer import cues, decision_cues, done_states, loose_ends, transcript
 from session_summarizer import extraction as ex
-from session_summarizer import loose_ends
 
 _PUT_OFF = [
     "Ignore the two extra C files for now.",
@@ -48,7 +50,6 @@ _WORDS = ("leave", "leaving", "left", "keep", "keeping", "kept", "stay", "stays"
 
 
 def _sentences(count: int):
-    import random
     rng = random.Random(25)
     for _ in range(count):
         words = [rng.choice(_WORDS) for _ in range(rng.randint(2, 9))]
@@ -65,7 +66,6 @@ _STATES = ["The file test.html has been created.", "The chart now uses the Dark2
 
 
 def test_the_keeps_unchanged_gate_lets_through_every_sentence_the_pattern_matches():
-    from session_summarizer import decision_cues
     matched = 0
     for sentence in _KEPT + list(_sentences(20000)):
         lowered = sentence.lower()
@@ -79,7 +79,6 @@ def test_the_keeps_unchanged_gate_lets_through_every_sentence_the_pattern_matche
 
 
 def test_the_new_state_gate_lets_through_every_sentence_the_pattern_matches():
-    from session_summarizer import done_states
     matched = 0
     for sentence in _STATES + list(_sentences(20000)):
         if done_states._STATE_LATIN.search(sentence):
@@ -89,3 +88,33 @@ def test_the_new_state_gate_lets_through_every_sentence_the_pattern_matches():
     for sentence in _STATES:
         assert done_states.is_new_state(sentence), sentence
     assert not done_states._may_state("fixed the key in src/app.py and added a regression test.")
+
+
+_MARKED = ["⏺ Bash(npm test)", "  ⎿  3 passed", "> quoted output", "Read file: src/app.py", "12   + added line",
+           "7\t-removed", "- [ ] write the docs", "* [x] tests", "☐ todo", "- ✔ done", "  • step"]
+_LINE_PIECES = ("Read file:", ">", "[ ]", "[x]", "[X]", "[", "]", "12", "3", " ", "  ", "\t", "+", "-", "*", "•",
+                "⏺", "☐", "✔", "word", "Read", "file:", "x")
+
+
+def test_the_marker_gate_lets_through_every_text_the_line_pattern_matches():
+    rng = random.Random(26)
+    texts = list(_MARKED)
+    for _ in range(20000):
+        lines = ["".join(rng.choice(_LINE_PIECES) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(1, 3))]
+        texts.append("\n".join(lines))
+    matched = 0
+    for text in texts:
+        if transcript._MARKERS.search(text):
+            matched += 1
+            assert transcript._may_hold_markers(text), text
+    assert matched > 1000
+    assert not transcript._may_hold_markers("Fixed the key in src/app.py.\n\nNext steps:\n- Update the changelog")
+
+
+def test_a_cue_read_twice_in_a_summary_reads_the_same():
+    sentence = "We use SQLite instead of Postgres because the app runs offline."  # no choice verb: not a choice
+    cues.forget()
+    for _ in range(2):  # the second time from what the summary already read
+        verdicts = (cues.has_choice(sentence), cues.has_reason(sentence), cues.has_contrast(sentence))
+        assert verdicts == (False, True, True)
+        assert (cues.has_reason("We use SQLite."), cues.has_choice("We will use SQLite for storage.")) == (False, True)

@@ -6,6 +6,7 @@ matching any one transcript's wording.
 """
 
 import re
+from typing import Dict, Tuple
 
 # Words are matched at word starts for alphabetic languages; CJK markers anywhere.
 # Each cue: words of alphabetic languages (matched on lower-cased text at word starts) and markers of
@@ -173,7 +174,27 @@ _GATES = {
 }
 
 
+# The gated cues' verdicts on this summary's sentences: one rule after another asks the same cue of a
+# sentence (is_decision, then decision_strength), and agents repeat sentences. forget() starts each summary.
+_KNOWN: Dict[Tuple[str, str], bool] = {}
+_KNOWN_LIMIT = 50_000  # many calls outside a summary stay small
+
+
+def forget() -> None:
+    _KNOWN.clear()
+
+
 def _gated(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text: str) -> bool:
+    key = (name, text)
+    known = _KNOWN.get(key)
+    if known is None:
+        if len(_KNOWN) >= _KNOWN_LIMIT:
+            _KNOWN.clear()
+        known = _KNOWN[key] = _read_cue(name, latin, wide, text)
+    return known
+
+
+def _read_cue(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text: str) -> bool:
     lowered = text.lower()
     if text.isascii():
         return any(stem in lowered for stem in _GATES[name]) and bool(latin.search(lowered))

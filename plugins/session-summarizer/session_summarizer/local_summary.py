@@ -222,6 +222,7 @@ def summarize(session: Session, language: Optional[str] = None,
                if file_checker is None and session.cwd else None)
     turns = session.turns
     _ASKS.clear()
+    cues.forget()
     user_turns = [turn for turn in turns if turn.role == "user" and turn.text.strip()]
     language = language or detect_language(turn.text for turn in user_turns or turns)
     parts = [read_turn(turn.text) if turn.role == "assistant" else None for turn in turns]

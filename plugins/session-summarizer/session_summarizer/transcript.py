@@ -175,6 +175,13 @@ _MARKERS = re.compile(
 )
 
 
+def _may_hold_markers(prose: str) -> bool:
+    """What ASCII text needs for a _MARKERS line: ">", "[", "Read file:", or a blank before "+"/"-" (a
+    numbered diff line); the line-start scan is the costly part of reading a plain reply."""
+    return (not prose.isascii() or ">" in prose or "[" in prose or " -" in prose or " +" in prose
+            or "\t-" in prose or "\t+" in prose or "Read file:" in prose)
+
+
 def _record_path(text: str) -> Optional[str]:
     path = text.strip().strip("`'\"")
     return path or None
@@ -321,7 +328,7 @@ def _read(text: str) -> TurnParts:
     parts.blocks = blocks
     if blocks:
         parts.ran_blocks = _ran_blocks(text, blocks)
-    if not _MARKERS.search(prose_text):  # plain prose: most turns of most sessions
+    if not (_may_hold_markers(prose_text) and _MARKERS.search(prose_text)):  # plain prose: most turns
         parts.prose = join_wrapped(prose_text)
         return parts
     prose: List[str] = []
