@@ -5,9 +5,11 @@ pattern matches (in any case, script or language), the gate has to let the text 
 """
 
 import random
+import re
 
 from session_summarizer import cues, decision_cues, done_states, loose_ends, transcript
 from session_summarizer import extraction as ex
+from session_summarizer import sections as rules
 
 _PUT_OFF = [
     "Ignore the two extra C files for now.",
@@ -118,3 +120,68 @@ def test_a_cue_read_twice_in_a_summary_reads_the_same():
         verdicts = (cues.has_choice(sentence), cues.has_reason(sentence), cues.has_contrast(sentence))
         assert verdicts == (False, True, True)
         assert (cues.has_reason("We use SQLite."), cues.has_choice("We will use SQLite for storage.")) == (False, True)
+
+
+def test_where_a_path_starts_is_found_as_the_old_pattern_found_it():
+    # The start of a path before its extension: after the last character a path cannot hold (any script).
+    old = re.compile(r".*[^A-Za-z0-9_.@+\-/~]", re.S)
+    rng = random.Random(27)
+    pieces = ("src", "/", ".", "_", "-", "@", "+", "~", "a1", "(", "`", "'", "\"", ":", "=", "を", "é", "🙂", "[", "]")
+    for _ in range(20000):
+        chunk = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        found = old.match(chunk)
+        assert len(chunk.rstrip(ex._PATH_CHARS)) == (found.end() if found else 0), chunk
+    assert ex.find_paths("see (src/app.py) and `lib/x.ts`, を修正 docs/a.md") == ["src/app.py", "lib/x.ts", "docs/a.md"]
+
+
+def test_sentences_split_once_read_the_same_every_time():
+    text = "Fixed the parser. It now reads tabs! Next: docs?\n\n変更しました。テストも通りました。"
+    expected = ["Fixed the parser.", "It now reads tabs!", "Next: docs?", "変更しました。テストも通りました。"]
+    ex.forget()
+    assert list(ex.sentences(text)) == expected
+    assert list(ex.sentences(text)) == expected  # from the split already made
+    ex.forget()
+    assert list(ex.sentences(text)) == expected
+
+
+_GATED_LINES = {
+    "ran": ("I ran `npm test`", "Re-ran `make`", "RERAN `pytest`", "executed `ls`", "After running `x y`",
+            "by running `a b`", "I've run `git status`", "I have run `uv sync`"),
+    "refusal": ("The user doesn't want to proceed with this tool use.", "USER REJECTED the edit",
+                "rejected by the user", "blocked by the approval policy", "Not approved", "declined by user",
+                "Permission to use Bash was denied by the user", "sandbox denied the write",
+                "cannot edit in plan mode"),
+}
+_GATE_WORDS = ("i", "i've", "i have", "ran", "re-ran", "reran", "RAN", "executed", "after", "by", "running", "run",
+               "`npm test`", "doesn't", "doesnt", "want", "to", "proceed", "user", "rejected", "the", "approval",
+               "policy", "not", "approved", "declined", "permission", "use", "Bash", "was", "denied", "sandbox",
+               "blocked", "in", "plan", "mode", "grant", "Run", "EXECUTED")
+
+
+def test_the_ran_and_refusal_gates_let_through_every_line_their_patterns_match():
+    rng = random.Random(28)
+    lines = list(_GATED_LINES["ran"] + _GATED_LINES["refusal"])
+    lines += [" ".join(rng.choice(_GATE_WORDS) for _ in range(rng.randint(1, 7))) for _ in range(20000)]
+    ran = refused = 0
+    for line in lines:
+        if ex._RAN_WORDS.search(line):
+            ran += 1
+            assert ex._may_say_ran(line), line
+        if rules._REFUSAL.search(line):
+            refused += 1
+            assert rules._may_refuse(line), line
+    assert ran > 1000 and refused > 100
+    assert not ex._may_say_ran("install it with `pip install flask`")
+    assert not rules._may_refuse("Error: ENOENT: no such file")
+
+
+def test_grouped_stems_find_what_testing_every_stem_finds():
+    rng = random.Random(29)
+    lists = [*cues._GATES.values(), cues._CHOICE_REASON_STEMS]
+    for stems in lists:
+        groups = cues._grouped(stems)
+        assert sorted(stem for _, members in groups for stem in members) == sorted(stems)
+        pieces = [stem[:rng.randint(1, len(stem))] for stem in stems] + list(stems) + [" ", "x", "the "]
+        for _ in range(3000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 5)))
+            assert cues._holds_stem(text, groups) == any(stem in text for stem in stems), text

@@ -6,7 +6,7 @@ matching any one transcript's wording.
 """
 
 import re
-from typing import Dict, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 # Words are matched at word starts for alphabetic languages; CJK markers anywhere.
 # Each cue: words of alphabetic languages (matched on lower-cased text at word starts) and markers of
@@ -174,6 +174,28 @@ _GATES = {
 }
 
 
+def _grouped(stems: Sequence[str]) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+    """The stems behind the first three characters they share ("to avoid", "to keep", … behind "to "): one
+    scan rules a whole group out. A stem that shares them with no other stands alone (prefix "")."""
+    groups: Dict[str, List[str]] = {}
+    for stem in stems:
+        groups.setdefault(stem[:3], []).append(stem)
+    return tuple((prefix if len(members) > 1 else "", tuple(members)) for prefix, members in groups.items())
+
+
+def _holds_stem(lowered: str, groups: Tuple[Tuple[str, Tuple[str, ...]], ...]) -> bool:
+    """Whether any of the grouped stems is in `lowered`: the same answer as testing every stem."""
+    for prefix, members in groups:
+        if not prefix or prefix in lowered:
+            for stem in members:
+                if stem in lowered:
+                    return True
+    return False
+
+
+_STEM_GROUPS = {name: _grouped(stems) for name, stems in _GATES.items()}
+
+
 # The gated cues' verdicts on this summary's sentences: one rule after another asks the same cue of a
 # sentence (is_decision, then decision_strength), and agents repeat sentences. forget() starts each summary.
 _KNOWN: Dict[Tuple[str, str], bool] = {}
@@ -197,7 +219,7 @@ def _gated(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text: s
 def _read_cue(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text: str) -> bool:
     lowered = text.lower()
     if text.isascii():
-        return any(stem in lowered for stem in _GATES[name]) and bool(latin.search(lowered))
+        return _holds_stem(lowered, _STEM_GROUPS[name]) and bool(latin.search(lowered))
     return bool(wide.search(text)) or bool(latin.search(lowered))
 
 
@@ -207,6 +229,7 @@ _FOLLOW_IN_TEXT = re.compile(
     r"|avoids|means|ensures|prevents|lets|allows|gives|removes|guarantees|is (?:safer|simpler|faster|cleaner|more"
     r"|less))\b")
 _CHOICE_REASON_STEMS = _GATES["reason"] + _GATES["contrast"]
+_CHOICE_REASON_GROUPS = _grouped(_CHOICE_REASON_STEMS)
 _FOLLOW_STEMS = ("makes", "keeps", "avoids", "means", "ensures", "prevents", "lets", "allows", "gives", "removes",
                  "guarantees", "is safer", "is simpler", "is faster", "is cleaner", "is more", "is less")
 
@@ -282,8 +305,8 @@ def may_hold_decision(text: str) -> bool:
     if "fall" in lowered and ("fall back" in lowered or "fallback" in lowered or "falls back" in lowered
                               or "falling back" in lowered or "fall through" in lowered):
         return True
-    return (any(stem in lowered for stem in _GATES["choice"])
-            and (any(stem in lowered for stem in _CHOICE_REASON_STEMS) or _follows_in(lowered)))
+    return (_holds_stem(lowered, _STEM_GROUPS["choice"])
+            and (_holds_stem(lowered, _CHOICE_REASON_GROUPS) or _follows_in(lowered)))
 
 
 def may_give_reason_for_previous(text: str) -> bool:

@@ -2,7 +2,8 @@
 
 import functools
 import re
-from typing import Iterator, List, Tuple
+import string
+from typing import Dict, Iterator, List, Tuple
 
 # --------------------------------------------------------------------------- splitting text
 
@@ -74,8 +75,26 @@ def clean_item(text: str) -> str:
     return text
 
 
+# Each text's sentences, split once per summary: the decision, error and done readers all read one reply.
+_SPLIT: Dict[str, Tuple[str, ...]] = {}
+
+
+def forget() -> None:
+    """Start a summary with nothing split yet (summarize calls it)."""
+    _SPLIT.clear()
+
+
 def sentences(prose: str) -> Iterator[str]:
     """Lines, then sentences within a line; empty ones skipped."""
+    known = _SPLIT.get(prose)
+    if known is None:
+        if len(_SPLIT) > 4096:  # called outside a summary many times: stay small
+            _SPLIT.clear()
+        known = _SPLIT[prose] = tuple(_split(prose))
+    return iter(known)
+
+
+def _split(prose: str) -> Iterator[str]:
     for line in prose.split("\n"):
         line = line.strip()
         if not line:
@@ -119,7 +138,7 @@ _PATH_HINT = re.compile(
     r"\.(?:" + _EXTENSIONS + r")(?![A-Za-z0-9_\-])"
     r"|Makefile|Dockerfile|Rakefile|Gemfile|Procfile|Justfile|CMakeLists|\.gitignore|\.env"
 )
-_LAST_NON_PATH_CHAR = re.compile(r".*[^A-Za-z0-9_.@+\-/~]", re.S)
+_PATH_CHARS = string.ascii_letters + string.digits + "_.@+-/~"
 _LONGEST_PATH = 160
 
 
@@ -138,8 +157,8 @@ def _paths_in(text: str) -> Tuple[str, ...]:
         floor = max(0, hint.start() - _LONGEST_PATH)
         before = text[floor:hint.start()]
         chunk = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
-        last_other = _LAST_NON_PATH_CHAR.match(chunk)
-        start = hint.start() - len(chunk) + (last_other.end() if last_other else 0)
+        # What is left once the path's own characters are stripped from the end ends on the last other one.
+        start = hint.start() - len(chunk) + len(chunk.rstrip(_PATH_CHARS))
         end = min(len(text), hint.end() + 16)
         match = _PATH.match(text, start, end) or _PATH.search(text, start, end)  # anchored first: cheaper
         if match is None or match.start() > hint.start():
@@ -178,6 +197,14 @@ _INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
 # Past tense only: "before running the app, install it with `pip install flask`" is advice.
 _RAN_WORDS = re.compile(r"(?i)\b(?:ran|re-?ran|executed|(?:after|by) running|i(?:'ve| have) run)\b"
                         r"|実行しました|运行了|执行了|실행했")
+
+
+def _may_say_ran(line: str) -> bool:
+    """Words every branch of _RAN_WORDS needs: ASCII text without "ran", "run" or "executed" says none."""
+    if not line.isascii():
+        return True
+    lowered = line.lower()
+    return "ran" in lowered or "run" in lowered or "executed" in lowered
 
 
 # Output that starts with a command's name: npm's "npm notice …", "npm WARN …", "yarn info …".
@@ -227,7 +254,7 @@ def find_commands(prose: str, blocks: List[Tuple[str, str]]) -> List[str]:
         if prompted and _is_command(prompted.group(1)):
             commands.append(prompted.group(1).strip())
         # Inline code is advice ("install it with `pip install x`") unless the sentence says it ran.
-        if "`" in line and _RAN_WORDS.search(line):
+        if "`" in line and _may_say_ran(line) and _RAN_WORDS.search(line):
             for sentence in sentences(line):
                 if "`" in sentence and _RAN_WORDS.search(sentence):
                     for span in _INLINE_CODE.findall(sentence):

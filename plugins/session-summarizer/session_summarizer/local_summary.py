@@ -13,7 +13,6 @@ from .chat_commands import chat_commands, commits_shown, handed_to_user
 from .chat_edits import exported_writes
 from .done_commits import reported_commits
 from .done_states import is_new_state
-from .done_tallies import last_tally
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
@@ -223,7 +222,9 @@ def summarize(session: Session, language: Optional[str] = None,
                if file_checker is None and session.cwd else None)
     turns = session.turns
     _ASKS.clear()
+    _OWN.clear()
     cues.forget()
+    ex.forget()
     user_turns = [turn for turn in turns if turn.role == "user" and turn.text.strip()]
     language = language or detect_language(turn.text for turn in user_turns or turns)
     parts = [read_turn(turn.text) if turn.role == "assistant" else None for turn in turns]
@@ -949,9 +950,23 @@ _OUTPUT_LINE = re.compile(r"^\s*(?:at\s+\S|File \"[^\"]+\", line \d)|\S:\d+:\d+\
                           r"|^\s*(?:\[[^\]\n]{1,40}\]|\$ |❯ |> \S|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d)")
 
 
+# The user's own words of each ask this summary read: the error and the decision readers both want them.
+# summarize empties it, like _ASKS.
+_OWN: Dict[str, str] = {}
+
+
 def _own_words(text: str) -> str:
     """What the user wrote in an ask, without pasted code or output; "" for a brief (its rules are the task,
     not choices made along the way) or a turn that asks nothing. An ask typed inside a fence is the ask."""
+    known = _OWN.get(text)
+    if known is None:
+        if len(_OWN) > 4096:  # called outside a summary many times: stay small
+            _OWN.clear()
+        known = _OWN[text] = _read_own_words(text)
+    return known
+
+
+def _read_own_words(text: str) -> str:
     ask = ask_text(text)
     if not ask:
         return ""
@@ -1119,7 +1134,6 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     stopped = False  # replies older than the ones read hold more results, not counted
     closes = True  # the newest reply with words closes the last phase
     phase_edited = reported = False  # the phase being read (back to its ask) edited files / reported a result
-    tallied = False  # the phase being read showed its newest test tally
     quiet: List[Tuple[int, str]] = []  # (which phase, the ask) of phases that edited and said nothing
     for turn, turn_parts in zip(reversed(turns), reversed(parts)):
         if turn_parts is None:
@@ -1129,7 +1143,7 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
                 # fills what the reported results leave.
                 quiet.append((len(phases), phrase(language, "done.edited_for", ask=_opening(ask, _EDITED_FOR_CHARS))))
             if ask:
-                phase_edited = reported = tallied = False
+                phase_edited = reported = False
                 phases.append(phase)  # an ask closes its phase even when it reported nothing
                 read += min(_DONE_PER_PHASE_READ, sum(len(group) for group in phase))
                 phase = []
@@ -1189,11 +1203,7 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
             call.kind == rules.EDIT for call in turn_parts.calls)
         group = []
         # What tool output shows was done (a commit, a push) leads: the reply's words come after it.
-        # The newest tally of the phase's test runs comes after the reply's own words.
-        tally = None if tallied else last_tally(turn_parts.calls)
-        tallied = tallied or bool(tally)
-        tail = [phrase(language, "done.tests", tally=tally)] if tally else []
-        for item in tools + [item for _, item in found][:_DONE_PER_REPLY] + tail:
+        for item in tools + [item for _, item in found][:_DONE_PER_REPLY]:
             key = " ".join(item.lower().strip(_DECORATION_CHARS).split())
             if len(key) >= 3 and key not in seen:
                 seen.add(key)

@@ -79,10 +79,6 @@ _PRINTS_FILES = re.compile(r"^\s*(?:cat\b(?!\s*(?:>|<<))|(?:head|tail|less|more|
 _DIAGNOSTIC = re.compile(r"^[\w./\\-]+\.[A-Za-z]{1,5}:\d+:\d+:\s+[a-z*]")
 # A line of source that a runtime quotes above its error ("const fs = require('fs');"): where, not what.
 _CODE_EXCERPT = re.compile(r"^(?:const|let|var|import|from|return|def|function|class|if|for)\b|[;{]$")
-# A command-line tool's own failure mark before its message ("✖ Invalid config schema", "⨯ build failed",
-# "❌ Deployment failed"): the line that says what went wrong, whatever the tool; "✖ 4 problems (0 errors,
-# 4 warnings)" is not one.
-_FAILURE_MARK = re.compile(r"^[✖❌⨯]\s*(?!.*\b0 (?:errors?|failed|failures?)\b)\S.{5,}")
 # How many distinct errors one run's output may give: a test run can fail on several at once.
 _PER_CALL = 3
 
@@ -175,8 +171,7 @@ def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
         elif _EXIT.match(stripped):
             generic = generic or stripped
             after_exit = True
-        elif (_REFUSED.search(stripped) or (not telling and programs and program_complaint(stripped, programs))
-              or (not telling and call.kind == RUN and _FAILURE_MARK.match(stripped))):
+        elif _REFUSED.search(stripped) or (not telling and programs and program_complaint(stripped, programs)):
             telling.setdefault(error_key(stripped), stripped)
         elif ex.is_error_line(stripped) or (after_exit and not telling and _TELLING.search(stripped)
                                            and len(stripped) < 300 and not _CODE_EXCERPT.search(stripped)):
@@ -228,6 +223,17 @@ _REFUSAL = re.compile(
     r"(?i)doesn'?t want to proceed|user rejected|rejected by the user|approval policy|not approved|declined by"
     r"|permission (?:to use \S+ )?(?:was )?denied by|sandbox (?:denied|blocked)|in plan mode")
 
+_REFUSAL_STEMS = ("want to proceed", "rejected", "approval policy", "not approved", "declined by", "denied by",
+                  "sandbox", "in plan mode")
+
+
+def _may_refuse(line: str) -> bool:
+    """A stem every branch of _REFUSAL needs (ASCII lines; the case-blind scan is the costly part)."""
+    if not line.isascii():
+        return True
+    lowered = line.lower()
+    return any(stem in lowered for stem in _REFUSAL_STEMS)
+
 
 class ErrorHit:
     __slots__ = ("key", "line", "source", "status")
@@ -278,7 +284,7 @@ def call_errors(parts: Sequence[Optional[TurnParts]]) -> List[ErrorHit]:
         call = calls[index]
         key = call_key(call)
         for line in lines:
-            if _REFUSAL.search(line):
+            if _may_refuse(line) and _REFUSAL.search(line):
                 hits.append(ErrorHit(_refusal_line(line), call.text, REFUSED, key))
                 continue
             if last_ok.get(key, -1) > index:
