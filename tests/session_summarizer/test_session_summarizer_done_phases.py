@@ -142,3 +142,27 @@ def test_aider_commits_show_their_hash_and_a_commit_made_again_is_one_result():
     done = _done([("user", "Add the indexing graph to the processor."), ("assistant", reply)], agent="aider")
     assert sum("feat: add the indexing graph" in item for item in done) == 1, done
     assert any("a774d48" in item for item in done), done
+
+
+def _run(command, output):
+    return "⏺ Bash(" + command + ")\n  ⎿  " + "\n     ".join(output.split("\n")) + "\n"
+
+
+def test_the_newest_test_tally_of_a_phase_is_reported_with_its_failures():
+    for output, tally in (("Test Files  1 failed (3)\n      Tests  2 failed | 10 passed (12)",
+                           "2 failed | 10 passed (12)"),
+                          ("==== 3 failed, 42 passed in 1.20s ====", "3 failed, 42 passed"),
+                          ("Tests:       1 failed, 9 passed, 10 total", "1 failed, 9 passed, 10 total"),
+                          ("test result: ok. 12 passed; 0 failed; 0 ignored", "12 passed; 0 failed; 0 ignored")):
+        older = _run("npm test", "Tests  7 failed | 5 passed (12)") + "\nSeven fail; fixing the fixtures."
+        reply = "Fixed the fixtures.\n\n" + _run("npm test", output)
+        done = _done([("user", "Make the service suite pass."), ("assistant", older), ("assistant", reply)],
+                     agent="claude")
+        assert "Test run: " + tally in done, (output, done)
+        assert not any("7 failed" in item for item in done)  # only the newest tally of the phase
+
+
+def test_a_line_that_only_mentions_passing_is_not_a_tally():
+    reply = _run("cat notes.md", "The review passed yesterday.\nSee 3 passed items below") + "\nRead the notes."
+    assert not any(item.startswith("Test run") for item in _done([("user", "Read the notes."), ("assistant", reply)],
+                                                                  agent="claude"))

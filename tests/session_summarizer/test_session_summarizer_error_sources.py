@@ -293,3 +293,12 @@ def test_an_apology_is_not_a_failure_and_a_retold_printed_error_is_not_a_second_
                       "This is why it failed with Cannot find module './fake-clock.js' after the rename."),
     ])
     assert len(summary.errors.items) == 1 and summary.errors.items[0].startswith("Error: Cannot find module")
+
+
+def test_a_tools_own_failure_mark_names_the_error():
+    text = ("• Ran bundlepack --config pack.json\n"
+            "  └ 📦 Bundlepack v1.4.0\n"
+            "    ✖ Invalid config schema\n"
+            "    [output] Expected object, received string\n"
+            "    Please check the config file and try again.")
+    assert _lines(text) == ["✖ Invalid config schema"]

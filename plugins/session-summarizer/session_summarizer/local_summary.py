@@ -13,6 +13,7 @@ from .chat_commands import chat_commands, commits_shown, handed_to_user
 from .chat_edits import exported_writes
 from .done_commits import reported_commits
 from .done_states import is_new_state
+from .done_tallies import last_tally
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
@@ -1134,6 +1135,7 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     stopped = False  # replies older than the ones read hold more results, not counted
     closes = True  # the newest reply with words closes the last phase
     phase_edited = reported = False  # the phase being read (back to its ask) edited files / reported a result
+    tallied = False  # the phase being read showed its newest test tally
     quiet: List[Tuple[int, str]] = []  # (which phase, the ask) of phases that edited and said nothing
     for turn, turn_parts in zip(reversed(turns), reversed(parts)):
         if turn_parts is None:
@@ -1143,7 +1145,7 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
                 # fills what the reported results leave.
                 quiet.append((len(phases), phrase(language, "done.edited_for", ask=_opening(ask, _EDITED_FOR_CHARS))))
             if ask:
-                phase_edited = reported = False
+                phase_edited = reported = tallied = False
                 phases.append(phase)  # an ask closes its phase even when it reported nothing
                 read += min(_DONE_PER_PHASE_READ, sum(len(group) for group in phase))
                 phase = []
@@ -1203,7 +1205,11 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
             call.kind == rules.EDIT for call in turn_parts.calls)
         group = []
         # What tool output shows was done (a commit, a push) leads: the reply's words come after it.
-        for item in tools + [item for _, item in found][:_DONE_PER_REPLY]:
+        # The newest tally of the phase's test runs comes after the reply's own words.
+        tally = None if tallied else last_tally(turn_parts.calls)
+        tallied = tallied or bool(tally)
+        tail = [phrase(language, "done.tests", tally=tally)] if tally else []
+        for item in tools + [item for _, item in found][:_DONE_PER_REPLY] + tail:
             key = " ".join(item.lower().strip(_DECORATION_CHARS).split())
             if len(key) >= 3 and key not in seen:
                 seen.add(key)

@@ -30,7 +30,9 @@ _SHORT_HEAD = re.compile(r"^## [^\s.]+\.\.\.[^\s.]\S*")
 _SHORT_STATE = re.compile(r"^[MADRCU?!]{1,2} (\S.*)$")
 # Substrings that must be in a turn for any of the above to matter (a cheap gate over long sessions).
 _GATE = ("Your branch", "Untracked files", "Changes not staged", "Changes to be committed", "working tree clean",
-         "working directory clean", "## ", "Everything up-to-date")
+         "working directory clean", "Everything up-to-date")
+# `git status -sb`'s first line ("## main...origin/main [ahead 1]"), anywhere in a turn: a Markdown heading is not one.
+_SHORT_HEAD_ANYWHERE = re.compile(r"^[\s└│⎿>]*## [^\s.]+\.\.\.[^\s.]", re.M)
 
 
 _PATH_LIKE = re.compile(r"^[\w.@~+/-][\w.@~+/-]*$")
@@ -48,7 +50,8 @@ def git_left(turns: Sequence[Turn]) -> Tuple[List[str], Optional[Tuple[str, int]
     ahead: Optional[Tuple[str, int]] = None
     for turn in turns:
         text = turn.text
-        if not (dirty or ahead) and not any(gate in text for gate in _GATE):
+        if not (dirty or ahead) and not any(gate in text for gate in _GATE) and not (
+                "## " in text and _SHORT_HEAD_ANYWHERE.search(text)):
             continue
         block: Optional[List[str]] = None  # the files of the status block being read
         short = False  # `git status -s`: " M file" / "?? file" lines

@@ -79,6 +79,10 @@ _PRINTS_FILES = re.compile(r"^\s*(?:cat\b(?!\s*(?:>|<<))|(?:head|tail|less|more|
 _DIAGNOSTIC = re.compile(r"^[\w./\\-]+\.[A-Za-z]{1,5}:\d+:\d+:\s+[a-z*]")
 # A line of source that a runtime quotes above its error ("const fs = require('fs');"): where, not what.
 _CODE_EXCERPT = re.compile(r"^(?:const|let|var|import|from|return|def|function|class|if|for)\b|[;{]$")
+# A command-line tool's own failure mark before its message ("✖ Invalid config schema", "⨯ build failed",
+# "❌ Deployment failed"): the line that says what went wrong, whatever the tool; "✖ 4 problems (0 errors,
+# 4 warnings)" is not one.
+_FAILURE_MARK = re.compile(r"^[✖❌⨯]\s*(?!.*\b0 (?:errors?|failed|failures?)\b)\S.{5,}")
 # How many distinct errors one run's output may give: a test run can fail on several at once.
 _PER_CALL = 3
 
@@ -171,7 +175,8 @@ def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
         elif _EXIT.match(stripped):
             generic = generic or stripped
             after_exit = True
-        elif _REFUSED.search(stripped) or (not telling and programs and program_complaint(stripped, programs)):
+        elif (_REFUSED.search(stripped) or (not telling and programs and program_complaint(stripped, programs))
+              or (not telling and call.kind == RUN and _FAILURE_MARK.match(stripped))):
             telling.setdefault(error_key(stripped), stripped)
         elif ex.is_error_line(stripped) or (after_exit and not telling and _TELLING.search(stripped)
                                            and len(stripped) < 300 and not _CODE_EXCERPT.search(stripped)):
