@@ -86,6 +86,39 @@ def run(split: str, plugin_dir: Path, baseline: Optional[Tuple[str, Path]] = Non
             "baseline_label": baseline[0] if baseline else ""}
 
 
+def _draw_of(case: Dict[str, Any]) -> str:
+    """Which draw a session came in: the field `draw`, or the second draw for every session added before it."""
+    return str(case.get("draw") or "second")
+
+
+def _by_draw(cases: List[Dict[str, Any]], now: Dict[str, Any], before: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    """Recall of each draw on its own: {draw: sessions, facts, before, now, false claims, recall per section}."""
+    rows: Dict[str, Any] = {}
+    for case in cases:
+        row = rows.setdefault(_draw_of(case), {"ids": []})
+        row["ids"].append(case["id"])
+    for row in rows.values():
+        results = [now["sessions"][session_id] for session_id in row["ids"]]
+        found = {section: sum(result["found"][section] for result in results) for section in SECTIONS}
+        total = {section: sum(result["total"][section] for result in results) for section in SECTIONS}
+        row.update(sessions=len(results), total=sum(total.values()), recall=_mean(found, total),
+                   traps=sum(len(result["traps"]) for result in results),
+                   sections=[found[section] / total[section] if total[section] else float("nan")
+                             for section in SECTIONS])
+        row["before"] = "—"
+        if before:
+            old = [before["sessions"][session_id] for session_id in row["ids"]]
+            old_found = {section: sum(result["found"][section] for result in old) for section in SECTIONS}
+            row["before"] = f"{_mean(old_found, total):.2f}"
+    return rows
+
+
+def _mean(found: Dict[str, int], total: Dict[str, int]) -> float:
+    """The mean of the sections' recalls, as the section table's "mean" row is."""
+    recalls = [found[section] / total[section] for section in SECTIONS if total[section]]
+    return sum(recalls) / len(recalls) if recalls else float("nan")
+
+
 def print_report(report: Dict[str, Any], show_misses: bool) -> None:
     cases, now, before = report["cases"], report["now"], report["before"]
     split = report["split"]
@@ -123,6 +156,18 @@ def print_report(report: Dict[str, Any], show_misses: bool) -> None:
         print("| {:<12} | {:>8} | {:>13} | {:>14} | {:>9.2f} | {:>12} |".format(
             agent, row["sessions"], row["total"], old, row["found"] / row["total"] if row["total"] else float("nan"),
             row["traps"]))
+    draws = _by_draw(cases, now, before)
+    if len(draws) > 1:  # each draw is its own yardstick: a draw whose misses were read moves to dev alone
+        print()
+        print("| {:<8} | {:>8} | {:>13} | {:>14} | {:>9} | {:>12} | {} |".format(
+            "draw", "sessions", "facts listed", label or "before", "now", "false claims",
+            " ".join(f"{section[:5]:>5}" for section in SECTIONS)))
+        print("|" + "-" * 10 + "|" + "-" * 10 + "|" + "-" * 15 + "|" + "-" * 16 + "|" + "-" * 11 + "|"
+              + "-" * 14 + "|" + "-" * (6 * len(SECTIONS) + 1) + "|")
+        for draw, row in draws.items():
+            print("| {:<8} | {:>8} | {:>13} | {:>14} | {:>9.2f} | {:>12} | {} |".format(
+                draw, row["sessions"], row["total"], row["before"], row["recall"], row["traps"],
+                " ".join(f"{value:>5.2f}" for value in row["sections"])))
     print()
     print(f"false claims (traps hit): {'before ' + str(before['traps']) + ', ' if before else ''}now {now['traps']}")
     print(f"summary length in words: max {now['max_words']}, median {now['median_words']:.0f}"

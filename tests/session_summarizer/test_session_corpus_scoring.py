@@ -366,3 +366,20 @@ def test_a_state_trap_only_counts_the_claimed_state():
     assert score_session(case(traps=[trap]), SUMMARY)["traps"] == ["moved away before the edit"]
     read_only = SUMMARY.replace("markdown.go` — changed (git)", "markdown.go` — read only")
     assert score_session(case(traps=[trap]), read_only)["traps"] == []
+
+
+def test_the_report_scores_each_held_out_draw_on_its_own():
+    from session_report import _by_draw  # type: ignore[import-not-found]
+
+    def result(found: int, total: int, traps: int = 0) -> dict:
+        return {"found": {section: found for section in SECTIONS}, "total": {section: total for section in SECTIONS},
+                "traps": ["trap"] * traps}
+
+    cases = [{"id": "a"}, {"id": "b", "draw": "third"}, {"id": "c", "draw": "third"}]
+    now = {"sessions": {"a": result(1, 1), "b": result(0, 2, traps=1), "c": result(1, 2)}}
+    before = {"sessions": {"a": result(0, 1), "b": result(0, 2), "c": result(0, 2)}}
+    rows = _by_draw(cases, now, before)
+    assert list(rows) == ["second", "third"]
+    assert rows["second"]["sessions"] == 1 and rows["second"]["recall"] == 1.0 and rows["second"]["before"] == "0.00"
+    assert rows["third"]["sessions"] == 2 and rows["third"]["recall"] == 0.25 and rows["third"]["traps"] == 1
+    assert rows["third"]["total"] == 4 * len(SECTIONS)
