@@ -410,6 +410,33 @@ def gemini_share_turns(text: str) -> Turns:
     return turns
 
 
+# session-record-extractor's Markdown of a Codex or Claude Code session log, headings in Japanese:
+# `## 利用者（time）` for the person, `## アシスタント（time）`, `## ツール（time）` and `## ツール結果（time）` for
+# the agent's replies, calls and their output. Codex's first user block is the harness's AGENTS.md and
+# environment context, never typed (it comes back in the middle of a session too).
+_RECORD_JA = {
+    "user": re.compile(r"^## 利用者（\d{4}-\d\d-\d\dT[^）]*）\s*$"),
+    "assistant": re.compile(r"^## (?:アシスタント|ツール|ツール結果)（\d{4}-\d\d-\d\dT[^）]*）\s*$"),
+}
+_RECORD_HARNESS = re.compile(r"^(?:# AGENTS\.md instructions for |<environment_context>)")
+
+
+def record_ja_turns(text: str) -> Turns:
+    """Calls and results are the agent's; a user block the harness wrote (AGENTS.md, environment) is dropped."""
+    turns: Turns = []
+    role, lines = "", []  # the extractor's front matter and session comments come before the first heading
+    for line in [*text.split("\n"), "## 利用者（0000-00-00T）"]:  # a last heading flushes the last block
+        opened = next((name for name, pattern in _RECORD_JA.items() if pattern.match(line)), "")
+        if opened:
+            body = "\n".join(lines).strip()
+            if role and not (role == "user" and _RECORD_HARNESS.match(body)):
+                _push(turns, role, [body])
+            role, lines = opened, []
+        elif role:
+            lines.append(line)
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -432,6 +459,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "antigravity": antigravity_turns,
     "numbered": numbered_turns,
     "gemini-share": gemini_share_turns,
+    "record-ja": record_ja_turns,
 }
 
 
