@@ -437,6 +437,20 @@ def record_ja_turns(text: str) -> Turns:
     return turns
 
 
+# agent-shell's (Emacs) Markdown transcript of a Claude Code session: `## User (date time)`, the agent's
+# `## Agent's Thoughts (date time)` and `## Agent (date time)`, its tool calls as `### Tool Call [status]: …`
+# blocks inside the agent's part. The `# Agent Shell Transcript` header comes before the first mark.
+_AGENT_SHELL = {
+    "user": re.compile(r"^## User \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)\s*$"),
+    "assistant": re.compile(r"^## Agent(?:'s Thoughts)? \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)\s*$"),
+}
+
+
+def agent_shell_turns(text: str) -> Turns:
+    """Thoughts, replies and tool calls are the agent's; consecutive blocks of one side make one turn."""
+    return _marked(text, _AGENT_SHELL)
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -460,6 +474,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "numbered": numbered_turns,
     "gemini-share": gemini_share_turns,
     "record-ja": record_ja_turns,
+    "agent-shell": agent_shell_turns,
 }
 
 
