@@ -462,6 +462,8 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     # A saved Gemini CLI screen starts with the tail of whatever was on it: an ask, or the agent's work.
     "gemini-tui": lambda text, first="user": prompt_turns(text, "> ", first=first),
     "codex-tui": lambda text: prompt_turns(text, "› "),
+    # A Codex screen copied from the middle of the first ask: the text before the first `› ` is that ask's tail.
+    "codex-tui-cut": lambda text: prompt_turns(text, "› ", first="user"),
     "cctrace": cctrace_turns,
     "codex-jsonl-md": codex_jsonl_md_turns,
     "codex-app": codex_app_turns,

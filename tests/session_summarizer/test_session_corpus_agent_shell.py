@@ -49,3 +49,10 @@ def test_agent_shell_turns():
     assert "### Tool Call [failed]: Read /tmp/MEMORY.md" in turns[1]["text"]
     assert "## Key findings" in turns[1]["text"]
     assert turns[2]["text"] == "Thanks"
+
+
+def test_codex_screen_copied_from_inside_the_first_ask_keeps_that_ask():
+    screen = " goal is in skill.md\n  keep the VM state\n\n• I will read skill.md first.\n\n› next ask\n\n• done\n"
+    turns = split_turns(screen, "codex-tui-cut")
+    assert [t["role"] for t in turns] == ["user", "assistant", "user", "assistant"]
+    assert turns[0]["text"].startswith("goal is in skill.md")
