@@ -9,7 +9,7 @@ import dataclasses
 import json
 import os
 import re
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 from .version_sources import (
     autoconf_version,
@@ -162,14 +162,7 @@ _PAGE_NAMES = ("index.md", "index.rst", "readme.md", "_index.md")
 def _changelog_page(repo: str, versions: List[str], depth: int = 5, limit: int = 600) -> Optional[str]:
     """The index page of a folder named like a change log, up to depth folders deep, that heads an entry
     for one of versions; None when there is none."""
-    seen = 0
-    for folder, folders, files in os.walk(repo):
-        relative = os.path.relpath(folder, repo)
-        level = 0 if relative == "." else relative.count(os.sep) + 1
-        folders[:] = sorted(entry for entry in folders if not _NOT_THE_PROJECT.search(entry)) if level < depth else []
-        seen += 1
-        if seen > limit:
-            return None
+    for folder, relative, level, files in _project_folders(repo, depth, limit):
         if level == 0 or os.path.basename(folder).lower() not in _PAGE_FOLDERS:
             continue
         for entry in sorted(files):
@@ -194,19 +187,24 @@ _NOT_THE_PROJECT = re.compile(r"(?i)^(?:\.|_)|^(?:node_modules|vendor|vendored|t
                               r"examples?|fixtures?|samples?|benchmarks?|build|dist|target)$|^tests?|^testdata")
 
 
+def _project_folders(repo: str, depth: int, limit: int) -> Iterator[Tuple[str, str, int, List[str]]]:
+    """(folder, its path from the root, its depth, its files) of the project's own folders, sorted, up to
+    depth folders deep and at most limit folders: a huge tree is not walked to its end."""
+    for seen, (folder, folders, files) in enumerate(os.walk(repo), start=1):
+        if seen > limit:
+            return
+        relative = os.path.relpath(folder, repo)
+        level = 0 if relative == "." else relative.count(os.sep) + 1
+        folders[:] = sorted(entry for entry in folders if not _NOT_THE_PROJECT.search(entry)) if level < depth else []
+        yield folder, relative, level, files
+
+
 def _deeper_candidates(repo: str, depth: int = 3, limit: int = 400) -> List[str]:
     """Changelog-named files below the root (up to depth folders deep), those in folders named after the
     repository first, then the shallowest."""
     found: List[Tuple[int, int, str]] = []
     name = os.path.basename(os.path.normpath(repo)).lower()
-    seen = 0
-    for folder, folders, files in os.walk(repo):
-        relative = os.path.relpath(folder, repo)
-        level = 0 if relative == "." else relative.count(os.sep) + 1
-        folders[:] = sorted(entry for entry in folders if not _NOT_THE_PROJECT.search(entry)) if level < depth else []
-        seen += 1
-        if seen > limit:
-            break
+    for _folder, relative, level, files in _project_folders(repo, depth, limit):
         if level == 0:
             continue
         for entry in files:

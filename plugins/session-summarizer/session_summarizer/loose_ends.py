@@ -122,14 +122,7 @@ _FILES_SHOWN = 6
 def _pushed_after_last_ahead(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> bool:
     """A `git push` call ran after the last "ahead of" line and printed no error (its output may be hidden)."""
     last = max((index for index, turn in enumerate(turns) if _AHEAD.search(turn.text)), default=-1)
-    for turn_parts in parts[last:] if last >= 0 else []:
-        if turn_parts is None:
-            continue
-        for call in turn_parts.calls:
-            if call.kind == RUN and re.search(r"\bgit\s+push\b", call.text) and not any(
-                    ex.is_error_line(line) or "rejected" in line for line in call.output[:20]):
-                return True
-    return False
+    return last >= 0 and _pushed_after(parts, last - 1)  # the turn that printed "ahead" may push too
 
 
 # A push git turned down: "! [rejected]  main -> main (non-fast-forward)", "error: failed to push some refs".
