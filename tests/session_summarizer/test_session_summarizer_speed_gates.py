@@ -7,7 +7,7 @@ pattern matches (in any case, script or language), the gate has to let the text 
 import random
 import re
 
-from session_summarizer import cues, decision_cues, done_states, loose_ends, transcript
+from session_summarizer import cues, decision_cues, done_states, loose_ends, memo, transcript
 from session_summarizer import extraction as ex
 from session_summarizer import sections as rules
 
@@ -115,7 +115,7 @@ def test_the_marker_gate_lets_through_every_text_the_line_pattern_matches():
 
 def test_a_cue_read_twice_in_a_summary_reads_the_same():
     sentence = "We use SQLite instead of Postgres because the app runs offline."  # no choice verb: not a choice
-    cues.forget()
+    memo.forget_all()
     for _ in range(2):  # the second time from what the summary already read
         verdicts = (cues.has_choice(sentence), cues.has_reason(sentence), cues.has_contrast(sentence))
         assert verdicts == (False, True, True)
@@ -137,10 +137,10 @@ def test_where_a_path_starts_is_found_as_the_old_pattern_found_it():
 def test_sentences_split_once_read_the_same_every_time():
     text = "Fixed the parser. It now reads tabs! Next: docs?\n\n変更しました。テストも通りました。"
     expected = ["Fixed the parser.", "It now reads tabs!", "Next: docs?", "変更しました。テストも通りました。"]
-    ex.forget()
+    memo.forget_all()
     assert list(ex.sentences(text)) == expected
     assert list(ex.sentences(text)) == expected  # from the split already made
-    ex.forget()
+    memo.forget_all()
     assert list(ex.sentences(text)) == expected
 
 
@@ -185,3 +185,18 @@ def test_grouped_stems_find_what_testing_every_stem_finds():
         for _ in range(3000):
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 5)))
             assert cues._holds_stem(text, groups) == any(stem in text for stem in stems), text
+
+
+def test_a_summary_memo_computes_once_stays_under_its_limit_and_forgets_with_every_other():
+    calls = []
+    answers = memo.SummaryMemo(limit=2)
+
+    def compute(key: str) -> str:
+        calls.append(key)
+        return key.upper()
+
+    assert [answers.of(key, compute) for key in ("a", "a", "b")] == ["A", "A", "B"] and calls == ["a", "b"]
+    answers.of("c", compute)  # past the limit: it starts again rather than grow
+    assert len(answers.known) == 1
+    memo.forget_all()
+    assert not answers.known and answers.of("a", compute) == "A" and calls == ["a", "b", "c", "a"]

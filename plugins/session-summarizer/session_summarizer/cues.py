@@ -8,6 +8,8 @@ matching any one transcript's wording.
 import re
 from typing import Dict, List, Sequence, Tuple
 
+from .memo import SummaryMemo
+
 # Words are matched at word starts for alphabetic languages; CJK markers anywhere.
 # Each cue: words of alphabetic languages (matched on lower-cased text at word starts) and markers of
 # CJK languages (matched anywhere, only in text that is not ASCII).
@@ -197,23 +199,12 @@ _STEM_GROUPS = {name: _grouped(stems) for name, stems in _GATES.items()}
 
 
 # The gated cues' verdicts on this summary's sentences: one rule after another asks the same cue of a
-# sentence (is_decision, then decision_strength), and agents repeat sentences. forget() starts each summary.
-_KNOWN: Dict[Tuple[str, str], bool] = {}
-_KNOWN_LIMIT = 50_000  # many calls outside a summary stay small
-
-
-def forget() -> None:
-    _KNOWN.clear()
+# sentence (is_decision, then decision_strength), and agents repeat sentences.
+_KNOWN: "SummaryMemo[Tuple[str, str], bool]" = SummaryMemo(50_000)
 
 
 def _gated(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text: str) -> bool:
-    key = (name, text)
-    known = _KNOWN.get(key)
-    if known is None:
-        if len(_KNOWN) >= _KNOWN_LIMIT:
-            _KNOWN.clear()
-        known = _KNOWN[key] = _read_cue(name, latin, wide, text)
-    return known
+    return _KNOWN.of((name, text), lambda key: _read_cue(name, latin, wide, text))
 
 
 def _read_cue(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text: str) -> bool:

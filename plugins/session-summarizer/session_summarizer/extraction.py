@@ -3,7 +3,9 @@
 import functools
 import re
 import string
-from typing import Dict, Iterator, List, Tuple
+from typing import Iterator, List, Tuple
+
+from .memo import SummaryMemo
 
 # --------------------------------------------------------------------------- splitting text
 
@@ -76,22 +78,12 @@ def clean_item(text: str) -> str:
 
 
 # Each text's sentences, split once per summary: the decision, error and done readers all read one reply.
-_SPLIT: Dict[str, Tuple[str, ...]] = {}
-
-
-def forget() -> None:
-    """Start a summary with nothing split yet (summarize calls it)."""
-    _SPLIT.clear()
+_SPLIT: "SummaryMemo[str, Tuple[str, ...]]" = SummaryMemo(4096)
 
 
 def sentences(prose: str) -> Iterator[str]:
     """Lines, then sentences within a line; empty ones skipped."""
-    known = _SPLIT.get(prose)
-    if known is None:
-        if len(_SPLIT) > 4096:  # called outside a summary many times: stay small
-            _SPLIT.clear()
-        known = _SPLIT[prose] = tuple(_split(prose))
-    return iter(known)
+    return iter(_SPLIT.of(prose, lambda text: tuple(_split(text))))
 
 
 def _split(prose: str) -> Iterator[str]:

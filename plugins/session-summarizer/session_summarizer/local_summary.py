@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import ask_kinds, command_list, cues, decision_cues, loose_ends, prose_errors, user_reports
+from . import ask_kinds, command_list, cues, decision_cues, loose_ends, memo, prose_errors, user_reports
 from . import extraction as ex
 from . import sections as rules
 from .asked_runs import asked_runs
@@ -222,10 +222,7 @@ def summarize(session: Session, language: Optional[str] = None,
     pending = (PendingRepository(os.path.expanduser(session.cwd), since=session.started)
                if file_checker is None and session.cwd else None)
     turns = session.turns
-    _ASKS.clear()
-    _OWN.clear()
-    cues.forget()
-    ex.forget()
+    memo.forget_all()
     user_turns = [turn for turn in turns if turn.role == "user" and turn.text.strip()]
     language = language or detect_language(turn.text for turn in user_turns or turns)
     parts = [read_turn(turn.text) if turn.role == "assistant" else None for turn in turns]
@@ -651,7 +648,7 @@ _CODEX_STATUS = re.compile(r"(?m)^.*(?:\d+% context left|\? for shortcuts|⏎ se
 # ask_text is read several times per user turn (goal, later asks, choices, done, the pending ask): the answer
 # for a text is kept while one summary is built. It is a pure function, so a shared cache only saves work;
 # summarize empties it, and it never holds more than a session's asks.
-_ASKS: Dict[str, str] = {}
+_ASKS: "memo.SummaryMemo[str, str]" = memo.SummaryMemo(4096)
 
 
 def ask_text(text: str) -> str:
@@ -660,12 +657,7 @@ def ask_text(text: str) -> str:
     A compacted session starts with the summary of what came before; its own "primary request" is the
     ask, the preamble is not.
     """
-    known = _ASKS.get(text)
-    if known is None:
-        if len(_ASKS) > 4096:  # called outside a summary many times: stay small
-            _ASKS.clear()
-        known = _ASKS[text] = _read_ask(text)
-    return known
+    return _ASKS.of(text, _read_ask)
 
 
 def _read_ask(text: str) -> str:
@@ -953,18 +945,13 @@ _OUTPUT_LINE = re.compile(r"^\s*(?:at\s+\S|File \"[^\"]+\", line \d)|\S:\d+:\d+\
 
 # The user's own words of each ask this summary read: the error and the decision readers both want them.
 # summarize empties it, like _ASKS.
-_OWN: Dict[str, str] = {}
+_OWN: "memo.SummaryMemo[str, str]" = memo.SummaryMemo(4096)
 
 
 def _own_words(text: str) -> str:
     """What the user wrote in an ask, without pasted code or output; "" for a brief (its rules are the task,
     not choices made along the way) or a turn that asks nothing. An ask typed inside a fence is the ask."""
-    known = _OWN.get(text)
-    if known is None:
-        if len(_OWN) > 4096:  # called outside a summary many times: stay small
-            _OWN.clear()
-        known = _OWN[text] = _read_own_words(text)
-    return known
+    return _OWN.of(text, _read_own_words)
 
 
 def _read_own_words(text: str) -> str:
