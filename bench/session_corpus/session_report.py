@@ -87,8 +87,8 @@ def run(split: str, plugin_dir: Path, baseline: Optional[Tuple[str, Path]] = Non
 
 
 def _draw_of(case: Dict[str, Any]) -> str:
-    """Which draw a session came in: the field `draw`, or the second draw for every session added before it."""
-    return str(case.get("draw") or "second")
+    """Which draw a session came in: the field `draw`, or the first draw for every session added before draws were named."""
+    return str(case.get("draw") or "first")
 
 
 def _by_draw(cases: List[Dict[str, Any]], now: Dict[str, Any], before: Optional[Dict[str, Any]]) -> Dict[str, Any]:

@@ -317,7 +317,7 @@ def test_the_corpus_is_big_and_varied_enough_for_issue_25():
     assert sum(1 for session in SESSIONS if session["turns"] > 150) >= 3
 
 
-def test_the_second_held_out_draw_covers_the_agents_languages_and_endings_issue_25_names():
+def test_the_held_out_half_covers_the_agents_languages_and_endings_issue_25_names():
     held_out = [s for s in SESSIONS if s["split"] == "heldout"]
     assert len(held_out) >= 20
     assert {"claude-code", "codex", "cursor", "aider", "copilot"} <= {s["agent"] for s in held_out}
@@ -331,6 +331,12 @@ def test_the_first_held_out_half_was_moved_to_development_once_it_was_read():
     assert len(first_draw) == 23 and all(s["split"] == "dev" for s in first_draw)
     assert {s["split"] for s in SESSIONS} <= {"dev", "heldout"}
     assert not any(s.get("first_draw") for s in SESSIONS if s["split"] == "heldout")
+
+
+def test_the_second_draw_was_moved_to_development_whole_once_its_misses_were_read():
+    second = [s for s in SESSIONS if s.get("second_draw") == "heldout"]
+    assert len(second) == 25 and all(s["split"] == "dev" and s["draw"] == "second" for s in second)
+    assert not any(s.get("draw") in ("first", "second") for s in SESSIONS if s["split"] == "heldout")
 
 
 @pytest.mark.parametrize("session", SESSIONS, ids=[s["id"] for s in SESSIONS])
@@ -375,7 +381,7 @@ def test_the_report_scores_each_held_out_draw_on_its_own():
         return {"found": {section: found for section in SECTIONS}, "total": {section: total for section in SECTIONS},
                 "traps": ["trap"] * traps}
 
-    cases = [{"id": "a"}, {"id": "b", "draw": "third"}, {"id": "c", "draw": "third"}]
+    cases = [{"id": "a", "draw": "second"}, {"id": "b", "draw": "third"}, {"id": "c", "draw": "third"}]
     now = {"sessions": {"a": result(1, 1), "b": result(0, 2, traps=1), "c": result(1, 2)}}
     before = {"sessions": {"a": result(0, 1), "b": result(0, 2), "c": result(0, 2)}}
     rows = _by_draw(cases, now, before)
