@@ -87,7 +87,7 @@ def run(split: str, plugin_dir: Path, baseline: Optional[Tuple[str, Path]] = Non
 
 
 def _draw_of(case: Dict[str, Any]) -> str:
-    """Which draw a session came in: the field `draw`, or the first draw for every session added before draws were named."""
+    """Which draw a session came in: the field `draw`, or "first" for sessions added before draws had names."""
     return str(case.get("draw") or "first")
 
 
