@@ -137,7 +137,11 @@ def _bump(repo: Path, project: Dict[str, Any]) -> None:
     for relative, previous in bump["changelog"]:
         path = repo / relative
         _write_as_is(path, add_entry(_read_as_is(path), previous, bump["version"]))
-    _git(repo, "add", "-A")
+    # Only the touched files: refreshing the whole tree (add -A) dies on a project's own .gitattributes naming an
+    # encoding this machine's iconv lacks (sphinx: working-tree-encoding=iso-8859), as `git commit <paths>` would not.
+    touched = sorted({relative for relative, _, _ in bump["edits"]} | {relative for relative, _ in bump["changelog"]})
+    if touched:
+        _git(repo, "add", "--", *touched)
     # Plumbing instead of `git commit`: a tree may name blobs the fetched copy lacks (--missing-ok).
     tree = _out(repo, "write-tree", "--missing-ok").strip()
     commit = _out(repo, "commit-tree", tree, "-p", "HEAD", "-m", f"Release {bump['version']}").strip()
