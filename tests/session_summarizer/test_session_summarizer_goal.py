@@ -128,3 +128,22 @@ def test_a_shell_mode_report_is_looking_around_and_the_ask_typed_after_it_is_the
                         ("user", "Now suggest ten prompt keywords."), ("assistant", "Task, Role, …")],
                        agent="gemini")
     assert summary.goal == "list the git commands from our cheatsheet"
+
+
+def test_what_the_harness_writes_into_the_users_turn_is_not_the_ask():
+    agents_md = ("# AGENTS.md instructions for /home/me/shop\n\n<INSTRUCTIONS>\n# Follow the style guide\n"
+                 "Run the linter before every commit.\n</INSTRUCTIONS>\n\nadd a coupon field to the checkout form")
+    skill = ("investigate the flaky login test. /trace-tree\n\nBase directory for this skill: /home/me/.claude/skills/"
+             "trace-tree\n\n# Trace Tree\n\nAdd debug prints to every function on the path.")
+    notice = ("<task-notification>\n<task-id>b1x</task-id>\n<status>completed</status>\n<summary>Background command "
+              "\"Run the suite\" completed (exit code 0)</summary>\n</task-notification>")
+    mention = "[@game-kit](plugin://game-kit@curated) 스프라이트 형식을 SVG 로 바꿔 주세요"
+    summary = _summary([("user", agents_md), ("assistant", "Adding it."), ("user", notice),
+                        ("assistant", "The suite passed."), ("user", skill), ("assistant", "Tracing."),
+                        ("user", mention), ("assistant", "바꿨습니다.")], agent="codex")
+    assert summary.goal.startswith("add a coupon field")
+    later = " ".join(summary.later_asks.items)
+    assert "flaky login test" in later and "스프라이트" in later
+    for injected in ("INSTRUCTIONS", "AGENTS.md", "task-notification", "Background command", "Base directory",
+                     "debug prints", "plugin://"):
+        assert injected not in summary.goal + later

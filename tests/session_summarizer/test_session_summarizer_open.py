@@ -10,6 +10,7 @@ from session_summarizer import loose_ends
 from session_summarizer.local_summary import summarize
 from session_summarizer.session import Turn as _Turn
 from session_summarizer.session import parse_session
+from session_summarizer.transcript import read_turn
 from session_summarizer.worktree import check_files
 
 
@@ -134,3 +135,25 @@ def test_a_rejected_push_with_no_push_through_after_it_is_left_open():
     assert loose_ends.push_rejected([Turn("assistant", later)], [None]) == ""
     assert loose_ends.push_rejected([Turn("assistant", escaped), Turn("assistant", "Everything up-to-date")],
                                     [None, None]) == ""
+
+
+def test_the_option_the_user_picked_last_is_still_to_be_done():
+    reply = ("Round 6 is complete.\n\nNext actions:\n\n- (a) set approved = true in spec.json\n"
+             "- (b) review the changed requirements once more\n\nWhich one?")
+    items = " ".join(_open(_summary([("user", "review the spec"), ("assistant", reply), ("user", "a")])))
+    assert "set approved = true in spec.json" in items and "review the changed requirements" not in items
+    ja = "次のアクション:\n\n1. コミットしてから承認する\n2. 別セッションで承認する\n\nどれで進めますか?"
+    assert loose_ends.picked_option([Turn("user", "確認して"), Turn("assistant", ja), Turn("user", "2")]) == (
+        "(2) 別セッションで承認する")
+    # Answered: the reply after the pick closes it; a word that is not a label is no pick.
+    assert loose_ends.picked_option([Turn("assistant", reply), Turn("user", "a"), Turn("assistant", "Done.")]) == ""
+    assert loose_ends.picked_option([Turn("assistant", reply), Turn("user", "ok")]) == ""
+
+
+def test_a_terminal_copy_fenced_whole_in_a_markdown_log_is_the_reply():
+    fenced = ("```\n⏺ 第 2 ラウンドの修正が完了した。\n\n  次のアクション:\n\n  - brief.md に持ち越した 3 件は"
+              "設計フェーズで確定する予定\n```")
+    parts = read_turn(fenced)
+    assert "修正が完了した" in parts.prose and not parts.blocks
+    commit_message = "```\nfix: retry the upload on a timeout\n```"
+    assert read_turn(commit_message).blocks and "retry the upload" not in read_turn(commit_message).prose

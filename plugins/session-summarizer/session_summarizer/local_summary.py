@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import ask_kinds, command_list, cues, decision_cues, loose_ends, memo, prose_errors, user_reports
+from . import ask_kinds, command_list, cues, decision_cues, injected, loose_ends, memo, prose_errors, user_reports
 from . import extraction as ex
 from . import sections as rules
 from .asked_runs import asked_runs
@@ -666,6 +666,7 @@ def _read_ask(text: str) -> str:
         if command:  # Claude Code records a slash command as tags: /review with its arguments
             text = "/" + command.group(1) + " " + (command.group(2) or "")
         text = _INJECTED_BLOCK.sub("", text)
+    text = injected.without_injected(text)
     if "context left" in text or "for shortcuts" in text:
         text = _CODEX_STATUS.sub("", text)
     text = ask_kinds.without_shell_reports(text.strip())
@@ -1387,7 +1388,7 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
                     continue  # "Let me clean up the placeholder": done in the same reply, not left
                 elif (ex.is_next_step(sentence) and not ex.is_action(sentence)) or rules.open_kind(sentence):
                     next_steps.add(sentence)
-    pending = _pending_ask(turns, parts)
+    pending = _pending_ask(turns, parts) or loose_ends.picked_option(turns)
     if pending:
         questions.add(phrase(language, "reply_pending", text=_opening(pending, 200)))
         return

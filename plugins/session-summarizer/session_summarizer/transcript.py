@@ -311,8 +311,20 @@ def read_turn(text: str) -> TurnParts:
     return parts
 
 
+# A terminal copy pasted whole into a Markdown log: the reply is one fence without a language whose lines carry
+# the agent's own bullets (Claude Code's ⏺ or ●). It is the reply itself, not a block the reply wrote.
+_FENCED_REPLY = re.compile(r"\A\s*```[ \t]*\n((?:(?!```)[\s\S])*?)\n[ \t]*```\s*\Z")
+_AGENT_BULLET = re.compile(r"(?m)^[ \t]*[⏺●] \S")
+
+
+def _unfenced(text: str) -> str:
+    fenced = _FENCED_REPLY.match(text) if text.lstrip().startswith("```") else None
+    return fenced.group(1) if fenced and _AGENT_BULLET.search(fenced.group(1)) else text
+
+
 def _read(text: str) -> TurnParts:
     parts = TurnParts()
+    text = _unfenced(text)
     if "<think" in text:
         text = _THINK.sub("\n", text)
     if "ool Call:" in text or "ool call:" in text:
