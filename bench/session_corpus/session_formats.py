@@ -451,6 +451,36 @@ def agent_shell_turns(text: str) -> Turns:
     return _marked(text, _AGENT_SHELL)
 
 
+# A Gemini CLI screen copied with the terminal's left margin: the ask's `> ` and the reply's `✦` sit up to three
+# spaces in. An indented line right after an ask continues it (the terminal wraps a long ask) unless it opens the
+# reply: a `✦` line, a tool line (`✓`, `✗`, `-` for a rejected call) or a tool box.
+_MARGIN_ASK = re.compile(r"^ {0,3}> ")
+_MARGIN_REPLY = re.compile(r"^\s*(?:✦|[✓✗] |- |[╭│╰])")
+
+
+def gemini_margin_turns(text: str) -> Turns:
+    turns: Turns = []
+    role, lines = "", []  # a start-up banner before the first ask is dropped
+    for line in text.split("\n"):
+        if _MARGIN_ASK.match(line):
+            if role != "user":
+                if role:
+                    _push(turns, role, lines)
+                role, lines = "user", []
+            lines.append(line.lstrip()[2:])
+        elif role == "user" and (not line.strip() or (line.startswith(" ") and not _MARGIN_REPLY.match(line))):
+            lines.append(line.strip())
+        elif role:
+            if role != "assistant":
+                if role:
+                    _push(turns, role, lines)
+                role, lines = "assistant", []
+            lines.append(line)
+    if role:
+        _push(turns, role, lines)
+    return turns
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -461,6 +491,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "claude-tui-chevron": lambda text: prompt_turns(text, "❯ "),
     # A saved Gemini CLI screen starts with the tail of whatever was on it: an ask, or the agent's work.
     "gemini-tui": lambda text, first="user": prompt_turns(text, "> ", first=first),
+    "gemini-tui-margin": gemini_margin_turns,
     "codex-tui": lambda text: prompt_turns(text, "› "),
     # A Codex screen copied from the middle of the first ask: the text before the first `› ` is that ask's tail.
     "codex-tui-cut": lambda text: prompt_turns(text, "› ", first="user"),
