@@ -14,7 +14,8 @@ it (ReleaseSession). Expected facts were written from the projects' own files be
 
 Bare copies of the projects come from RELEASE_BENCH_MIRRORS (default /work/.mirror, as the fetch tool writes
 them); clones go to RELEASE_BENCH_WORK. Projects whose copy is absent are listed as skipped.
-RELEASE_BENCH_SPLIT=dev|heldout|all picks the projects (default heldout).
+RELEASE_BENCH_SPLIT=dev|heldout|all picks the projects (default heldout). The held-out half prints its totals only
+(no per-project rows, no misses) unless RELEASE_BENCH_DETAILS=1.
 """
 from __future__ import annotations
 
@@ -156,6 +157,8 @@ def judge(project: Dict[str, Any], repo: Path, data_dir: str) -> Dict[str, Any]:
 
 def main() -> None:
     split = os.environ.get("RELEASE_BENCH_SPLIT", "heldout")
+    # The held-out half prints totals only: a project's own right/WRONG row, once read, is a miss to tune on.
+    show_rows = os.environ.get("RELEASE_BENCH_DETAILS", "1" if split != "heldout" else "0") == "1"
     projects = [project for project in corpus.load_corpus() if split == "all" or project["split"] == split]
     print(f"release-checklist on real projects: {split} ({len(projects)} projects; "
           f"mirrors {corpus.mirrors_root()}, clones {corpus.work_root()})")
@@ -185,8 +188,9 @@ def main() -> None:
         couldnt += result["couldnt"]
         fully += all(result["right"].values()) and not result["false_pass"] and not result["false_fail"]
         marks = "".join(f"{'right' if result['right'][name] else 'WRONG':>10}" for name in COLUMNS)
-        print(f"{project['repo'].split('/')[1][:23]:<24}{marks}{result['false_pass']:>11}{result['false_fail']:>11}"
-              f"{result['couldnt']:>9}", flush=True)
+        if show_rows:
+            print(f"{project['repo'].split('/')[1][:23]:<24}{marks}{result['false_pass']:>11}"
+                  f"{result['false_fail']:>11}{result['couldnt']:>9}", flush=True)
         wrong = [f"{name}: {result['found'][name]!r}" for name in COLUMNS if not result["right"][name]]
         if wrong or result["notes"]:
             details.append(f"  {project['repo']}: " + "; ".join(wrong + result["notes"]))
@@ -195,7 +199,7 @@ def main() -> None:
     print(f"fully right (every column, no false pass or fail): {fully} of {measured}")
     if skipped:
         print("skipped (not on this machine): " + ", ".join(skipped))
-    if details and os.environ.get("RELEASE_BENCH_DETAILS", "1" if split != "heldout" else "0") == "1":
+    if details and show_rows:
         print("where it was wrong:")
         print("\n".join(details))
 
