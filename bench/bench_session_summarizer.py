@@ -6,6 +6,7 @@ ISSUE25_BASELINE) in the same run. The development half, with every missed fact 
 printed instead with `SUMMARIZER_BENCH_SPLIT=dev make bench PLUGIN=session-summarizer` or
 `python bench/bench_session_summarizer.py --dev`; tune on that half only. `SUMMARIZER_BENCH_ONLY=speed` prints
 only the 2,000-turn timing rows (for speed work: no real-session table is run).
+`SUMMARIZER_BENCH_BASELINE=<commit>` scores that version beside this one instead of ISSUE25_BASELINE.
 
 Baselines measured in the same run:
 - corpus recall: the summarizer as it was before issue 13 (commit def64f2, taken from git into a temporary
@@ -253,13 +254,16 @@ def real_sessions(split: str) -> None:
     sys.path.insert(0, str(ROOT / "bench" / "session_corpus"))
     from session_report import print_report, run  # type: ignore[import-not-found]
 
+    # SUMMARIZER_BENCH_BASELINE=<commit> scores another version beside this one instead (a round's start).
+    commit = os.environ.get("SUMMARIZER_BENCH_BASELINE", ISSUE25_BASELINE)
+    label = commit + (" (before #25)" if commit == ISSUE25_BASELINE else "")
     with tempfile.TemporaryDirectory(prefix="bench-summarizer-25-") as folder:
-        archive = subprocess.run(["git", "archive", ISSUE25_BASELINE, "plugins/session-summarizer"], cwd=ROOT,
+        archive = subprocess.run(["git", "archive", commit, "plugins/session-summarizer"], cwd=ROOT,
                                  capture_output=True, check=False)
         baseline = None
         if archive.returncode == 0:
             subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
-            baseline = (ISSUE25_BASELINE + " (before #25)", Path(folder) / "plugins" / "session-summarizer")
+            baseline = (label, Path(folder) / "plugins" / "session-summarizer")
         print_report(run(split, PLUGIN, baseline), show_misses=split != "heldout")
     print()
 
