@@ -157,3 +157,32 @@ def test_a_terminal_copy_fenced_whole_in_a_markdown_log_is_the_reply():
     assert "修正が完了した" in parts.prose and not parts.blocks
     commit_message = "```\nfix: retry the upload on a timeout\n```"
     assert read_turn(commit_message).blocks and "retry the upload" not in read_turn(commit_message).prose
+
+
+def test_a_next_steps_list_stays_open_unless_a_later_ask_takes_it_up():
+    words = lambda text: {word.lower() for word in text.replace("`", " ").split() if len(word) > 3}  # noqa: E731
+    reply = ("The feature is in place.\n\n### **Next Steps Available:**\n1. **Apply Database Schema** - run the "
+             "migration on your database\n2. **Admin Panel** - review verification requests\n\nAnything else?")
+    later = [Turn("user", "add a verification badge to the header")]
+    assert loose_ends.next_list(reply, later, words) == ["1. **Apply Database Schema** - run the migration on your "
+                                                          "database"]
+    zh = "改好了。\n\n### 下一步：部署到 Vercel\n1）注册 Vercel\n2）导入 GitHub 仓库\n"
+    assert loose_ends.next_list(zh, [], words) == ["1）注册 Vercel", "2）导入 GitHub 仓库"]
+    assert loose_ends.next_list(zh, [Turn("user", "部署到 Vercel 以后保存失败")], lambda text: set(text)) == []
+    assert not loose_ends.next_heading("Todo list updated:") and loose_ends.next_heading("Langkah selanjutnya:")
+    items = " ".join(_open(_summary([("user", "add the analytics page"), ("assistant", reply),
+                                     ("user", "add a verification badge to the header"), ("assistant", "Added.")])))
+    assert "Apply Database Schema" in items and "Admin Panel" not in items
+
+
+def test_a_cancelled_reply_leaves_its_ask_waiting_and_terminal_chrome_hides_no_announcement():
+    cancelled = "I'll keep each file's mode and only chmod when it differs. Here's the change:\n\n\nCancelled"
+    items = " ".join(_open(_summary([("user", "write the packer"), ("assistant", "Done."),
+                                     ("user", "preserve file permissions from the input"),
+                                     ("assistant", cancelled)], agent="cursor")))
+    assert "preserve file permissions" in items
+    framed = ("⏺ Shader simplified. Let me try to compile to see what else needs fixing:\n\n"
+              "  Bash(cargo check -p game 2>&1 | tail -100) timeout: 3m 0s\n\n" + "─" * 40 + "\n❯ \n" + "─" * 40
+              + "\n  ⏵⏵ accept edits on (shift+tab to cycle)      Context left until auto-compact: 0%\n")
+    items = " ".join(_open(_summary([("user", "simplify the sediment shader"), ("assistant", framed)])))
+    assert "Let me try to compile" in items

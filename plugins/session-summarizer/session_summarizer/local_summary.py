@@ -1363,6 +1363,8 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     for position, index in enumerate(last_assistant):
         turn_parts = parts[index]
         prose = turn_parts.prose if turn_parts is not None else ""
+        for item in loose_ends.next_list(prose, turns[index + 1:], _content_words):
+            next_steps.add(item)
         in_next_list = False
         for line in prose.split("\n"):
             stripped = line.strip()
@@ -1454,7 +1456,7 @@ def _announced_at_end(turn_parts: Optional[TurnParts]) -> str:
     """The reply's last sentence when it announces work ("I'll move the spec to …:", "让我来更新这个组件："):
     the session stopped before that work was shown done."""
     lines = [line.strip() for line in (turn_parts.prose if turn_parts is not None else "").split("\n")
-             if re.search(r"\w{2,}", line)]
+             if re.search(r"\w{2,}", line) and not loose_ends.is_chrome(line)]
     if not lines:
         return ""
     last = list(ex.sentences(lines[-1]))
@@ -1557,6 +1559,8 @@ def _pending_ask(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) ->
         turn, turn_parts = turns[index], parts[index]
         if turn.role == "user":
             return _with_pasted_line(ask_text(turn.text), turn.text)
+        if turn_parts is not None and loose_ends.reply_cancelled(turn.text):
+            continue  # the user stopped this reply: it answered nothing
         if turn_parts is not None and (re.search(r"\w{3,}", turn_parts.prose)
                                        or any(re.search(r"\w{3,}", code) for _, code in turn_parts.blocks)):
             return ""  # the agent said or wrote something after it (a reply can be only a block: a commit message)

@@ -6,7 +6,7 @@ languages, never one transcript's wording.
 """
 
 import re
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Set, Tuple
 
 from . import extraction as ex
 from .formats import RUN
@@ -294,3 +294,85 @@ def picked_option(turns: Sequence[Turn]) -> str:
     if not found:
         return ""
     return "(" + label.group(1) + ") " + " ".join(found[-1].group(1).replace("**", "").split())[:200]
+
+
+# ------------------------------------------------------------------------------------- a next-steps heading
+
+# A heading (a Markdown "#", a bold line or a line ending on a colon) that opens on the words for what is left:
+# "### **Next Steps Available:**", "Remaining for this slice:", "次のアクション", "下一步：部署", "Langkah
+# selanjutnya:". The list under it is the reply's own list of what is still to do.
+_NEXT_WORDS = re.compile(
+    r"(?i)^(?:next (?:steps?|actions?|up|tasks?)|remaining\b|still to do|left to do|what'?s (?:left|next)"
+    r"|to-?dos?\b(?!\s*(?:list|items?\b))|follow[- ]?ups?\b|pending\b|open (?:items|points|tasks)"
+    r"|recommended next|suggested next"
+    r"|次のステップ|次のアクション|次にやること|今後|残り|残タスク|未対応|下一步|后续|接下来|待办|待處理|下一步驟"
+    r"|다음 단계|다음 작업|남은|향후|langkah (?:selanjutnya|berikutnya)|pr[oó]xim[oa]s? pas(?:s)?os|siguientes pasos"
+    r"|следующие шаги|дальнейшие шаги|nächste schritte|prochaines étapes)")
+_HEADING_MARKS = re.compile(r"^(?:#{1,6}\s*)?(?:[^\w\s(]{1,3}\s*)?(?:\*\*|__)?\s*(?:[^\w\s(]{1,3}\s*)?")
+
+
+def next_heading(line: str) -> bool:
+    """A short heading line that opens the reply's list of what is still to do."""
+    stripped = line.strip()
+    if not stripped or len(stripped) > 80 or re.match(r"^(?:[-*•]|\d{1,2}[.)])\s", stripped):
+        return False
+    heading = stripped.startswith(("#", "**", "__")) or stripped.rstrip("*_ ").endswith((":", "：")) or len(
+        stripped) <= 30
+    return heading and bool(_NEXT_WORDS.match(_HEADING_MARKS.sub("", stripped, count=1)))
+
+
+def next_list(prose: str, after: Sequence[Turn], words_of) -> List[str]:  # type: ignore[no-untyped-def]
+    """The items listed under the reply's next-steps headings, unless a later user turn takes one up (it shares
+    a content word, `words_of(text)`, with the heading or its items): then the user went on with that list."""
+    if not prose:
+        return []
+    found: List[str] = []
+    heading = ""
+    items: List[str] = []
+    lines = [*prose.split("\n"), ""]  # the empty line closes a list that ends the reply
+    for line in lines:
+        stripped = line.strip()
+        if heading and re.match(r"^(?:[-*•]|\d{1,2}[.)）])\s*\S", stripped):
+            items.append(stripped)
+            continue
+        if heading and not stripped and not items:
+            continue
+        if heading and items:
+            later: Set[str] = set()
+            for turn in after:
+                if turn.role == "user":
+                    later |= words_of(turn.text[:2000])
+            # What the heading names besides "next steps" ("…: deploy on Vercel") taken up later: the user
+            # followed the list. Otherwise each item the user did not take up is still open.
+            topic = _NEXT_WORDS.sub("", _HEADING_MARKS.sub("", heading, count=1), count=1)
+            choices = any(re.match(r"^(?:[-*•]\s*)?\(?[A-Za-z]\)", item) for item in items)
+            if not choices and not (words_of(topic) & later):  # "(a) … (b) …" are choices, not steps
+                found.extend(item for item in items if not (words_of(item) & later))
+        heading, items = (stripped, []) if next_heading(stripped) else ("", [])
+    return found[:_NEXT_LISTED]
+
+
+_NEXT_LISTED = 6
+
+
+# ------------------------------------------------------------------------------------- a reply cut off
+
+# The chat's own mark that the user stopped the reply ("Cancelled" under a Cursor reply, "[Request interrupted
+# by user]"): what the reply began is not done, and the ask it answered is still waiting.
+_CANCELLED = re.compile(r"(?i)\n\s*(?:cancell?ed|\[?request (?:interrupted|cancell?ed)(?: by user)?\]?)\s*\Z")
+
+
+def reply_cancelled(text: str) -> bool:
+    """Whether a reply ends on the mark that the user cancelled it."""
+    return bool(_CANCELLED.search(text[-80:]))
+
+
+# A terminal's own lines copied under the reply: rules, the input prompt, the status line ("⏵⏵ accept edits on",
+# "Context left until auto-compact: 0%", "? for shortcuts") and a tool call still being drawn ("Bash(cargo check)").
+_CHROME = re.compile(r"^(?:[─━═❯›>⏵⏸▶·•\s]+|.*(?:accept edits|auto-compact|shift\+tab|for shortcuts|context left)"
+                     r".*|[A-Z]\w+\([^\n]*\)(?:\s+timeout:[^\n]*)?)$", re.I)
+
+
+def is_chrome(line: str) -> bool:
+    """A terminal's frame or status line, not something the agent said."""
+    return bool(_CHROME.match(line.strip()))
