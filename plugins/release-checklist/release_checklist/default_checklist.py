@@ -60,7 +60,14 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
         steps.append(Step("", "Version {version} is bumped since the last tag",
                           StepKind.CHECK, "release-check version-bumped {version} {tag} {previous_tag}"))
     changelog = settings.changelog or project.changelog_file
-    if changelog and changelog.lower() != NO_CHANGELOG:
+    written_by_ci = publishing is not None and publishing.kind == TAG_PUSH and not settings.changelog and \
+        bool(changelog) and publishing.writes_changelog == changelog
+    if written_by_ci and publishing is not None:
+        # The workflow the tag starts commits the entry itself (after publishing): none is due before tagging.
+        steps.append(Step("", "CI writes the changelog entry for {version}", StepKind.MANUAL,
+                          f"{', '.join(publishing.workflows)} adds the {{version}} entry to "
+                          f"{(changelog or '').replace(os.sep, '/')} after the tag is pushed: check it afterwards."))
+    elif changelog and changelog.lower() != NO_CHANGELOG:
         # The file is named in the command, so the check reads the same file the panel names.
         steps.append(Step("", "Changelog has an entry for {version}", StepKind.CHECK,
                           f"release-check changelog-entry {{version}} {shlex.quote(changelog.replace(os.sep, '/'))}"))
@@ -69,7 +76,8 @@ def default_spec(repo: str, project: Optional[ProjectInfo] = None, windows: Opti
         steps.append(Step("", "Release notes for {version}", StepKind.AGENT, RELEASE_NOTES_PROMPT))
     steps.append(Step("", "Tag {tag} is not taken yet", StepKind.CHECK, "release-check tag-free {tag}"))
     script_tags = publishing is not None and publishing.kind == COMMAND and publishing.tags_itself
-    if workflow_bumps or script_tags:
+    workflow_tags = publishing is not None and publishing.kind == DISPATCH and publishing.tags_from_files
+    if workflow_bumps or script_tags or workflow_tags:
         # The release workflow (or the project's publish script) makes the tag itself: a tag made first would
         # make it fail. Only the branch goes up, so what was checked here is what gets released.
         steps.append(Step("", "Push {branch} to {remote}", StepKind.TERMINAL, "git push {remote} {branch}",
@@ -114,6 +122,10 @@ def publishing_steps(publishing: Optional[Publishing]) -> List[Step]:
         return [Step("", "Start the release workflow", StepKind.MANUAL,
                      f"Start {workflows} with the version {{version}}: it bumps and commits the version, publishes "
                      "and creates the tag {tag} itself, so do not bump, tag or push the tag by hand.")]
+    if publishing.kind == DISPATCH and publishing.tags_from_files:
+        return [Step("", "Start the release workflow", StepKind.MANUAL,
+                     f"{workflows} reads {{version}} from the bumped files, creates the tag {{tag}} and publishes; "
+                     "it starts when the release is merged or by hand, so do not tag or push the tag by hand.")]
     if publishing.kind == DISPATCH:
         return [Step("", "Start the release workflow", StepKind.MANUAL,
                      f"The release is published by {workflows}, started by hand or by a branch push, "

@@ -6,6 +6,7 @@ a code block means to them (the checklist skips it, a release document keeps it 
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator, List, Optional, Tuple
 
 TEXT = "text"
@@ -14,6 +15,9 @@ FENCE_OPEN = "fence-open"  # ``` or ~~~ opening a code block
 CODE = "code"  # a line inside a code block
 FENCE_CLOSE = "fence-close"
 COMMENT = "comment"  # a line of an HTML comment (<!-- … -->)
+
+
+_BULLET_FENCE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+(```|~~~)")
 
 
 class MarkdownLines:
@@ -36,8 +40,10 @@ class MarkdownLines:
                 in_comment = "-->" not in line
                 self.lines.append((number, line, COMMENT))
                 continue
-            if stripped.startswith(("```", "~~~")):
-                fence = stripped[:3]
+            opened = _BULLET_FENCE.match(stripped)
+            if stripped.startswith(("```", "~~~")) or (opened and stripped.count(opened.group(1)) == 1):
+                # (a list item may open a code block on its own line: "  * ```")
+                fence = opened.group(1) if opened else stripped[:3]
                 self.unclosed_fence = number
                 self.lines.append((number, line, FENCE_OPEN))
                 continue

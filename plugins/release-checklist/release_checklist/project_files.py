@@ -12,7 +12,10 @@ import re
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 from .version_sources import (
+    BUILD_FILES,
+    THIRD_PART,
     autoconf_version,
+    build_file_version,
     build_script_version,
     gradle_version,
     header_version,
@@ -228,7 +231,7 @@ def _python_version_file(repo: str, package_name: Optional[str]) -> Optional[Tup
         wanted = package_name.replace("-", "_").lower()
         folders.sort(key=lambda folder: os.path.basename(folder).lower() != wanted)
     for folder in folders[:12]:
-        for file_name in ("__init__.py", "_version.py", "version.py", "__about__.py"):
+        for file_name in ("__init__.py", "_version.py", "version.py", "__about__.py", "__version__.py"):
             relative = os.path.join(folder, file_name)
             found = _python_version(_read(os.path.join(repo, relative), 200_000) or "")
             if found:
@@ -265,6 +268,9 @@ def read_version_file(repo: str, relative: str, macro: Optional[str] = None) -> 
     text = _read(os.path.join(repo, relative), 500_000)
     if text is None:
         return None
+    if os.path.basename(relative).lower() in (name.lower() for name in BUILD_FILES):
+        found = build_file_version(repo, [], relative)
+        return found[0] if found else None
     if macro or relative.endswith((".h", ".hpp", ".hh", ".hxx", ".h.in", ".c", ".cpp")):
         return _macro_version(text, macro)
     if relative.endswith(".json"):
@@ -303,7 +309,7 @@ def _macro_version(text: str, macro: Optional[str]) -> Optional[str]:
         if name.endswith("_MAJOR") and value.isdigit():
             stem = name[:-len("MAJOR")]
             minor = defines.get(stem + "MINOR", "")
-            patch = defines.get(stem + "PATCH", defines.get(stem + "MICRO", ""))
+            patch = next((defines[stem + word] for word in THIRD_PART if stem + word in defines), "")
             if minor.isdigit():
                 return ".".join([value, minor] + ([patch] if patch.isdigit() else []))
     return None
@@ -389,8 +395,10 @@ def _declared_version_file(repo: str, names: Dict[str, str], raw: str,
     return None
 
 
-def _version_of_attr(repo: str, attr: str) -> Optional[Tuple[str, str]]:
-    """setuptools' attr: "pkg.__version__" is in pkg/__init__.py, "pkg.mod.__version__" in pkg/mod.py."""
+def _version_of_attr(repo: str, attr: str, hops: int = 2) -> Optional[Tuple[str, str]]:
+    """setuptools' attr: "pkg.__version__" is in pkg/__init__.py, "pkg.mod.__version__" in pkg/mod.py; a module
+    that only imports it (`from pkg.__version__ import __version__`, `from ._version import version`) is
+    followed to the module that assigns it (hops: how many such imports are followed)."""
     module, _, variable = attr.rpartition(".")
     parts = module.split(".")
     for base in ("", "src"):
@@ -402,6 +410,16 @@ def _version_of_attr(repo: str, attr: str) -> Optional[Tuple[str, str]]:
                                   re.MULTILINE)
                 if match:
                     return match.group(1), path.replace(os.sep, "/")
+                imported = re.search(rf"^from\s+(\.*)([\w.]*)\s+import\s+[^\n]*\b{re.escape(variable)}\b", text,
+                                     re.MULTILINE)
+                if imported and hops > 0:
+                    dots, name = imported.groups()
+                    # from .mod import x (relative to this package), from pkg.mod import x (absolute)
+                    package = parts if relative.endswith("__init__.py") else parts[:-1]
+                    origin = (package[:len(package) - len(dots) + 1] if dots else []) + \
+                        [part for part in name.split(".") if part]
+                    if origin and origin != parts:
+                        return _version_of_attr(repo, ".".join([*origin, variable]), hops - 1)
     return None
 
 
@@ -593,6 +611,9 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
             from_tags = "git describe"  # AC_INIT's version is computed from the tag (jq's scripts/version)
         elif autoconf:
             candidates.append(autoconf)
+        built = build_file_version(repo, [name or ""]) if not found and not autoconf else None
+        if built:  # CMake's project(… VERSION), set(<NAME>_VERSION …), meson's or Bazel's module version
+            candidates.append(built)
     if not candidates and from_tags is None:
         # Packagist and SwiftPM read the version from the pushed tag when the manifest names none.
         from_tags = "composer" if "php" in ecosystems else "swiftpm" if "swift" in ecosystems else None
@@ -653,6 +674,8 @@ def changelog_stopped_at(repo: str, changelog: str, last_release: str) -> Option
 
 # Manifests of other ecosystems: (ecosystem, file name pattern at the root).
 _RUBY_VERSION = re.compile(r"""^\s*VERSION\s*(?:\|\|)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
+# A gemspec reading its version from a file: File.read(File.expand_path('VERSION', __dir__)).strip
+_GEMSPEC_READS = re.compile(r"""\b(?:File|IO)\.read(?:lines)?\s*\(?[^\n]*?['"]([\w./-]*VERSION(?:\.txt)?)['"]""")
 _MIX_VERSION = re.compile(r'^\s*@version\s+"([^"]+)"|^\s*version:\s*"([^"]+)"', re.MULTILINE)
 _FIELD_VERSION = re.compile(r"^version\s*:\s*([^\s#]+)", re.MULTILINE | re.IGNORECASE)  # cabal, pubspec.yaml
 DOTNET_FOLDERS = ("", "src", "source")
@@ -677,6 +700,14 @@ def _other_ecosystems(repo: str, names: Dict[str, str], ecosystems: List[str],
     if gemspecs:
         ecosystems.append("ruby")
         name = gemspecs[0][:-len(".gemspec")]
+        read = _GEMSPEC_READS.search(_read(os.path.join(repo, gemspecs[0]), 200_000) or "")
+        version_file = read.group(1).lstrip("./") if read else None
+        if version_file and os.path.isfile(os.path.join(repo, version_file)):
+            # The gemspec takes its version from a file (sinatra's VERSION): that file is the version's
+            # source, the version.rb files are copies of it.
+            first = ((_read(os.path.join(repo, version_file), 200) or "").strip().splitlines() or [""])[0].strip()
+            if is_version(first):
+                candidates.append((first, version_file))
         for folder in (name, name.replace("-", "/"), name.replace("-", "_")):
             relative = f"lib/{folder}/version.rb"
             match = _RUBY_VERSION.search(_read(os.path.join(repo, relative), 200_000) or "")
@@ -788,8 +819,8 @@ def _tool_of(command: Optional[str]) -> Optional[str]:
     return command.split()[0] if command else None
 
 
-_VERSION_HEADING_PREFIX = re.compile(r"^\s{0,3}(?:#{1,6}\s*|\[|v(?=\d)|\d|=+\s|\*\*)")
-_ANY_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|pre)[.-]?\d*)?)"
+_VERSION_HEADING_PREFIX = re.compile(r"^\s{0,3}(?:#{1,6}\s*|\[|[vV](?=\d)|\d|=+\s|\*\*)")
+_ANY_VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|pre)[.-]?\d*)?)"
                           r"(?![\w-]|\.\d)")
 
 
@@ -804,7 +835,7 @@ def changelog_mentions(text: str, version: str) -> Optional[int]:
     """The 1-based line of a heading-like line naming version ("## [1.2.0] - …", "1.2.0 (date)", "  Summary
     for 1.2.0 release", <changes ver="1.2.0">, "pkg (1.2.0-1) unstable; urgency=low"), or None."""
     # "1.2.0" must not match inside "11.2.0", "1.2.0-rc.1" or "1.2.0.1"; a leading "v" is fine.
-    pattern = re.compile(rf"(?<![\w.])v?{re.escape(version)}(?![\w-]|\.\d)")
+    pattern = re.compile(rf"(?<![\w.])[vV]?{re.escape(version)}(?![\w-]|\.\d)")
     lines = text.splitlines()
     shape: Optional[Tuple[bool, FrozenSet[str]]] = None
     for number, line in enumerate(lines, start=1):
@@ -831,7 +862,7 @@ def _plain_titles(lines: List[str]) -> bool:
 
 # A top-level list item that is only a version and maybe its date ("* 1.2.3 (2024-01-02)", "- v2.0 / 2024"):
 # in a file where that shape recurs, it heads the release's nested items (a change line says more).
-_BULLET_TITLE = re.compile(r"^[-*+]\s+v?\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|pre)[.-]?\d*)?"
+_BULLET_TITLE = re.compile(r"^[-*+]\s+[vV]?\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|pre)[.-]?\d*)?"
                            r"(?:\s*(?:[(/:-]|\u2014|\u2013)\s*[\w ,./:-]{0,40}\)?)?\s*$")
 
 
@@ -843,7 +874,7 @@ def _template(line: str) -> Optional[str]:
     line that is no heading whatever it repeats (a list item, a sentence, a link, a long line)."""
     stripped = line.strip()
     # "* 1.2.3 (2024-01-02)" heading its release's nested items (the regex only for a bullet before a number).
-    if line[:1] in "-*+" and stripped[2:3] in _DIGIT_OR_V and _BULLET_TITLE.match(line):
+    if line[:1] in "-*+" and line[1:].lstrip()[:1] in _DIGIT_OR_V and _BULLET_TITLE.match(line):
         return re.sub(r"\d+", "0", _ANY_VERSION.sub("{v}", line.rstrip(), count=1))
     if not stripped or len(stripped) > 100 or stripped[:2] in ("- ", "* ", "+ ", "> ") or "://" in stripped:
         return None
@@ -947,7 +978,7 @@ def entry_heading_example(name: str, text: str, version: str) -> str:
     line = changelog_mentions(text, top) if top else None
     if top and line:
         heading = text.splitlines()[line - 1].rstrip()
-        return re.sub(rf"(?<![\w.])(v?){re.escape(top)}(?![\w]|\.\d)", lambda found: found.group(1) + version,
+        return re.sub(rf"(?<![\w.])([vV]?){re.escape(top)}(?![\w]|\.\d)", lambda found: found.group(1) + version,
                       heading, count=1)
     lowered = name.lower()
     if lowered.endswith((".md", ".markdown")):
@@ -977,7 +1008,7 @@ def entry_in_folder(repo: str, folder: str, version: str) -> Optional[Tuple[str,
     """(file, line) of version's notes in a release-notes folder: a file named for it, or a heading in one."""
     path = os.path.join(repo, folder)
     entries = sorted(_listing(path).values())
-    pattern = re.compile(rf"(?<![\w.])v?{re.escape(version)}(?![\w-]|\.\d)")
+    pattern = re.compile(rf"(?<![\w.])[vV]?{re.escape(version)}(?![\w-]|\.\d)")
     for entry in entries:
         if pattern.search(os.path.splitext(entry)[0]) and os.path.isfile(os.path.join(path, entry)):
             return os.path.join(folder, entry), 1

@@ -23,13 +23,19 @@ MANUAL = "manual"  # nothing found: publishing is manual
 _PUBLISHES = re.compile(
     r"pypa/gh-action-pypi-publish|\btwine\s+upload|\buv\s+publish|\bflit\s+publish|\bhatch\s+publish|"
     r"\bpoetry\s+publish|\bpdm\s+publish|\bnpm\s+publish|\bpnpm\s+(?:-r\s+|--recursive\s+)?publish|"
-    r"\byarn\s+(?:npm\s+)?publish|--publishOnly|\bci-publish\b|changesets/action|\bcargo\s+publish|"
+    r"\byarn\s+(?:npm\s+)?publish|--publishOnly|"
+    # the project's own release tool run through the package manager (`yarn release-tool publish --provenance`)
+    r"\b(?:yarn|pnpm|npx|bunx?)\s+(?:run\s+)?[\w@/.:-]+\s+publish\b|\bpublish\b[^\n]*\s--provenance\b|"
+    r"\bci-publish\b|changesets/action|\bcargo\s+publish|"
     r"\bcargo\s+release\b|goreleaser|softprops/action-gh-release|\bgh\s+release\s+(?:create|upload)|"
     r"actions/create-release|ncipollo/release-action|create-gh-release|upload-rust-binary|"
     r"docker/build-push-action|\bdocker\s+push|scripts/publish|\bjreleaser\b|release-please|"
     r"semantic-release|\bnpx\s+np\b|\bgem\s+push|\bmvn\b[^\n]*\bdeploy\b|gradle[^\n]*publish|"
     r"\brake\s+release\b|rubygems/release-gem|\bmix\s+hex\.publish|\bcabal\s+upload|"
     r"\b(?:dart|flutter)\s+pub\s+publish|\bnuget\s+push|gradle-publish|publishToMavenCentral|"
+    # actions that attach built files to the GitHub release (skx/github-action-publish-binaries,
+    # svenstaro/upload-release-action, actions/upload-release-asset, shogo82148/actions-upload-release-asset)
+    r"\buses:\s*[\w.-]+/[\w.-]*(?:publish-binar|upload-release|release-asset)[\w.-]*@|"
     # a reusable workflow that publishes (dart-lang/ecosystem/.github/workflows/publish.yaml@main)
     r"\buses:\s*[\w.-]+/[\w.-]+/\.github/workflows/[\w./-]*(?:publish|release)[\w.-]*\.ya?ml@")
 _WORKFLOW_SUFFIXES = (".yml", ".yaml")
@@ -48,7 +54,12 @@ class Publishing:
     tags_itself: bool = False  # for DISPATCH: the workflow bumps, commits and tags the release itself;
     #                            for COMMAND: the project's publish script tags and pushes the tag itself
     release_pr: bool = False  # for DISPATCH: release-please opens a release PR; merging it bumps, tags, publishes
+    tags_from_files: bool = False  # for DISPATCH: the workflow makes the tag from the version bumped in the files
+    #                                (axios's publish.yml on the release PR's merge): only the branch is pushed
     runs: Tuple[str, ...] = ()  # for TAG_PUSH: the registries its workflows publish to ("npm", "pypi"; registry_of)
+    # for TAG_PUSH: the changelog file a workflow the tag starts writes and commits itself (babel's
+    # "Add vX to CHANGELOG.md" after publishing), so no entry is expected before tagging
+    writes_changelog: Optional[str] = None
 
 
 # The registry a publishing command or action uploads to, by the words that name it.
@@ -234,7 +245,9 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
             return Publishing(COMMAND, command=script[0], tags_itself=script[1])
         runs = sorted({registry for path in on_tag for match in _PUBLISHES.finditer(texts[path])
                        for registry in [registry_of(match.group(0))] if registry})
-        return Publishing(TAG_PUSH, on_tag, runs=tuple(runs))
+        writes = next((project.changelog_file for path in on_tag
+                       if commits_changelog(texts[path], project.changelog_file)), None)
+        return Publishing(TAG_PUSH, on_tag, runs=tuple(runs), writes_changelog=writes)
     on_release = tuple(path for path, triggers, publishes, _text in workflows if publishes and triggers.release)
     if on_release:
         return Publishing(RELEASE_EVENT, on_release)
@@ -245,7 +258,8 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
         texts = {path: text for path, _triggers, _publishes, text in workflows}
         release_pr = any(_RELEASE_PR.search(texts[path]) for path in by_hand)
         itself = release_pr or any(tags_itself(texts[path]) for path in by_hand)
-        return Publishing(DISPATCH, by_hand, tags_itself=itself, release_pr=release_pr)
+        from_files = not itself and any(_TAG_FROM_FILES.search(texts[path]) for path in by_hand)
+        return Publishing(DISPATCH, by_hand, tags_itself=itself, release_pr=release_pr, tags_from_files=from_files)
     command = publish_command(repo, project)
     if command:
         return Publishing(COMMAND, command=command)
@@ -270,6 +284,16 @@ def _notes_only(text: str) -> bool:
     """Every publishing step of the workflow only makes the GitHub release (its notes), nothing is uploaded."""
     found = [match.group(0) for match in _PUBLISHES.finditer(text)]
     return bool(found) and all(_NOTES_ONLY.search(said) for said in found) and "gh release upload" not in text
+
+
+def commits_changelog(text: str, changelog: Optional[str]) -> bool:
+    """The workflow adds the changelog file to a commit of its own (`git add CHANGELOG.md`, a commit message
+    or an auto-commit action's file pattern naming it): the release's entry is written by CI, after the tag."""
+    if not changelog:
+        return False
+    name = re.escape(os.path.basename(changelog.replace(os.sep, "/")))
+    pattern = rf"(?:\bgit\s+(?:add|commit)\b|\bfile_pattern\s*:)[^\n]*(?<![\w.-]){name}(?![\w.-])"
+    return re.search(pattern, text) is not None and re.search(r"\bgit\s+push\b|git-auto-commit", text) is not None
 
 
 def own_publish_script(repo: str, project: ProjectInfo) -> Optional[Tuple[str, bool]]:
@@ -314,6 +338,12 @@ _COMMITS = re.compile(r"\bgit\s+commit\b|\bnpm\s+version\b|\byarn\s+version\b|\b
 _TAGS = re.compile(r"\bgit\s+tag\b|\bgit\s+push\b[^\n]*--(?:follow-)?tags\b|\bnpm\s+version\b|\brelease-it\b|"
                    r"\bgh\s+release\s+create\b|action-gh-release|actions/create-release|ncipollo/release-action|"
                    r"(?:\s-t|--tag|tag_name:|tag:)\s*v?\$\{\{\s*(?:github\.event\.)?inputs\.")
+
+
+# A tag (or a GitHub release, which makes its tag) named after a version an earlier step read from the project's
+# files: `tag: "v${{ steps.package-version.outputs.current-version }}"`, `git tag v${{ env.VERSION }}`.
+_TAG_FROM_FILES = re.compile(r"(?:\btag(?:_name)?\s*:\s*|\bgit\s+tag\s+(?:-[-\w]+\s+)*)[\"']?v?"
+                             r"\$\{\{\s*(?:steps|needs|env)\.[^}]*version[^}]*\}\}", re.IGNORECASE)
 
 
 _RELEASE_PR = re.compile(r"release-please-action|\brelease-please\s+(?:release-pr|github-release)\b")

@@ -35,14 +35,17 @@ _SIGNALS = {
     "push": re.compile(r"(?i)\bgit push\b|\bpush (?:it|them|the (?:branch|commit|changes)|to (?:origin|upstream|main|"
                        r"master))"),
     "publish": re.compile(r"(?i)\b(?:cargo|npm|pnpm|yarn|uv|flit|poetry|hatch|pdm) publish\b|\btwine upload\b|"
+                          r"\bpush(?:es)? (?:it |them |the \w+ )?to (?:rubygems|pypi|npm|crates\.io|hex|nuget)|"
                           r"\bgh release\b|publish (?:the |a )?(?:new )?(?:release|package|crate|gem|wheel|"
                           r"tarball|draft)|(?:upload|publish) (?:it |them )?to (?:pypi|npm|crates\.io)|"
                           r"\bgithub release\b|release (?:page|notes) on github|\bupload\b"),
-    "bump": re.compile(r"(?i)\bbump\b|\bupdate (?:the )?version|\bversion (?:number|bump)|\bset (?:the )?(?:new )?"
-                       r"version|\bedit `?[\w./-]+`? to (?:set|bump)|\bchange the version"),
+    "bump": re.compile(r"(?i)\bbump\b|\bupdate (?:the )?`?[\w./-]*version|\bversion (?:number|bump)|"
+                       r"\bset (?:the )?(?:new )?version|\bedit `?[\w./-]+`? to (?:set|bump)|\bchange the version"),
 }
-_CODE_COMMAND = re.compile(r"`+\s*(?:\$ )?(?:git|make|cargo|npm|pnpm|yarn|python3?|uv|tox|nox|twine|gh|just|go|"
-                           r"\./|scripts/)[^`]*`+|^\s*(?:\$ )?(?:git|make|cargo|npm|twine|gh|\./)\S*\s", re.MULTILINE)
+# Programs a release is run with, in a code span or at the start of a code block's line.
+_PROGRAMS = (r"(?:git|make|cargo|npm|npx|pnpm|yarn|node|python3?|uv|tox|nox|twine|gh|just|go|rake|bundle|gem|invoke|"
+             r"pipenv|poetry|hatch|pdm|bazel|gradlew?|mvnw?|dotnet|mix|ruby|bash|sh|\./|\.\./|scripts?/|bin/|tools/)")
+_CODE_COMMAND = re.compile(rf"`+\s*(?:\$ )?{_PROGRAMS}[^`]*`+|^\s*(?:\$ )?{_PROGRAMS}\S*\s", re.MULTILINE)
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"^\s*([=\-~^*#+\"'`])\1{2,}\s*$")
 _CODE = re.compile(r"(`+)(.+?)\1")
@@ -63,14 +66,34 @@ def doc_signals(text: str) -> Dict[str, bool]:
     return found
 
 
-def is_procedure(text: str) -> bool:
+def is_procedure(text: str, named_for_it: bool = False) -> bool:
     """A document is a release procedure when it describes the steps of a release: tagging, pushing,
     publishing or bumping, with commands in a list of steps (or two of those actions); a policy page
-    (support windows, schedules, versioning rules) is not one."""
+    (support windows, schedules, versioning rules) is not one. named_for_it: the file's name says it is how
+    to release (RELEASING.md, a release tool's README): then the command that makes a release is enough
+    ("To create a new release: `pipenv run invoke release.release`")."""
     found = doc_signals(text)
     actions = sum(found[name] for name in ("tag", "push", "publish", "bump"))
     has_list = len([line for line in text.splitlines() if _ITEM.match(line)]) >= 2
+    if named_for_it and found["commands"] and not _POLICY.search(_title_of(text)):
+        return True
     return (actions >= 2 and (found["commands"] or has_list)) or (actions >= 1 and found["commands"] and has_list)
+
+
+# Names that say a document is how to release (not "release"/"releases": a policy page or notes may be named so).
+_HOW_NAME = re.compile(r"(?i)^(?:releasing|how[-_]?to[-_]?release|cutting[-_]a[-_]release|"
+                       r"release[-_ ]?(?:checklist|process|procedure|guide|steps|instructions|howto))$")
+
+
+def _named_for_it(path: str) -> bool:
+    stem = os.path.splitext(os.path.basename(path))[0]
+    folder = os.path.basename(os.path.dirname(path))
+    return bool(_HOW_NAME.match(stem) or (_README.match(os.path.basename(path)) and _DOC_NAME.match(folder)))
+
+
+def _title_of(text: str) -> str:
+    heading = next((match.group(1) for match in map(_HEADING.match, text.splitlines()[:20]) if match), "")
+    return heading
 
 
 def _candidates(repo: str) -> List[str]:
@@ -87,6 +110,33 @@ def _candidates(repo: str) -> List[str]:
                 if suffix.lower() in DOC_SUFFIXES and _DOC_NAME.match(stem) and \
                         os.path.isfile(os.path.join(current, name)):
                     found.append(os.path.join(current, name))
+    return found + [path for path in _other_candidates(repo) if path not in found]
+
+
+# Where else a release procedure is kept: GitHub's pull request and issue templates for a release
+# (.github/PULL_REQUEST_TEMPLATE/release.md, the checklist a release PR is opened with), and the README of a
+# folder of release tooling (release/README.md, scripts/release/README.md).
+_TEMPLATE_FOLDERS = ("pull_request_template", "issue_template")
+_TOOL_PARENTS = ("", "scripts", "script", "tools", "tooling", "dev", "build", ".github")
+_README = re.compile(r"(?i)^(?:readme|index)\.(?:md|rst|txt)$")
+
+
+def _other_candidates(repo: str) -> List[str]:
+    found: List[str] = []
+    github = os.path.join(repo, ".github")
+    for folder in sorted(_names(github)):
+        if folder.lower() in _TEMPLATE_FOLDERS and os.path.isdir(os.path.join(github, folder)):
+            for name in sorted(_names(os.path.join(github, folder))):
+                stem, suffix = os.path.splitext(name)
+                if suffix.lower() in (".md", ".rst", ".txt") and _DOC_NAME.match(stem):
+                    found.append(os.path.join(github, folder, name))
+    for parent in _TOOL_PARENTS:
+        base = os.path.join(repo, parent) if parent else repo
+        for folder in sorted(_names(base)):
+            if not _DOC_NAME.match(folder) or not os.path.isdir(os.path.join(base, folder)):
+                continue
+            found += [os.path.join(base, folder, name) for name in sorted(_names(os.path.join(base, folder)))
+                      if _README.match(name) and os.path.isfile(os.path.join(base, folder, name))]
     return found
 
 
@@ -106,7 +156,7 @@ def find_release_doc(repo: str) -> Optional[str]:
                 text = handle.read(1_000_000)
         except OSError:
             continue
-        if is_procedure(text):
+        if is_procedure(text, _named_for_it(path)):
             return path
     return None
 
@@ -205,9 +255,50 @@ def _sections(text: str) -> Tuple[str, List[_Section]]:
     return title, [section for section in sections if section.items]
 
 
-def _procedure(sections: List[_Section]) -> List[Item]:
+# Headings of sections that are alternative ways to release (pip's "Creating a new release" / "Creating a bug-fix
+# release", pydantic's "Semi-automated Release Process" / "Manual Release Process"): a qualifier before "release".
+_ALTERNATIVE = re.compile(r"(?i)\b(?:semi[- ]?automated|automated|automatic|manual|scripted|new|major|minor|patch|"
+                          r"bug[- ]?fix|bugfix|hotfix|point|maintenance|feature|regular|normal|stable|final|"
+                          r"pre[- ]?release|alpha|beta|rc|security)\b[\w -]{0,20}\breleas")
+_PATCH_KIND = re.compile(r"(?i)\b(?:patch|bug[- ]?fix|bugfix|hotfix|point|maintenance|security)\b")
+_MINOR_KIND = re.compile(r"(?i)\b(?:new|major|minor|feature|regular|normal|final)\b")
+_PRE_KIND = re.compile(r"(?i)\b(?:pre[- ]?release|alpha|beta|rc)\b")
+_MANUAL = re.compile(r"(?i)^\W*manual\b")
+
+
+def _one_alternative(chosen: List[_Section], patch: Optional[bool]) -> List[_Section]:
+    """Of two or more sections that are alternative procedures, the one for this release: by its kind (a patch
+    release's bug-fix procedure, a new release's for the others; never a pre-release's), else the first that is
+    not the manual fallback. The sections that are no alternative (preparation, afterwards) stay."""
+    alternatives = [section for section in chosen if _ALTERNATIVE.search(section.heading)]
+    if len(alternatives) < 2:
+        return chosen
+    finals = [section for section in alternatives if not _PRE_KIND.search(section.heading)] or alternatives
+    kind = _PATCH_KIND if patch else _MINOR_KIND if patch is not None else None
+    by_kind = [section for section in finals if kind is not None and kind.search(section.heading)]
+    if patch and not by_kind:
+        by_kind = [section for section in finals if _MINOR_KIND.search(section.heading)]
+    pick = (by_kind or [section for section in finals if not _MANUAL.search(section.heading)] or finals)[0]
+    position = next(index for index, section in enumerate(alternatives) if section is pick)
+    continued = _CONTINUE_AT.search(pick.items[-1][1]) if pick.items else None
+    whole = pick
+    if continued and position > 0:
+        # "… and follow the above release process starting with step 5": its steps from there on follow.
+        whole = dataclasses.replace(pick, items=pick.items + alternatives[position - 1].items[
+            int(continued.group(1)) - 1:])
+    others = [id(section) for section in alternatives if section is not pick]
+    return [whole if section is pick else section for section in chosen if id(section) not in others]
+
+
+# A procedure that ends in another's steps: "follow the above release process starting with step 5".
+_CONTINUE_AT = re.compile(r"(?i)\bfollow\w*\s+the\s+(?:above|previous|preceding|same|other|regular|normal)\b"
+                          r"[^.]{0,60}?\b(?:starting|beginning|continuing|from)\s+(?:with|at|from)?\s*step\s+(\d{1,2})\b")
+
+
+def _procedure(sections: List[_Section], patch: Optional[bool] = None) -> List[Item]:
     """The items of every section but the policy ones: a section headed like policy ("Release Cycle",
-    "Supported Versions", "Compatibility guarantees") whose items do not tag, push, publish or bump."""
+    "Supported Versions", "Compatibility guarantees") whose items do not tag, push, publish or bump; of
+    alternative procedures only the one for this release (patch: whether it is a patch release)."""
     def policy(section: _Section) -> bool:
         if not _POLICY.search(section.heading):
             return False
@@ -215,7 +306,8 @@ def _procedure(sections: List[_Section]) -> List[Item]:
         found = doc_signals(text)
         return not any(found[name] for name in ("tag", "push", "publish", "bump"))
 
-    chosen = [section for section in sections if not policy(section) and _steps_of_a_procedure(section)]
+    chosen = _one_alternative([section for section in sections if not policy(section)
+                               and _steps_of_a_procedure(section)], patch)
     return [item for section in (chosen or sections) for item in section.items]
 
 
@@ -248,11 +340,29 @@ def _first_sentence(text: str) -> Tuple[str, str]:
     return text[:cut].rstrip(), text[cut + 1:].strip()
 
 
-def read_release_doc(text: str, path: str, tags: Sequence[str] = ()) -> Optional[ChecklistSpec]:
+_COMMAND_LINE = re.compile(rf"^\s*(?:\$ )?({_PROGRAMS}\S*(?:\s.*)?)$")
+MAX_BLOCK_COMMANDS = 3  # more command lines than this, without a list, are examples rather than the way to release
+
+
+def _code_block_commands(text: str) -> List[Item]:
+    """A document without a list whose code blocks hold the release command ("To create a new release:" then
+    `pipenv run invoke release.release` in a block): each command line as an item that runs it."""
+    found: List[Item] = []
+    for number, line, kind in MarkdownLines(text):
+        match = _COMMAND_LINE.match(line) if kind == CODE else None
+        if match and not line.strip().startswith("#"):
+            command = match.group(1).strip()
+            found.append((number, f"Run `{command}`", []))
+    return found if len(found) <= MAX_BLOCK_COMMANDS else []
+
+
+def read_release_doc(text: str, path: str, tags: Sequence[str] = (),
+                     patch: Optional[bool] = None) -> Optional[ChecklistSpec]:
     """The document's list as steps, or None when it has no list to follow. tags: the repository's release
-    tags, so that an earlier release written into a command as an example is read as this release."""
+    tags, so that an earlier release written into a command as an example is read as this release; patch:
+    whether this release is a patch release (picks between a document's alternative procedures)."""
     title, sections = _sections(text)
-    items = _procedure(sections)
+    items = _procedure(sections, patch) or _code_block_commands(text)
     steps: List[Step] = []
     used: Dict[str, int] = {}
     for number, body, detail in items:

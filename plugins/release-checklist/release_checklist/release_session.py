@@ -128,9 +128,7 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
         else:
             spec, source = parse_checklist(text, path), "file"
     tags = tuple(git_repo.release_tags(repo))
-    if path is not None and source == "default":
-        spec, source = read_release_doc(_read_text(path), path, tags), "adopted"
-    settings = spec or ChecklistSpec(())
+    settings = spec or ChecklistSpec(())  # (a release document has steps, never settings)
     if project is None:
         first = detect_project(repo, windows, version_file=settings.version_file,
                                version_macro=settings.version_macro)
@@ -150,6 +148,9 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
         member = for_release(repo, project, list(tags), last)
         if member is not None and member.project is not None:
             project, tag_format, last = member.project, member.tag_format, member.last
+    if path is not None and source == "default":
+        # Read once the release is known: a document's alternative procedures are chosen by its kind.
+        spec, source = read_release_doc(_read_text(path), path, tags, _is_patch(project, last)), "adopted"
     publishing = detect_publishing(repo, project, last[0] if last else tag_for("0.1.0", tag_format))
     if source == "adopted" and path is not None and spec is not None and spec.steps:
         publishing = follow_document(publishing, _read_text(path), os.path.relpath(path, repo).replace(os.sep, "/"))
@@ -165,6 +166,17 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
         spec = merge_adopted(default_spec(repo, project, windows, None, tags, publishing), spec,
                              _read_text(path) if path else "", publishing)
     return LoadedChecklist(spec, source, path, stamp, project, tags, tag_format, last, publishing)
+
+
+def _is_patch(project: ProjectInfo, last: Optional[Tuple[str, str]]) -> Optional[bool]:
+    """Whether the coming release is a patch release of the last one (same major and minor); a version the
+    files do not give is proposed as the next patch. None when there is no last release to compare with."""
+    if last is None:
+        return None
+    coming, previous = version_key(project.version or "") if project.version else None, version_key(last[1])
+    if coming is None or previous is None:
+        return project.version is None
+    return coming[0][:2] == previous[0][:2]
 
 
 class ReleaseSession:

@@ -121,6 +121,9 @@ EN: Dict[str, str] = {
         "Published when the release pull request of {workflows} (release-please) is merged; it creates {tag}."),
     "publish_ci_dispatch_tags": (
         "Start {workflows} with {version}: it bumps the version, publishes and creates {tag} itself."),
+    "publish_ci_dispatch_tags_files": (
+        "Published by {workflows}, started by hand or by merging the release: it creates {tag} from the version "
+        "{version} in the files. Push only the branch."),
     "publish_command": "Published with {command} (a step after the push).",
     "publish_command_tags": "Published with {command} after the branch push; it creates and pushes {tag} itself.",
     "publish_registry": "The pushed tag {tag} is the release: {registry} serves it.",
@@ -360,6 +363,9 @@ JA: Dict[str, str] = {
         "{workflows}（release-please）のリリース PR をマージすると公開され、{tag} が作成されます。"),
     "publish_ci_dispatch_tags": (
         "{version} を指定して {workflows} を開始します。バージョン更新、公開、{tag} の作成まで行います。"),
+    "publish_ci_dispatch_tags_files": (
+        "{workflows} が公開します。手動またはリリースのマージで開始され、ファイル内のバージョン {version} から "
+        "{tag} を作成します。プッシュするのはブランチだけです。"),
     "publish_command": "{command} で公開します（プッシュの後のステップ）。",
     "publish_command_tags": (
         "ブランチのプッシュ後に {command} で公開します。{tag} の作成とプッシュもこのコマンドが行います。"),
@@ -606,6 +612,9 @@ KO: Dict[str, str] = {
         "{workflows}(release-please)의 릴리스 PR을 병합하면 배포되고 {tag}가 만들어집니다."),
     "publish_ci_dispatch_tags": (
         "{version}(으)로 {workflows}을(를) 시작하세요. 버전 올리기, 배포, {tag} 생성을 직접 합니다."),
+    "publish_ci_dispatch_tags_files": (
+        "{workflows}이(가) 배포합니다. 수동 실행이나 릴리스 병합으로 시작되며, 파일의 버전 {version}(으)로 "
+        "{tag}을(를) 만듭니다. 브랜치만 푸시하세요."),
     "publish_command": "{command}(으)로 배포합니다(푸시 다음 단계).",
     "publish_command_tags": "브랜치를 푸시한 뒤 {command}(으)로 배포합니다. {tag} 생성과 푸시도 이 명령이 합니다.",
     "publish_registry": "푸시한 태그 {tag}이(가) 곧 릴리스입니다. {registry}이(가) 제공합니다.",
@@ -830,6 +839,8 @@ ZH: Dict[str, str] = {
     "publish_release_pr": (
         "合并 {workflows}（release-please）的发布 PR 即发布，并创建 {tag}。"),
     "publish_ci_dispatch_tags": "以版本 {version} 启动 {workflows}：它会自行更新版本、发布并创建 {tag}。",
+    "publish_ci_dispatch_tags_files": (
+        "由 {workflows} 发布：手动或合并发布时启动，按文件中的版本 {version} 创建 {tag}。只推送分支。"),
     "publish_command": "用 {command} 发布（推送之后的步骤）。",
     "publish_command_tags": "推送分支后用 {command} 发布；它会自行创建并推送 {tag}。",
     "publish_registry": "推送的标签 {tag} 即是发布：由 {registry} 提供。",

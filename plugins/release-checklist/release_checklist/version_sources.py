@@ -29,6 +29,8 @@ _NOT_OURS = re.compile(r"(?i)^(?:\.|_)|^(?:node_modules|vendor|vendored|third[_-
                        r"examples?|fixtures?|samples?|build|dist|target|out|tests?|testdata|single_include|"
                        r"amalgamat\w*)$")
 MAX_HEADERS = 400
+# What the third number's macro is called: PATCH (libuv), MICRO (glib), RELEASE (zstd, lz4), REVISION (zlib).
+THIRD_PART = ("PATCH", "MICRO", "RELEASE", "REVISION")
 
 
 def _read(path: str, limit: int = 500_000) -> Optional[str]:
@@ -145,8 +147,8 @@ def macro_version(text: str, macro: Optional[str] = None, prefixes: Tuple[str, .
                   like: Optional[str] = None) -> Optional[str]:
     """The version a header's #define lines give: the named macro; else a <NAME>_VERSION string macro
     whose NAME is the project's (any when prefixes is empty; NLOHMANN_JSON is json's: a vendor before the
-    name); else <NAME>_VERSION_MAJOR/MINOR/PATCH (or MICRO) numbers; else the project's own <NAME>_VERSION
-    packed in one number (FMT_VERSION 120201; like: the last release, see numeric_version)."""
+    name); else <NAME>_VERSION_MAJOR/MINOR/PATCH (see THIRD_PART) numbers; else the project's own
+    <NAME>_VERSION packed in one number (FMT_VERSION 120201; like: the last release, see numeric_version)."""
     defines: Dict[str, str] = {name: value for name, value in _DEFINE.findall(text)}
     if macro:
         value = defines.get(macro, "").strip().strip('"')
@@ -172,7 +174,8 @@ def macro_version(text: str, macro: Optional[str] = None, prefixes: Tuple[str, .
             stem = name[:-len(major)]
             part = major.replace("MAJOR", "{}")
             minor = defines.get(stem + part.format("MINOR"), "")
-            patch = defines.get(stem + part.format("PATCH"), defines.get(stem + part.format("MICRO"), ""))
+            patch = next((defines[stem + part.format(word)] for word in THIRD_PART
+                          if stem + part.format(word) in defines), "")
             if minor.isdigit():
                 return ".".join([value, minor] + ([patch] if patch.isdigit() else []))
     for name, value in defines.items():  # only the project's own name: FMT_GCC_VERSION 0 is no version
@@ -229,15 +232,73 @@ def header_version(repo: str, names: List[str], macro: Optional[str] = None, lik
 
 
 def _split_numbers(text: str) -> Optional[str]:
-    """MAJOR/MINOR/PATCH (or MICRO) macros of one prefix, whatever it is, when the header has one such set."""
+    """MAJOR/MINOR/PATCH (see THIRD_PART) macros of one prefix, whatever it is, when the header has one such set."""
     defines: Dict[str, str] = {name: value for name, value in _DEFINE.findall(text)}
     found = set()
     for name, value in defines.items():
         minor = defines.get(name.replace("MAJOR", "MINOR"), "") if "MAJOR" in name and value.isdigit() else ""
         if minor.isdigit():
-            patch = defines.get(name.replace("MAJOR", "PATCH"), defines.get(name.replace("MAJOR", "MICRO"), ""))
+            patch = next((defines[name.replace("MAJOR", word)] for word in THIRD_PART
+                          if name.replace("MAJOR", word) in defines), "")
             found.add(".".join([value, minor] + ([patch] if patch.isdigit() else [])))
     return found.pop() if len(found) == 1 else None
+
+
+# Build files of C/C++ projects that write the release's version: CMake's project(… VERSION 1.2.3) or a
+# set(<NAME>_VERSION 1.2.3) the project reads back, meson's project(…, version: '1.2.3'), Bazel's module(…).
+_CMAKE_PROJECT = re.compile(r"^\s*project\s*\(([^)]*)\)", re.MULTILINE | re.IGNORECASE)
+_CMAKE_SET = re.compile(r"^\s*set\s*\(\s*(\w+?)_VERSION(_MAJOR|_MINOR|_PATCH)?\s+\"?(\d+(?:\.\d+)*)\"?\s*\)",
+                        re.MULTILINE | re.IGNORECASE)
+_MESON_PROJECT = re.compile(r"^\s*project\s*\(((?:[^()]|\([^()]*\))*)\)", re.MULTILINE)
+_BAZEL_MODULE = re.compile(r"^\s*module\s*\(((?:[^()]|\([^()]*\))*)\)", re.MULTILINE)
+BUILD_FILES = ("CMakeLists.txt", "meson.build", "MODULE.bazel")
+
+
+def build_file_version(repo: str, names: List[str], relative: Optional[str] = None) -> Found:
+    """The version a C/C++ project's root build file declares (CMakeLists.txt, meson.build, MODULE.bazel, in
+    that order; relative: only that file): CMake's project(… VERSION x) or the project's own
+    set(<NAME>_VERSION x) (or its _MAJOR/_MINOR/_PATCH parts), meson's version:, Bazel's module(version =)."""
+    prefixes = tuple(_names_of(repo, names))
+    for name in (relative,) if relative else BUILD_FILES:
+        text = _read(os.path.join(repo, name), 300_000)
+        if text is None:
+            continue
+        version = None
+        lowered = os.path.basename(name).lower()
+        if lowered == "cmakelists.txt":
+            version = _cmake_version(text, prefixes)
+        elif lowered == "meson.build":
+            call = _MESON_PROJECT.search(text)
+            found = re.search(r"\bversion\s*:\s*'(\d[^']*)'", call.group(1)) if call else None
+            version = found.group(1) if found else None
+        elif lowered == "module.bazel":
+            call = _BAZEL_MODULE.search(text)
+            found = re.search(r"\bversion\s*=\s*[\"'](\d[^\"']*)[\"']", call.group(1)) if call else None
+            version = found.group(1) if found else None
+        if version and is_version(version):
+            return version, name
+    return None
+
+
+def _cmake_version(text: str, prefixes: Tuple[str, ...]) -> Optional[str]:
+    project = _CMAKE_PROJECT.search(text)
+    found = re.search(r"\bVERSION\s+\"?(\d+(?:\.\d+)+)", project.group(1)) if project else None
+    if found:
+        return str(found.group(1))
+    owners = set(prefixes)
+    if project:  # project(tool) and project(tool-distribution) both name TOOL
+        declared = re.sub(r"\W", "_", (project.group(1).split() or [""])[0]).upper()
+        owners.update((declared, declared.split("_")[0]))
+    parts: Dict[str, str] = {}
+    for owner, part, value in _CMAKE_SET.findall(text):
+        if owner.upper() not in owners:
+            continue  # CMAKE_…, another library's, a minimum required
+        if not part and "." in value:
+            return str(value)
+        parts.setdefault(part.upper(), value)
+    if parts.get("_MAJOR") and parts.get("_MINOR"):
+        return ".".join(parts[key] for key in ("_MAJOR", "_MINOR", "_PATCH") if parts.get(key))
+    return None
 
 
 _AC_INIT = re.compile(r"AC_INIT\(\s*\[?[^],]*\]?\s*,\s*(\[[^\]]*\]|[^,)]+)")

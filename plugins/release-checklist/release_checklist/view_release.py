@@ -277,6 +277,8 @@ def publishing_line(release: Release, t: Translate) -> str:
         return t("publish_release_pr", workflows=workflows, version=release.version, tag=tag)
     if publishing.kind == DISPATCH and publishing.tags_itself:
         return t("publish_ci_dispatch_tags", workflows=workflows, version=release.version, tag=tag)
+    if publishing.kind == DISPATCH and publishing.tags_from_files:
+        return t("publish_ci_dispatch_tags_files", workflows=workflows, version=release.version, tag=tag)
     if publishing.kind in (TAG_PUSH, RELEASE_EVENT, DISPATCH):
         key = {TAG_PUSH: "publish_ci_tag", RELEASE_EVENT: "publish_ci_release", DISPATCH: "publish_ci_dispatch"}
         return t(key[publishing.kind], workflows=workflows, tag=tag)
