@@ -12,6 +12,7 @@ from .asked_runs import asked_runs
 from .chat_commands import chat_commands, commits_shown, handed_to_user
 from .chat_edits import exported_writes
 from .done_commits import reported_commits
+from .done_reports import closing_replies, report_items
 from .done_states import is_new_state
 from .done_tallies import last_tally
 from .formats import cline_result
@@ -1125,7 +1126,8 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
     phase_edited = reported = False  # the phase being read (back to its ask) edited files / reported a result
     tallied = False  # the phase being read showed its newest test tally
     quiet: List[Tuple[int, str]] = []  # (which phase, the ask) of phases that edited and said nothing
-    for turn, turn_parts in zip(reversed(turns), reversed(parts)):
+    reports = closing_replies(turns, parts, _asks_for_work, ask_text)  # replies that close asked-for work
+    for back, (turn, turn_parts) in enumerate(zip(reversed(turns), reversed(parts))):
         if turn_parts is None:
             ask = ask_text(turn.text)
             if ask and phase_edited and not reported and _asks_for_work(ask):
@@ -1168,6 +1170,9 @@ def _read_done_newest_first(turns: Sequence[Turn], parts: Sequence[Optional[Turn
         if outcome[1]:
             found.append(outcome)
         found.sort(key=lambda pair: pair[0])
+        if not listed_keys and len(turns) - 1 - back in reports:
+            # The report after the work, under a heading whose words the cues do not read: its first list.
+            found += [(0, item) for item in report_items(prose) if not any(item == other for _, other in found)]
         tools: List[str] = []
         for call in turn_parts.calls:
             kind, what, where = rules.acted(call)
