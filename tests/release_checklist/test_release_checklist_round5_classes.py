@@ -194,10 +194,27 @@ jobs:
 """
 
 
-def test_a_workflow_that_tags_the_bumped_version_gets_only_the_branch(make_repo, with_remote, data_dir):
+SHELL_TAG = """name: Release
+on:
+  push:
+    branches: [main]
+jobs:
+  release:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: npm publish
+      - run: |
+          git tag "v$(node -p "require('./package.json').version")"
+          git push origin --tags
+"""
+
+
+@pytest.mark.parametrize("workflow", [TAG_FROM_FILES, SHELL_TAG])
+def test_a_workflow_that_tags_the_bumped_version_gets_only_the_branch(make_repo, with_remote, data_dir, workflow):
     package = '{{"name": "tool", "version": "{}"}}\n'
     session = _session(make_repo, with_remote, data_dir, {"package.json": package.format("1.6.2"),
-                                                          ".github/workflows/publish.yml": TAG_FROM_FILES},
+                                                          ".github/workflows/publish.yml": workflow},
                        bumped={"package.json": package.format("1.6.3")})
     assert (session.publishing.kind, session.publishing.tags_from_files) == ("ci-dispatch", True)
     assert session.version == "1.6.3" and _run(session, "version-bumped").state == "passed"
@@ -379,3 +396,13 @@ def test_a_version_module_named_dunder_version_is_found(make_repo, with_remote, 
     session = _session(make_repo, with_remote, data_dir, files,
                        bumped={"tool/__version__.py": "__title__ = 'tool'\n__version__ = '1.6.3'\n"})
     assert (session.version, session.project.version_file) == ("1.6.3", "tool/__version__.py")
+
+
+def test_two_parts_of_one_procedure_are_no_alternatives(make_repo, with_remote, data_dir):
+    parts = ("# Releasing\n\n## Prepare a new release\n\n1. Bump the version in `VERSION`.\n2. Run `make test`.\n\n"
+             "## Publish the final release\n\n1. Create the tag with `git tag v{VERSION}`.\n"
+             "2. Upload the tarball to the release page.\n")
+    session = _session(make_repo, with_remote, data_dir, {"VERSION": "1.6.2\n", "RELEASING.md": parts},
+                       bumped={"VERSION": "1.6.3\n"})
+    titles = [session.title_of(step) for step in session.steps]
+    assert "Bump the version in `VERSION`" in titles and "Upload the tarball to the release page" in titles

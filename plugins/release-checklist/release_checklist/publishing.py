@@ -342,8 +342,11 @@ _TAGS = re.compile(r"\bgit\s+tag\b|\bgit\s+push\b[^\n]*--(?:follow-)?tags\b|\bnp
 
 # A tag (or a GitHub release, which makes its tag) named after a version an earlier step read from the project's
 # files: `tag: "v${{ steps.package-version.outputs.current-version }}"`, `git tag v${{ env.VERSION }}`.
+# Or the shell reads it right there: git tag "v$(node -p "require('./package.json').version")", $(jq -r .version …).
 _TAG_FROM_FILES = re.compile(r"(?:\btag(?:_name)?\s*:\s*|\bgit\s+tag\s+(?:-[-\w]+\s+)*)[\"']?v?"
-                             r"\$\{\{\s*(?:steps|needs|env)\.[^}]*version[^}]*\}\}", re.IGNORECASE)
+                             r"(?:\$\{\{\s*(?:steps|needs|env)\.[^}]*version[^}]*\}\}|"
+                             r"\$\((?:node\s+-p|jq\s+-r|npm\s+pkg\s+get|cargo\s+pkgid|python3?\s+-c)[^\n]{0,80}?version)",
+                             re.IGNORECASE)
 
 
 _RELEASE_PR = re.compile(r"release-please-action|\brelease-please\s+(?:release-pr|github-release)\b")

@@ -259,7 +259,7 @@ def _sections(text: str) -> Tuple[str, List[_Section]]:
 # release", pydantic's "Semi-automated Release Process" / "Manual Release Process"): a qualifier before "release".
 _ALTERNATIVE = re.compile(r"(?i)\b(?:semi[- ]?automated|automated|automatic|manual|scripted|new|major|minor|patch|"
                           r"bug[- ]?fix|bugfix|hotfix|point|maintenance|feature|regular|normal|stable|final|"
-                          r"pre[- ]?release|alpha|beta|rc|security)\b[\w -]{0,20}\breleas")
+                          r"pre[- ]?release|alpha|beta|rc|security)\b[\w -]{0,20}\b(?:releas|version)")
 _PATCH_KIND = re.compile(r"(?i)\b(?:patch|bug[- ]?fix|bugfix|hotfix|point|maintenance|security)\b")
 _MINOR_KIND = re.compile(r"(?i)\b(?:new|major|minor|feature|regular|normal|final)\b")
 _PRE_KIND = re.compile(r"(?i)\b(?:pre[- ]?release|alpha|beta|rc)\b")
@@ -270,7 +270,13 @@ def _one_alternative(chosen: List[_Section], patch: Optional[bool]) -> List[_Sec
     """Of two or more sections that are alternative procedures, the one for this release: by its kind (a patch
     release's bug-fix procedure, a new release's for the others; never a pre-release's), else the first that is
     not the manual fallback. The sections that are no alternative (preparation, afterwards) stay."""
-    alternatives = [section for section in chosen if _ALTERNATIVE.search(section.heading)]
+    # Alternatives are parallel: the same heading but for the qualifier ("Creating a new release", "Creating a
+    # bug-fix release"); "Prepare a new release" then "Publish the final release" are two parts of one.
+    groups: Dict[str, List[_Section]] = {}
+    for section in chosen:
+        if _ALTERNATIVE.search(section.heading):
+            groups.setdefault(_without_qualifier(section.heading), []).append(section)
+    alternatives = next((group for group in groups.values() if len(group) >= 2), [])
     if len(alternatives) < 2:
         return chosen
     finals = [section for section in alternatives if not _PRE_KIND.search(section.heading)] or alternatives
@@ -288,6 +294,13 @@ def _one_alternative(chosen: List[_Section], patch: Optional[bool]) -> List[_Sec
             int(continued.group(1)) - 1:])
     others = [id(section) for section in alternatives if section is not pick]
     return [whole if section is pick else section for section in chosen if id(section) not in others]
+
+
+_QUALIFIER = re.compile(_ALTERNATIVE.pattern.split(r")\b[\w -]")[0] + r")\b|\b(?:a|an|the)\b", re.IGNORECASE)
+
+
+def _without_qualifier(heading: str) -> str:
+    return " ".join(_QUALIFIER.sub(" ", heading.lower()).replace("-", " ").split())
 
 
 # A procedure that ends in another's steps: "follow the above release process starting with step 5".
