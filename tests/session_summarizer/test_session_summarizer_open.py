@@ -186,3 +186,29 @@ def test_a_cancelled_reply_leaves_its_ask_waiting_and_terminal_chrome_hides_no_a
               + "\n  ⏵⏵ accept edits on (shift+tab to cycle)      Context left until auto-compact: 0%\n")
     items = " ".join(_open(_summary([("user", "simplify the sediment shader"), ("assistant", framed)])))
     assert "Let me try to compile" in items
+
+
+def test_changes_the_session_ends_on_without_a_run_are_left_to_test():
+    edited = ("⏺ Update(src/routes/search.py)\n  ⎿  Updated src/routes/search.py with 4 additions\n\n"
+              "⏺ The search route now matches the TypeScript interface.")
+    items = " ".join(_open(_summary([("user", "match the search route to the TypeScript one"), ("assistant", edited)])))
+    assert "Not tested" in items and "routes/search.py" in items
+    tested = edited + "\n\n⏺ Bash(pytest -q tests/test_search.py)\n  ⎿  3 passed in 0.4s\n\n⏺ All three pass."
+    items = " ".join(_open(_summary([("user", "match the search route to the TypeScript one"), ("assistant", tested)])))
+    assert "Not tested" not in items
+    notes = "⏺ Update(docs/NEXT.md)\n  ⎿  Updated docs/NEXT.md with 2 additions\n\n⏺ NEXT.md lists the queue."
+    items = " ".join(_open(_summary([("user", "write the work queue down"), ("assistant", notes)])))
+    assert "Not tested" not in items  # a note is read, not run
+    zh = _summary([("user", "把 pom.xml 改成 Java 8"), ("assistant", "⏺ Update(pom.xml)\n  ⎿  Updated pom.xml with 1 "
+                                                                    "addition\n\n⏺ 已改为 Java 8。")])
+    assert any(item.startswith("未测试") and "pom.xml" in item for item in _open(zh))
+
+
+def test_a_cline_completion_after_tool_results_is_the_reply():
+    turn = ("<read_file>\n<path>src/routes/videos.ts</path>\n</read_file>\n\n[read_file for 'src/routes/videos.ts'] "
+            "Result:\nexport const router = express.Router();\n\n<write_to_file>\n<path>backend/routes/videos.py</path>"
+            "\n<content>\nrouter = APIRouter()\n</content>\n</write_to_file>\n\n<attempt_completion>\n<result>\n"
+            "The videos route now returns the same JSON as the TypeScript one.\n</result>\n</attempt_completion>")
+    parts = read_turn(turn)
+    assert "returns the same JSON" in parts.prose and "express.Router" not in parts.prose
+    assert [call.kind for call in parts.calls] == ["read", "edit"]

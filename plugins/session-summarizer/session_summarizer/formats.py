@@ -209,7 +209,8 @@ def _cline_tool(found: "re.Match[str]", parts: Any) -> str:
         parts.call(SEARCH, fields.get("regex") or fields.get("path") or tool)
     else:  # the agent's words to the user: a result, a question, a plan
         parts.close_call()
-        return "\n" + (fields.get("result") or fields.get("question") or fields.get("response") or "") + "\n"
+        # Marked, so that a tool result before it (read next, by _cline_results) ends where these words start.
+        return "\n" + _SAID + (fields.get("result") or fields.get("question") or fields.get("response") or "") + "\n"
     parts.close_call()
     return "\n"
 
@@ -219,7 +220,8 @@ def _cline_tool(found: "re.Match[str]", parts: Any) -> str:
 # reply's reasoning, tool call or result.
 _CLINE_RESULT = re.compile(r"(?m)^\[([\w-]+)(?: for '([^\n]*?)')?\] Result:[ \t]*(?:\n|$)")
 # (Every tool of Cline's and Roo Code's has a "_" in its name: execute_command, read_file, apply_diff, …)
-_CLINE_REPLY = re.compile(r"(?m)^[ \t]*(?:<thinking>|<[a-z]+_[a-z_]+>|\[[\w-]+(?: for '[^\n]*?')?\] Result:)")
+_SAID = "\x1e"  # where the agent's own words (a completion, a question) start, until the results are read
+_CLINE_REPLY = re.compile(r"(?m)^[ \t]*(?:<thinking>|\x1e|<[a-z]+_[a-z_]+>|\[[\w-]+(?: for '[^\n]*?')?\] Result:)")
 _CLINE_FILE = re.compile(r"<final_file_content[^>]*>[\s\S]*?(?:</final_file_content>|\Z)|<environment_details>[\s\S]*?"
                          r"(?:</environment_details>|\Z)")
 _CLINE_DENIED = re.compile(r"(?i)[ \t]*the user denied this operation")
@@ -705,6 +707,8 @@ def tagged_calls(text: str, parts: Any) -> str:
         text = _CLINE.sub(lambda found: _cline_tool(found, parts), text)
     if "] Result:" in text:
         text = _cline_results(text, parts)
+    if _SAID in text:
+        text = text.replace(_SAID, "")
     if ("Ran terminal" in text or "Ran `" in text or "[](" in text or "Made changes" in text or "Using \"" in text
             or "\nSearched" in text or "Completed with input" in text or "Run terminal" in text):
         text = _COPILOT.sub(lambda found: _copilot_line(found, parts), text)

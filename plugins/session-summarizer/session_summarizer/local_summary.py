@@ -1411,6 +1411,15 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     unconfirmed = _unconfirmed_fix(turns, parts, last)
     if unconfirmed:
         next_steps.add(phrase(language, "open.unconfirmed", text=unconfirmed))
+        return
+    asked = max((index for index in range(last) if parts[index] is None and ask_text(turns[index].text)), default=-1)
+    untested = loose_ends.untested_at_end(parts, asked + 1, last)
+    named = [name for name in untested if name != "…"]  # "…": a chat export's "Made changes." names no file
+    if named:
+        shown = ", ".join("`" + name.replace("`", "'") + "`" for name in named[:3]) + (" …" if len(named) > 3 else "")
+        next_steps.add(phrase(language, "open.untested", text=shown))
+    elif untested:
+        next_steps.add(phrase(language, "open.untested_unnamed"))
 
 
 # A test runner's tally: "Tests  10 failed | 12 passed (22)" (vitest), "Tests: 3 failed, 12 passed" (jest),

@@ -9,7 +9,7 @@ import re
 from typing import List, Optional, Sequence, Set, Tuple
 
 from . import extraction as ex
-from .formats import RUN
+from .formats import EDIT, EXTERNAL, RUN
 from .session import Turn
 from .transcript import TurnParts
 
@@ -376,3 +376,37 @@ _CHROME = re.compile(r"^(?:[─━═❯›>⏵⏸▶·•\s]+|.*(?:accept edits
 def is_chrome(line: str) -> bool:
     """A terminal's frame or status line, not something the agent said."""
     return bool(_CHROME.match(line.strip()))
+
+
+# ------------------------------------------------------------------------------------- changes left untested
+
+_UNTESTED_SHOWN = 4
+
+
+def untested_at_end(parts: Sequence[Optional[TurnParts]], start: int, last: int) -> List[str]:
+    """The files the replies from `start` (after the user's last ask) to `last` (the session's final reply)
+    changed, when nothing ran after the last change: no test, no build, no command, and the session ends on
+    the reply, so no word from the user either. Empty when nothing was changed or something ran after it."""
+    changed: List[str] = []
+    ran_after = False
+    for turn_parts in parts[start:last + 1]:
+        if turn_parts is None:
+            continue
+        for call in turn_parts.calls:
+            if call.kind == EDIT:
+                changed.append(call.text)
+                ran_after = False
+            elif call.kind in (RUN, EXTERNAL):
+                ran_after = True
+        if turn_parts.ran_blocks:
+            ran_after = True
+        if turn_parts.written or (turn_parts.made_changes and not turn_parts.calls):
+            changed.extend(turn_parts.written or ["…"])
+            ran_after = False
+    # Notes and docs are read, not run: only a change to code or configuration is left to test.
+    if ran_after or not any(not name.lower().endswith(_PROSE_FILES) for name in changed):
+        return []
+    return list(dict.fromkeys("/".join(name.replace("\\", "/").split("/")[-2:]) for name in changed))
+
+
+_PROSE_FILES = (".md", ".mdx", ".txt", ".rst", ".adoc", ".org")

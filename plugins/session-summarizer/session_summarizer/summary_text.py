@@ -50,6 +50,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.announced": "Announced at the end, not shown done: {text}",
         "open.tests_fail": "Tests still fail at the end: {text} — {command}",
         "open.unconfirmed": "Fix given at the end, not confirmed to work: {text}",
+        "open.untested": ("Not tested: the last changes ({text}) were not run or tested afterwards in the session, "
+                          "and the user has not confirmed them"),
+        "open.untested_unnamed": ("Not tested: the last changes were not run or tested afterwards in the session, and "
+                                  "the user has not confirmed them"),
         "open.uncommitted": "Not committed at the end (last `git status`): {text}",
         "open.unpushed": ("Not pushed at the end: the branch was {count} commit(s) ahead of `{upstream}`, no "
                           "`git push` after"),
@@ -102,6 +106,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.announced": "最後に予告され、完了は未確認: {text}",
         "open.tests_fail": "最後のテスト実行でも失敗: {text} — {command}",
         "open.unconfirmed": "最後の修正は動作未確認: {text}",
+        "open.untested": ("未テスト: 最後の変更（{text}）はその後セッション内で実行もテストもされず、"
+                          "ユーザーの確認もありません"),
+        "open.untested_unnamed": ("未テスト: 最後の変更はその後セッション内で実行もテストもされず、"
+                                  "ユーザーの確認もありません"),
         "open.uncommitted": "最後の `git status` で未コミット: {text}",
         "open.unpushed": "未プッシュ: ブランチは `{upstream}` より {count} コミット先行（その後 `git push` なし）",
         "open.limit": "エージェントの利用上限でセッションが途中で止まりました: {text}",
@@ -153,6 +161,10 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.announced": "마지막에 예고했지만 완료는 확인되지 않음: {text}",
         "open.tests_fail": "마지막 테스트 실행에서도 실패: {text} — {command}",
         "open.unconfirmed": "마지막 수정이 동작하는지 확인되지 않음: {text}",
+        "open.untested": ("테스트되지 않음: 마지막 변경({text})은 이후 세션에서 실행·테스트되지 않았고 "
+                          "사용자의 확인도 없음"),
+        "open.untested_unnamed": ("테스트되지 않음: 마지막 변경은 이후 세션에서 실행·테스트되지 않았고 "
+                                  "사용자의 확인도 없음"),
         "open.uncommitted": "마지막 `git status` 기준 커밋되지 않음: {text}",
         "open.unpushed": "푸시되지 않음: 브랜치가 `{upstream}`보다 커밋 {count}개 앞서 있음 (이후 `git push` 없음)",
         "open.limit": "에이전트 사용 한도로 세션이 중간에 멈춤: {text}",
@@ -204,6 +216,8 @@ _TEXT: Dict[str, Dict[str, str]] = {
         "open.announced": "结束时只宣布、未见完成：{text}",
         "open.tests_fail": "最后一次测试仍有失败：{text} — {command}",
         "open.unconfirmed": "最后的修复未确认是否有效：{text}",
+        "open.untested": "未测试：最后的修改（{text}）之后没有在会话中运行或测试，用户也未确认",
+        "open.untested_unnamed": "未测试：最后的修改之后没有在会话中运行或测试，用户也未确认",
         "open.uncommitted": "结束时未提交（最后一次 `git status`）：{text}",
         "open.unpushed": "未推送：分支领先 `{upstream}` {count} 个提交（之后没有 `git push`）",
         "open.limit": "会话因代理的使用限制中途停止：{text}",
