@@ -541,6 +541,35 @@ def test_codex_markdown_export_with_results_apart_and_as_events():
     assert "codex-event" not in events.prose and events.prose.strip().endswith("Pushed.")
 
 
+# Another Codex Markdown renderer writes the tool's name as inline code and its result as a plain block.
+CODEX_MD_TICKED = """I'll install the test runner into the venv.
+
+### Tool call: `exec_command`
+
+```
+{
+  "cmd": "./venv/bin/python -m pip install pytest",
+  "workdir": "/Users/lee/monitor"
+}
+```
+
+### Tool result
+
+```
+Process exited with code 1
+ERROR: No matching distribution found for pytest
+```
+
+The install failed: the sandbox cannot reach PyPI."""
+
+
+def test_codex_markdown_export_with_the_tool_name_as_inline_code():
+    parts = read_turn(CODEX_MD_TICKED)
+    assert _calls(CODEX_MD_TICKED) == [("run", "./venv/bin/python -m pip install pytest")]
+    assert parts.calls[0].output[-1] == "ERROR: No matching distribution found for pytest"
+    assert "exec_command" not in parts.prose and parts.blocks == []
+
+
 # Gemini CLI's `/chat share`: the call as {name, args} under **Tool Command**, its result in the next message.
 GEMINI_SHARE = """I'll check why the certificate is still provisioning.
 

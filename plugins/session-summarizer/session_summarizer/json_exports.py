@@ -1,7 +1,8 @@
 """Tool calls that Markdown exports print as a labelled JSON block, read into typed calls.
 
 Codex's session JSONL rendered as Markdown puts each call under a heading (`### Tool Call: exec_command (…)`,
-`## Tool call: exec_command · …`) with its arguments as JSON, and each result under another heading
+`## Tool call: exec_command · …`, the name as inline code in another renderer) with its arguments as JSON,
+and each result under another heading
 (`### Tool Output: call_…`, `## Tool result: call_…`, `### Command Result - …`) with what the tool printed
 and its exit status. Gemini CLI's `/chat share` writes `**Tool Command**:` with `{"name", "args"}` and, in
 the next message, `**Tool Response**:` with `{"name", "response": {"output" | "error"}}`. Results follow
@@ -28,7 +29,7 @@ _GAP = re.compile(r"(?:[ \t]*(?:<!--[^\n]*-->)?[ \t]*\n)*")
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*<!--[^\n]*-->[ \t]*$")
 
 _CODEX_LABEL = re.compile(
-    r"(?m)^#{2,4}[ \t]+(?:Tool [Cc]all:[ \t]*([\w.:-]+)"
+    r"(?m)^#{2,4}[ \t]+(?:Tool [Cc]all:[ \t]*`?([\w.:-]+)`?"
     r"|(Tool (?:[Oo]utput|[Rr]esult)|Command [Rr]esult|Function (?:[Oo]utput|[Rr]esult)))\b[^\n]*\n")
 # The label may close the prose line it follows ("…the tech stack.**Tool Command**:") or the block before it.
 _GEMINI_LABEL = re.compile(r"\*\*Tool (Command|Response)\*\*:?[ \t]*\n")
