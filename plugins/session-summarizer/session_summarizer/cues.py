@@ -8,6 +8,7 @@ matching any one transcript's wording.
 import re
 from typing import Dict, List, Sequence, Tuple
 
+from .hant import simplified
 from .memo import SummaryMemo
 
 # Words are matched at word starts for alphabetic languages; CJK markers anywhere.
@@ -21,11 +22,17 @@ _REASON_LATIN = re.compile(
     r"|due to|as it (?:is|was|has)|which (?:keeps|makes|avoids|means)|for (?:speed"
     r"|simplicity|reproducibility|performance|compatibility|safety|consistency|privacy|security)|for [\w-]+ reasons"
     r"|otherwise|given that"
+    # what the way taken works with: "switched to systemd, which COSMIC properly supports"
+    r"|which (?:\w+ ){1,3}(?:properly |fully |natively |actually )?(?:supports|handles|expects|requires)"
+    # a purpose clause after the choice: "sorted keys, so weekly diffs stay readable in git"
+    r"|, so (?:that )?(?:the |a |an |our |your |its |their )?[\w-]+(?: [\w-]+)? (?:stays?|keeps?|remains?|won'?t"
+    r"|can(?:not|'t)?|doesn'?t|don'?t|never|always|reads?|composes?|works?)"
     r"|потому что|так как|чтобы|из-за|porque|para que|ya que|debido a|pois|para (?:evitar|manter)|weil|damit"
     r"|parce que|afin de|pour (?:éviter|garder)|çünkü|bu (?:yüzden|nedenle|sebeple)|dolayısıyla)\b")
 _REASON_WIDE = re.compile(
     r"ため|ので|ように、|よう、|から、|からです|理由は|観点から|を考慮して|为了|因为|由于|以便|以免|所以|出于|考虑到|鉴于"
-    r"|때문|위해|므로|이라서|어서|고려하여|고려해|เพราะ|เนื่องจาก|避免|防止|确保|以防|防ぐ|방지")
+    r"|때문|위해|므로|이라서|어서|고려하여|고려해|เพราะ|เนื่องจาก|避免|防止|确保|以防|防ぐ|방지"
+    r"|以(?:保持|保证|减少|提高|降低|简化|方便)")
 _CONTRAST_LATIN = re.compile(
     r"\b(?:instead of|in lieu of|rather than|over (?:the )?\w+ because|not \w+ but|in favou?r of|as opposed to"
     r"|вместо|а не|en lugar de|en vez de|em vez de|ao invés de|statt|anstatt|au lieu de|plutôt que"
@@ -56,6 +63,9 @@ _CHOICE_LATIN = re.compile(
     r"|prefer|selected|adopt(?:ed)?|keep(?:ing)? (?:the|it|a)|default(?:s)? to|stick with"
     r"|(?:simplest|quickest|best|cleanest|safest|most reliable|recommended) (?:fix|approach|option|solution|way|path)"
     r"|deliberately|intentionally|on purpose|(?:just|simply) use|(?:i|we) plan to|the plan is to"
+    r"|i'?d (?:use|keep|remove|drop|go with|move|put|extract|avoid|stick|start|add|pick|choose|switch)"
+    r"|(?:is|are|was) the (?:right|correct|better|best) (?:choice|call|approach|fit|tool|option|way|move)"
+    r"|switch to|no reason to"
     r"|решил|выбрал|используем|будем использовать|decid[íi]|eleg[íi]|usaremos|vamos a usar|escolh|decidi"
     r"|vamos usar|entschieden|verwenden|choisi|utiliser|seçtim|seçildi|tercih)\b")
 _CHOICE_WIDE = re.compile(
@@ -150,7 +160,7 @@ _GATES = {
                "to support", "to allow", "to reduce", "to match", "to simplify", "due to", "as it", "which keeps",
                "which makes", "which avoids", "which means", "for speed", "for simplicity", "for reproducib",
                "for performance", "for compatib", "for safety", "for consisten", "otherwise", "given that",
-               "for privacy", "for security", "reasons",
+               "for privacy", "for security", "reasons", "which ", ", so ",
                "porque", "para ", "ya que", "debido", "pois", "weil", "damit",
                "parce", "afin", "pour ", "to maximi", "to minimi", "to improve", "to preserve", "to protect",
                "to isolate", "to guarantee", "to stay", "to comply", "to decouple", "to speed up", ", ensuring",
@@ -164,7 +174,8 @@ _GATES = {
                "decid", "chose", "choos", "picked", "opted", "went with", "going with", "go with", "settled",
                "switched", "use", "using", "prefer", "selected", "adopt", "keep", "default", "stick with", "elegi",
                "escolh", "entschied", "verwend", "choisi", "utiliser", "deliberate", "intentional", "on purpose",
-               "plan to", "plan is to", "recommend", "suggest", "lets use", "seçti", "tercih"),
+               "plan to", "plan is to", "recommend", "suggest", "lets use", "seçti", "tercih", "i'd ", "id ",
+               "the right", "the correct", "the better", "switch to", "no reason"),
     "deferral": ("later", "for now", "time being", "future", "follow", "scope", "not yet", "not now", "not in this",
                  "postpone", "defer", "skip", "left as", "leave ", "todo", "tbd", "next time", "más tarde",
                  "por ahora", "depois", "enquanto", "später", "plus tard"),
@@ -211,7 +222,13 @@ def _read_cue(name: str, latin: "re.Pattern[str]", wide: "re.Pattern[str]", text
     lowered = text.lower()
     if text.isascii():
         return _holds_stem(lowered, _STEM_GROUPS[name]) and bool(latin.search(lowered))
-    return bool(wide.search(text)) or bool(latin.search(lowered))
+    if wide.search(text) or latin.search(lowered):
+        return True
+    # The decision cues are written in Simplified Chinese; Traditional text is read through them too.
+    return name in _SIMPLIFIED_READ and simplified(text) is not text and bool(wide.search(simplified(text)))
+
+
+_SIMPLIFIED_READ = frozenset(("reason", "contrast", "alternative", "choice"))
 
 
 # A sentence in a turn that opens with a reason for the one before it ("… This makes …", "It avoids …").
@@ -430,7 +447,11 @@ _RULE_LATIN = re.compile(
     r"|siempre|nunca|sempre|всегда|никогда|только|нельзя)\b")
 _RULE_WIDE = re.compile(r"必ず|常に|絶対に|だけ(?:を|で|に)|のみ|しないで|禁止"
                         r"|必须|总是|永远|只能|只(?:用|有|在)|不要|不准|一律"
-                        r"|항상|절대|반드시|만 (?:사용|허용)|하지 마|금지")
+                        r"|항상|절대|반드시|만 (?:사용|허용)|하지 마|금지"
+                        # the user turning a thing down: "デモボタンはいりません", "提案しなくて良い", "不需要登录",
+                        # "필요 없어요"
+                        r"|いりません|いらない|要りません|しなくて(?:良い|いい|大丈夫)|不需要|用不着"
+                        r"|필요 없|넣지 마|빼 줘|빼 주세요")
 _RULE_STEMS = ("always", "never", "must", "should", "only", "don", "do not", "no mock", "no fallback",
                "no backward", "siempre", "nunca", "sempre")
 

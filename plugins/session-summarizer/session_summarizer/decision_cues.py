@@ -10,6 +10,8 @@ import re
 import unicodedata
 from typing import List
 
+from .hant import simplified
+
 # A sentence that draws the consequence of the one before it and says what is done about it: "So I'll put
 # the changes in canvas.py", "Therefore we keep …", "そのため、canvas.py を変更します", "因此我将修改 canvas.py",
 # "따라서 canvas.py를 수정하겠습니다", "Поэтому изменения внесу в canvas.py", "Bu nedenle … uygulayacağım".
@@ -43,6 +45,7 @@ def draws_consequence(sentence: str) -> bool:
     if _CONSEQUENCE_START.match(stripped):
         rest = stripped[_CONSEQUENCE_START.match(stripped).end():]  # type: ignore[union-attr]
     else:
+        stripped = simplified(stripped)
         wide = _CONSEQUENCE_START_WIDE.match(stripped)
         if wide is None:
             return False
@@ -129,7 +132,7 @@ def states_limit(sentence: str) -> bool:
     if sentence.rstrip().endswith(("?", "？")):
         return False
     return bool(_LIMIT_LATIN.search(sentence.lower())) or (not sentence.isascii()
-                                                          and bool(_LIMIT_WIDE.search(sentence)))
+                                                          and bool(_LIMIT_WIDE.search(simplified(sentence))))
 
 
 _CONSEQUENCE_STEMS = ("so ", "so,", "therefore", "thus", "hence", "that's why", "thats why", "for this reason",
@@ -204,7 +207,7 @@ def keeps_unchanged(sentence: str) -> bool:
         return False
     if sentence.isascii():
         return _may_keep_unchanged(lowered) and bool(_UNCHANGED_LATIN.search(lowered))
-    return bool(_UNCHANGED_WIDE.search(sentence)) or bool(_UNCHANGED_LATIN.search(lowered))
+    return bool(_UNCHANGED_WIDE.search(simplified(sentence))) or bool(_UNCHANGED_LATIN.search(lowered))
 
 
 # What each branch of _UNCHANGED_LATIN cannot match without (in lower-case ASCII): a keeping verb and what

@@ -5,7 +5,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
-from . import ask_kinds, command_list, cues, decision_cues, injected, loose_ends, memo, prose_errors, user_reports
+from . import (
+    ask_kinds,
+    command_list,
+    cues,
+    decision_cues,
+    injected,
+    loose_ends,
+    memo,
+    prose_errors,
+    user_answers,
+    user_reports,
+)
 from . import extraction as ex
 from . import sections as rules
 from .asked_runs import asked_runs
@@ -804,17 +815,23 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         errors.seen = 10 * LIMITS["errors"] + 1
     pasted = _Collector(LIMITS["errors"])  # what the user pasted is read anyway: the tools never printed it
     judged: Dict[str, Tuple[bool, bool, bool]] = {}  # verdicts of sentences already read (agents repeat)
-    offer = ""  # the assistant's last reply before the user's turn
+    offer = replied = ""  # the assistant's last reply before the user's turn (its prose; its whole text)
     for turn, turn_parts in zip(turns, parts):
         if decisions_full() and findings.full and errors.full:
             break
         if turn_parts is None:  # the user's turn: pasted errors, and choices the user made
             _read_user_turn(turn.text, pasted)
-            chosen = (rules.picked_option(ask_text(turn.text), offer)
-                      if offer and len(turn.text) <= 300 and not decisions_full() else "")
+            chosen = ""
+            if (offer or replied) and len(turn.text) <= 300 and not decisions_full():
+                answer = ask_text(turn.text)
+                # A bare label ("(b)") asks nothing new, so it is no ask: the turn's own text is the answer.
+                chosen = ((offer and rules.picked_option(answer, offer))
+                          or user_answers.picked_label(answer or turn.text, offer or replied)
+                          or user_answers.took_recommendation(answer, offer))
+                chosen = user_answers.with_own_words(chosen, answer) if chosen else ""
             if chosen:
                 decide(phrase(language, "decision.user_chose", choice=chosen), 3)
-            offer = ""
+            offer = replied = ""
             own = _own_words(turn.text)
             if own and not decisions_full() and (cues.may_hold_decision(own) or cues.rejects_and_replaces(own)
                                                  or cues.states_rule(own) or cues.has_contrast(own)):
@@ -823,8 +840,9 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                         decide(sentence, rules.user_choice_strength(sentence))
             continue
         if not errors.full:
-            for language, code in turn_parts.blocks:
-                if language not in ex.SOURCE_LANGUAGES and (not code.isascii() or ex.has_error_words(code)
+            # (the block's language is its own name: the summary's `language` must survive this loop)
+            for block_language, code in turn_parts.blocks:
+                if block_language not in ex.SOURCE_LANGUAGES and (not code.isascii() or ex.has_error_words(code)
                                                               or "E" in code):
                     for line in _error_lines(code.split("\n")):
                         errors.add(line, _error_key(line))
@@ -832,6 +850,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                 for line in _error_lines(turn_parts.output):
                     errors.add(line, _error_key(line))
         prose = turn_parts.prose
+        replied = turn.text  # a reply written whole inside a fence still lists the options
         if prose.strip():
             offer = prose  # the options the user may pick from next
         # Turn-level gates: most turns hold no finding, choice or error words at all.

@@ -1,0 +1,102 @@
+"""The user's short answer to what the agent's last reply put to them: a bare option label ("(b)", "B",
+"b案", "2번") picks that option; a yes ("OK", "はい", "好的", "네", "sim") to a reply that recommended one
+option and asked to go ahead takes the recommended one. Read from the shape of the exchange (a labelled
+list or a recommendation, then a question, then a short answer), not from any wording of the options."""
+
+import re
+import unicodedata
+from typing import List
+
+# A whole answer that is only an option's label, perhaps with "option"/"案"/"안"/"번" and a closing word.
+_LABEL_ANSWER = re.compile(
+    r"^(?:option|opción|opção|opcao|方案|选项|案|オプション|옵션)?\s*[(\[]?([a-h]|[1-9])[)\].]?\s*"
+    r"(?:案|안|번|番|つ目)?\s*(?:で(?:お願いします|進めて(?:ください)?|いい|良い)?|に(?:します|する)|으로|로|please|pls)?"
+    r"\s*[.!。！]?$",
+    re.IGNORECASE)
+# A yes, on its own or before a few words ("OK.", "yes, go ahead", "はい、お願いします", "好的", "네 진행해 주세요").
+_YES = re.compile(
+    r"^(?:ok(?:ay)?|yes|yep|yeah|sure|go ahead|do it|sounds good|lgtm|agreed|proceed|approved|はい|お願いします"
+    r"|それで(?:お願いします|いい|良い)|了解|承知|好的?|可以|行|是的|没问题|同意|네|예|좋아요?|응|그래요?|진행해|sí|si|sim|ya|iya"
+    r"|да|ок)(?=$|[\s,.!。、，！:：])", re.IGNORECASE)
+_YES_CHARS = 80
+# The reply asks the user to choose or to go ahead: its last line holds a question.
+_ASKS = re.compile(r"[?？]|(?:ますか|でしょうか|ませんか|よいか|いいか)[。]?\s*$|[吗呢][。]?\s*$"
+                   r"|(?:까요|습니까|나요)[.]?\s*$")
+_RECOMMENDED = re.compile(r"(?i)recommend|recomend|empfohlen|рекоменд|おすすめ|推奨|推荐|推薦|추천|권장")
+_OPTION_CHARS = 160
+
+
+def _last_line(offer: str) -> str:
+    lines = [line.strip().strip("`").strip() for line in offer.strip().split("\n")]
+    lines = [line for line in lines if line]
+    return lines[-1] if lines else ""
+
+
+_OPTION_START = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*)?[(\[（]?(?:[a-hA-H]|[1-9])[)\]）.:：]\s")
+
+
+def _ends_on_options(offer: str) -> bool:
+    """The reply closes on its list of options (its question sits above the list)."""
+    lines = [line for line in (unicodedata.normalize("NFKC", line).strip("` \t") for line in offer.split("\n")) if line]
+    return bool(lines) and bool(_OPTION_START.match(lines[-1]))
+
+
+def _labelled(offer: str, label: str) -> List[str]:
+    """The offer's option lines that carry `label` ("(b) …", "b) …", "B. …", "**B:** …", "Option B: …", "案B")."""
+    mark = re.escape(label)
+    pattern = re.compile(
+        r"^\s*(?:[-*•]\s*)?(?:#{1,4}\s*)?(?:\*\*)?(?:(?:option|opción|opção|approach|plan|方案|选项|案|オプション|옵션)\s*)?"
+        r"[(\[（]?" + mark + r"(?:[)\]）.:：]|\s*(?:\*\*)?\s*[—–-]\s)\s*(?:\*\*)?\s*(\S.*)$", re.IGNORECASE)
+    found = []
+    for line in offer.split("\n"):
+        match = pattern.match(unicodedata.normalize("NFKC", line))
+        if match:
+            found.append(match.group(1).replace("**", "").strip())
+    return found
+
+
+def picked_label(ask: str, offer: str) -> str:
+    """The option a bare label answer picks, when the reply offered options under labels and asked."""
+    answer = unicodedata.normalize("NFKC", ask).strip()
+    match = _LABEL_ANSWER.match(answer)
+    if match is None or not (_ASKS.search(_last_line(offer)) or _ends_on_options(offer)):
+        return ""
+    label = match.group(1)
+    others = "abcdefgh" if label.isalpha() else "123456789"
+    # Options come in a list: the picked label and at least one other label beside it.
+    if not any(_labelled(offer, other) for other in others if other != label.lower()):
+        return ""
+    picked = _labelled(offer, label)
+    return picked[0][:_OPTION_CHARS] if len(picked) == 1 else ""
+
+
+def took_recommendation(ask: str, offer: str) -> str:
+    """The recommended option of a reply that ended by asking to go ahead, when the user only said yes."""
+    answer = unicodedata.normalize("NFKC", ask).strip()
+    if (len(answer) > _YES_CHARS or not _YES.match(answer) or _ASKS.search(answer)
+            or not _ASKS.search(_last_line(offer))):
+        return ""
+    lines = [line.strip() for line in offer.split("\n") if line.strip() and not line.strip().startswith("```")]
+    for index, line in enumerate(lines):
+        if not _RECOMMENDED.search(line) or _ASKS.search(line):
+            continue
+        shown = line.strip("#*:：-• ").replace("**", "")
+        # "### Recommended" or "推奨" alone heads the option: the option is the line below it.
+        if len(re.sub(r"[^\w]", "", shown)) < 12 and index + 1 < len(lines):
+            shown = shown + ": " + lines[index + 1].strip("#*:：-• ").replace("**", "")
+        return shown[:_OPTION_CHARS]
+    return ""
+
+
+_OWN_WORDS_CHARS = 120
+
+
+def with_own_words(chosen: str, ask: str) -> str:
+    """The option picked, and the user's own words when the answer says more than the pick ("2번으로 하자 근데
+    watcher 로 두면될거같은데": option 2, done as a watcher): those words shape the choice."""
+    answer = " ".join(unicodedata.normalize("NFKC", ask).split())
+    if not answer or len(answer) > _OWN_WORDS_CHARS or _LABEL_ANSWER.match(answer) or answer.lower() in chosen.lower():
+        return chosen
+    if _YES.match(answer) and len(answer) < 24:
+        return chosen
+    return chosen + " — " + answer
