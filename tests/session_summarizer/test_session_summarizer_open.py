@@ -212,3 +212,25 @@ def test_a_cline_completion_after_tool_results_is_the_reply():
     parts = read_turn(turn)
     assert "returns the same JSON" in parts.prose and "express.Router" not in parts.prose
     assert [call.kind for call in parts.calls] == ["read", "edit"]
+
+
+def test_a_push_or_deploy_shown_but_never_run_by_the_agents_tools_is_the_users():
+    ran = "⏺ Bash(pytest -q)\n  ⎿  12 passed in 0.8s\n\n⏺ All tests pass."
+    shown = ("⏺ The package is ready.\n\n### To upload to GitHub:\n\n```bash\ngit init\ngit add .\n"
+             "git remote add origin https://github.com/me/tool.git\ngit push -u origin main\n```")
+    parts = [None, read_turn(ran), None, read_turn(shown)]
+    assert loose_ends.publish_handed_over(parts) == ["git push -u origin main"]
+    # Run later by a tool, with the real token or inside a chain: not the user's.
+    deploy = read_turn("⏺ Run it yourself or give me the token:\n\n```bash\nvercel --token=YOUR_TOKEN --yes\n```")
+    later = read_turn("⏺ Bash(cd web && vercel --token=abc123 --yes)\n  ⎿  Production: https://web.vercel.app")
+    assert loose_ends.publish_handed_over([read_turn(ran), deploy, later]) == []
+    assert loose_ends.publish_handed_over([read_turn(shown)]) == []  # no tool ran anything: a chat export
+    items = " ".join(_open(_summary([("user", "package it"), ("assistant", ran), ("user", "and for GitHub?"),
+                                     ("assistant", shown)])))
+    assert "git push -u origin main" in items
+
+
+def test_traditional_chinese_hands_a_task_to_the_user():
+    from session_summarizer import cues
+    assert cues.is_user_task("如果您想嘗試，請直接按照上面 GitHub Pages 的步驟操作即可。")
+    assert cues.is_user_task("您只需要在您自己的終端機中執行幾個簡單的指令即可。")

@@ -125,6 +125,7 @@ _USER_TASK_LATIN = re.compile(
     r"|você precisa|deve)\b")
 _USER_TASK_WIDE = re.compile(
     r"してください|必要があります|ご自身|手動で|お願いします|你需要|请你|请(?:手动|自行|设置|添加|运行|确认)|需要你|手动"
+    r"|您(?:只)?需要|請您|請(?:手動|自行|設定|新增|執行|確認|按照|直接)|手動"  # the same in traditional characters
     r"|직접|해야 합니다|해 주세요|하세요|필요합니다")
 _STUB_LATIN = re.compile(
     r"\b(?:stubs?|stubbed|placeholders?|not (?:yet )?implemented|unimplemented|todo(?!s? ?(?:list|write|item))|fixme"

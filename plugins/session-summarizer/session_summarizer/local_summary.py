@@ -306,7 +306,7 @@ def summarize(session: Session, language: Optional[str] = None,
     for hit in call_errors:
         if hit.status == rules.OPEN:
             next_steps.add(phrase(language, "open_error", text=hit.line), "open error " + hit.key)
-    for command in left_to_run:
+    for command in left_to_run + [step for step in loose_ends.publish_handed_over(parts) if step not in left_to_run]:
         next_steps.add(phrase(language, "left_to_run", text="`" + ex.clean_item(command) + "`"), "left " + command)
     limit = loose_ends.stopped_at_limit(turns)
     if limit:

@@ -410,3 +410,38 @@ def untested_at_end(parts: Sequence[Optional[TurnParts]], start: int, last: int)
 
 
 _PROSE_FILES = (".md", ".mdx", ".txt", ".rst", ".adoc", ".org")
+
+
+# ------------------------------------------------------------------------------------- a publish handed over
+
+# A step that acts outside the machine: a push, a publish, a deploy. In a session whose agent runs commands
+# itself, one shown in a reply's shell block and never run by a tool call is the user's to take.
+_PUBLISHES = re.compile(r"^(?:git push|gh (?:repo create|release create|pr create)|npm publish|pnpm publish"
+                        r"|yarn (?:npm )?publish|cargo publish|twine upload|docker push|vercel\b|netlify deploy"
+                        r"|wrangler (?:deploy|publish|pages deploy)|firebase deploy|fly deploy|supabase db push)")
+
+
+def publish_handed_over(parts: Sequence[Optional[TurnParts]]) -> List[str]:
+    """Pushes, publishes and deploys the replies show in shell blocks that no tool call ran, in a session whose
+    tools ran commands (a chat export's blocks are read by chat_commands instead)."""
+    ran = {_verb(step) for turn_parts in parts if turn_parts is not None
+           for call in turn_parts.calls if call.kind == RUN for step in re.split(r"&&|\|\||;|\|", call.text)}
+    if not ran:
+        return []
+    shown: List[str] = []
+    for turn_parts in parts:
+        if turn_parts is None or not turn_parts.blocks:
+            continue
+        blocks = [(language or "sh", code) for language, code in turn_parts.blocks
+                  if language in ("", "bash", "sh", "shell", "zsh", "console", "powershell", "cmd") and code.strip()]
+        for command in ex.find_commands("", blocks):
+            if _PUBLISHES.match(command) and _verb(command) not in ran and command not in shown:
+                shown.append(command)
+    return shown[-2:]
+
+
+def _verb(command: str) -> str:
+    """A command's program and subcommand without its flags and values ("vercel --token=… --yes" is "vercel"):
+    the same step run with the user's real token is the step shown with a placeholder."""
+    words = [word for word in command.split() if not word.startswith("-")]
+    return " ".join(words[:2]) if len(words) > 1 and re.match(r"^[a-z][\w-]*$", words[1]) else " ".join(words[:1])
