@@ -406,3 +406,26 @@ def test_two_parts_of_one_procedure_are_no_alternatives(make_repo, with_remote, 
                        bumped={"VERSION": "1.6.3\n"})
     titles = [session.title_of(step) for step in session.steps]
     assert "Bump the version in `VERSION`" in titles and "Upload the tarball to the release page" in titles
+
+
+OWN_TAGGING = """# Releasing
+
+1. Update `CHANGELOG.md`
+1. Update `VERSION` file with target version
+1. Run `{command}`
+1. Push tag to upstream
+1. Run `rake release:watch` and watch GitHub Actions push to RubyGems.org
+"""
+
+
+def test_the_projects_own_tagging_command_stands_for_the_derived_tag(make_repo, with_remote, data_dir):
+    session = _session(make_repo, with_remote, data_dir, {"VERSION": "1.6.2\n", "RELEASING.md": OWN_TAGGING.format(
+        command="rake release:tag_version")}, bumped={"VERSION": "1.6.3\n"})
+    commands = [session.command_of(step) for step in session.steps]
+    assert not any((command or "").startswith("git tag") for command in commands)
+    tagging = commands.index("rake release:tag_version")
+    assert commands.index("release-check tag-free v1.6.3") < tagging < commands.index(
+        "git push --atomic origin main v1.6.3") < commands.index("rake release:watch")
+    ctags = _session(make_repo, with_remote, data_dir + "2", {"VERSION": "1.6.2\n", "RELEASING.md": OWN_TAGGING.format(
+        command="make tags")}, bumped={"VERSION": "1.6.3\n"})
+    assert 'git tag -a v1.6.3 -m "Release 1.6.3"' in [ctags.command_of(step) for step in ctags.steps]

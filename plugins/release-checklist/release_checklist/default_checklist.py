@@ -170,6 +170,9 @@ _TAGS = re.compile(r"^\s*git\s+tag\b")
 _PUSHES = re.compile(r"^\s*git\s+push\b")
 _TAG_TITLE = re.compile(r"(?i)\b(?:create|make|sign|add|push)\b(?:\s+(?!not\b|without\b)\S+){0,6}?\s+tags?\b|"
                         r"^tag (?:the|it|a|this)\b")
+# A project's own command that makes the tag: a make/just/rake/npm target or a script named for tagging.
+_OWN_TAG = re.compile(r"^(?:make|just|rake|bundle\s+exec\s+rake|npm\s+run|yarn|pnpm|invoke|nox\s+-s|"
+                      r"\S*scripts?/)\s*[\w:./-]*(?<![\w])tag(?!s\b)(?:[-_:]?\w*)?\b(?!\s+-d)")
 _NEGATED = re.compile(r"(?i)\b(?:not|without|except)\b[^.]*\btag")
 _PUBLISHES = re.compile(r"\b(?:cargo|npm|pnpm|yarn|uv|flit|poetry|hatch|pdm|dart|flutter)\s+(?:pub\s+)?publish\b|"
                         r"\btwine\s+upload\b|\bgem\s+push\b|\bnuget\s+push\b|\bmix\s+hex\.publish\b|"
@@ -222,8 +225,14 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
     after: List[Step] = []
     tagged = False
     test_command = next((step.command for step in derived.steps if step.id == "tests-pass"), None)
+    own_tag: Optional[Step] = None  # the project's own tagging command, in the derived tag's place
     for step in document.steps:
         command = step.command if step.kind in (StepKind.TERMINAL, StepKind.CHECK) else None
+        if command and own_tag is None and _OWN_TAG.search(command) and not _TAGS.match(command):
+            # `rake release:tag_version`, `make tag`: it makes this release's tag (signed, annotated as the project
+            # wants), so it stands where the derived "Create the tag" would, after the checks.
+            own_tag, tagged = step, True
+            continue
         tagging = bool(command and (_TAGS.match(command) or _PUSHES.match(command))) or (
             not command and _TAG_TITLE.search(step.title) is not None and not _NEGATED.search(step.title))
         if tagging:
@@ -239,8 +248,10 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
     checks = [step for step in derived.steps if step.id not in _DERIVED_BEFORE and step.id not in _DERIVED_TAGGING
               and step.id not in ("publish",) and not _is_publishing_step(step)]
     publish_steps = [step for step in derived.steps if _is_publishing_step(step) and not publishes]
+    tagging_steps = [own_tag if step_id == "create-the-tag" and own_tag is not None else by_id[step_id]
+                     for step_id in _DERIVED_TAGGING if step_id in by_id]
     steps = ([by_id[step_id] for step_id in _DERIVED_BEFORE if step_id in by_id] + before + checks
-             + [by_id[step_id] for step_id in _DERIVED_TAGGING if step_id in by_id] + publish_steps + after)
+             + tagging_steps + publish_steps + after)
     used: Dict[str, int] = {}
     unique = [dataclasses.replace(step, id=_unique_id(step.id, used)) for step in steps]
     return dataclasses.replace(derived, steps=tuple(unique), title=document.title, path=document.path)
