@@ -234,3 +234,18 @@ def test_traditional_chinese_hands_a_task_to_the_user():
     from session_summarizer import cues
     assert cues.is_user_task("如果您想嘗試，請直接按照上面 GitHub Pages 的步驟操作即可。")
     assert cues.is_user_task("您只需要在您自己的終端機中執行幾個簡單的指令即可。")
+
+
+def test_a_list_the_user_opens_as_for_later_is_put_off():
+    en = ("Looks good. Three notes for future improvement (not blocking):\n\n1. No retry on a failed fetch. It "
+          "aborts the run.\n2. No progress output.\n\nApproved, go on with the report.")
+    ja = "いいですね。後で直したい点:\n- ログの色分け\n- 設定画面のヘルプ\n\n次はエクスポートをお願いします。"
+    zh = "可以。以后再做的：\n- 导出 CSV\n\n现在先修复登录。"
+    ko = "좋아요. 나중에 할 것:\n1. 다크 모드\n\n지금은 저장 버튼만 고쳐 주세요."
+    assert loose_ends.listed_for_later([en]) == ["No retry on a failed fetch.", "No progress output."]
+    assert loose_ends.listed_for_later([ja]) == ["ログの色分け", "設定画面のヘルプ"]
+    assert loose_ends.listed_for_later([zh]) == ["导出 CSV"] and loose_ends.listed_for_later([ko]) == ["다크 모드"]
+    assert loose_ends.listed_for_later(["Please fix these:\n1. the login\n2. the logout"]) == []
+    items = " ".join(_open(_summary([("user", "build the weekly report"), ("assistant", "Built."), ("user", en),
+                                     ("assistant", "The report is done.")])))
+    assert "No progress output" in items

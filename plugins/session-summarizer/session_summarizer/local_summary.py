@@ -314,7 +314,7 @@ def summarize(session: Session, language: Optional[str] = None,
     for item in loose_ends.git_items(turns, parts, lambda key, **values: phrase(language, key, **values)):
         next_steps.add(item)
     _collect_ending(turns, parts, language, questions, next_steps)
-    for sentence in loose_ends.put_off_by_user(asks):
+    for sentence in loose_ends.put_off_by_user(asks) + loose_ends.listed_for_later(asks):
         next_steps.add(phrase(language, "open.put_off", text=sentence))
 
     # A file moved by a command that ran is at its new place now: its old path is not listed (a copy's is).

@@ -445,3 +445,33 @@ def _verb(command: str) -> str:
     the same step run with the user's real token is the step shown with a placeholder."""
     words = [word for word in command.split() if not word.startswith("-")]
     return " ".join(words[:2]) if len(words) > 1 and re.match(r"^[a-z][\w-]*$", words[1]) else " ".join(words[:1])
+
+
+# A user's line that opens a list of things put off: "Three small notes for future improvement (not blocking):",
+# "後で直したい点:", "以后再做的：", "나중에 할 것:". The items under it are left for later, not asked for now.
+_LATER_LEAD = re.compile(
+    r"(?i)\b(?:later|future|not (?:now|yet|blocking|required|needed|urgent)|nice[- ]to[- ]have|someday|eventually"
+    r"|down the road|for now)\b|後で|今後|将来|いずれ|以后|之后|后续|將來|以後|之後|後續|나중에|추후|향후|언젠가")
+_LIST_ITEM = re.compile(r"^(?:[-*•]|\d{1,2}[.)])\s+(\S.*)$")
+
+
+def listed_for_later(asks: Sequence[str]) -> List[str]:
+    """The items of the lists the user opens with a put-off lead, newest last (the first sentence of each)."""
+    found: List[str] = []
+    for ask in asks:
+        if not (":" in ask or "：" in ask) or not _LATER_LEAD.search(ask):
+            continue
+        lines = [line.strip() for line in ex.split_code(ask)[0].split("\n")]
+        lead = False
+        for line in lines:
+            item = _LIST_ITEM.match(line) if lead else None
+            if item:
+                first = next(iter(ex.sentences(item.group(1))), item.group(1))
+                found.append(" ".join(first.split())[:120])
+                continue
+            if line:
+                lead = line.endswith((":", "：")) and bool(_LATER_LEAD.search(line))
+    return found[-_LATER_ITEMS:]
+
+
+_LATER_ITEMS = 4
