@@ -429,3 +429,44 @@ def test_the_projects_own_tagging_command_stands_for_the_derived_tag(make_repo, 
     ctags = _session(make_repo, with_remote, data_dir + "2", {"VERSION": "1.6.2\n", "RELEASING.md": OWN_TAGGING.format(
         command="make tags")}, bumped={"VERSION": "1.6.3\n"})
     assert 'git tag -a v1.6.3 -m "Release 1.6.3"' in [ctags.command_of(step) for step in ctags.steps]
+
+
+NOTES_ON_TAG = """name: changelog
+on:
+  push:
+    tags: ["v*"]
+jobs:
+  notes:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: softprops/action-gh-release@v2
+        with:
+          body_path: notes.md
+          draft: true
+"""
+UPLOAD_ON_TAG = """name: upload
+on:
+  push:
+    tags: ["v[0-9]+.[0-9]+.*"]
+jobs:
+  pypi:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: python -m build
+      - uses: pypa/gh-action-pypi-publish@release/v1
+"""
+
+
+@pytest.mark.parametrize("files_input, wanted", [
+    ("", (".github/workflows/pypi_upload.yml",)),
+    ("          files: dist/*\n", (".github/workflows/changelog.yml", ".github/workflows/pypi_upload.yml")),
+])
+def test_a_tag_workflow_that_only_drafts_notes_is_not_the_publisher(make_repo, with_remote, data_dir, files_input,
+                                                                     wanted):
+    session = _session(make_repo, with_remote, data_dir, {
+        ".github/workflows/changelog.yml": NOTES_ON_TAG + files_input,
+        ".github/workflows/pypi_upload.yml": UPLOAD_ON_TAG},
+        version="1.6.2", bumped={"pyproject.toml": '[project]\nname = "demo"\nversion = "1.6.3"\n'})
+    assert (session.publishing.kind, session.publishing.workflows) == ("ci-tag", wanted)

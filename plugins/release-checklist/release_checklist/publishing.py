@@ -243,6 +243,8 @@ def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:
         script = own_publish_script(repo, project) if all(_notes_only(texts[path]) for path in on_tag) else None
         if script:  # the tag only gets its GitHub release; the project's own script publishes the package
             return Publishing(COMMAND, command=script[0], tags_itself=script[1])
+        uploads = tuple(path for path in on_tag if not _notes_only(texts[path]))
+        on_tag = uploads or on_tag  # a workflow that only drafts the release notes is not what publishes it
         runs = sorted({registry for path in on_tag for match in _PUBLISHES.finditer(texts[path])
                        for registry in [registry_of(match.group(0))] if registry})
         writes = next((project.changelog_file for path in on_tag
@@ -283,7 +285,12 @@ _DOC_PLACEHOLDER = re.compile(r"<([^<>\n]{1,40})>")
 def _notes_only(text: str) -> bool:
     """Every publishing step of the workflow only makes the GitHub release (its notes), nothing is uploaded."""
     found = [match.group(0) for match in _PUBLISHES.finditer(text)]
-    return bool(found) and all(_NOTES_ONLY.search(said) for said in found) and "gh release upload" not in text
+    # softprops/action-gh-release uploads only what its `files:` input names
+    notes = _NOTES_ONLY if re.search(r"^\s*files\s*:", text, re.MULTILINE) else _NOTES_ONLY_OR_RELEASE_ACTION
+    return bool(found) and all(notes.search(said) for said in found) and "gh release upload" not in text
+
+
+_NOTES_ONLY_OR_RELEASE_ACTION = re.compile(_NOTES_ONLY.pattern + r"|softprops/action-gh-release")
 
 
 def commits_changelog(text: str, changelog: Optional[str]) -> bool:
