@@ -40,6 +40,27 @@ def test_a_refusal_or_a_new_question_is_not_acceptance():
     assert summary.commands.items == []
 
 
+def test_steps_that_answer_the_users_question_stay_theirs_after_an_ok():
+    for question in ("I'm on Manjaro, how do I install the gh app?", "bagaimana cara install gh di manjaro",
+                     "ghはどうやって入れる？", "manjaro 上怎么安装 gh", "gh 는 어떻게 설치해?",
+                     "is there anything to install? I use Manjaro"):
+        summary = _summary([
+            {"role": "user", "text": question},
+            {"role": "assistant", "text": "Install it with:\n```bash\nsudo pacman -S github-cli\n```\n"
+                                          "Then log in:\n```bash\ngh auth login\n```\n"},
+            {"role": "user", "text": "OK, tag pushed"},
+            {"role": "assistant", "text": "Release created."}])
+        assert summary.commands.items == [], question
+    # A yes to the offer such a reply ends on still runs what the offer names.
+    summary = _summary([
+        {"role": "user", "text": "Where is the hypothesis module missing from?"},
+        {"role": "assistant", "text": "It is not in requirements-dev.txt. The fix is adding it and running "
+                                      "`pip install -r requirements-dev.txt`. Want me to do that?"},
+        {"role": "user", "text": "yes do it"},
+        {"role": "assistant", "text": "Installed; 767 passed."}])
+    assert summary.commands.items == ["pip install -r requirements-dev.txt"]
+
+
 def test_the_users_own_terminal_paste_is_a_command_that_ran():
     summary = _summary([
         {"role": "user", "text": "@me ➜ /workspaces/toolbox (fix-24) $ bundle exec rubocop\nInspecting 16 files\n"

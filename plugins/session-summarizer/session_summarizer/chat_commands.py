@@ -13,8 +13,9 @@ the user.
 import re
 from typing import List, Optional, Sequence, Tuple
 
-from . import cues
+from . import ask_kinds, cues
 from . import extraction as ex
+from .asked_how import asks_how
 from .formats import RUN
 from .session import Turn
 from .transcript import TurnParts
@@ -118,6 +119,17 @@ def _offered_inline(prose: str) -> List[str]:
     return [span.strip() for span in _INLINE.findall(tail) if " " in span.strip() and ex.is_command_line(span.strip())]
 
 
+def _asks_question(text: str) -> bool:
+    """A user turn that is a question ("is there anything to install?"): the reply's blocks answer it."""
+    prose = ex.split_code(text)[0].strip()
+    # A question mark that ends a clause, wherever it sits ("anything to install? I use Cloudflare Pages").
+    return len(prose) <= _QUESTION_CHARS and bool(_ASKED.search(prose)) and not ask_kinds.requests_work(prose)
+
+
+_QUESTION_CHARS = 300
+_ASKED = re.compile(r"[?？](?:\s|$)")
+
+
 def _bare(reply: str) -> bool:
     """A reply that only accepts ("ok", "yes, do it", "好的"), with nothing of the user's own after it."""
     text = reply.strip()
@@ -141,9 +153,11 @@ def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
     ran: List[str] = []
     advised: List[Tuple[int, str]] = []
     user_text = [(index, turn.text) for index, turn in enumerate(turns) if turn.role == "user"]
+    how = False  # the reply answers the user's "how do I …": its commands are the user's steps
     for index, (turn, turn_parts) in enumerate(zip(turns, parts)):
         if turn.role == "user":
             ran.extend(pasted_commands(turn.text))
+            how = asks_how(turn.text) or _asks_question(turn.text) if turn.text.strip() else how
             continue
         if turn_parts is None:
             continue
@@ -155,10 +169,17 @@ def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
         # "OK" alone accepts what was shown, and so does a yes to a reply that ends on an offer (a question);
         # "OK, I found the problem: …" after plain advice is the user going on with their own work.
         accepted = reply is not None and accepts(reply) and (_bare(reply) or _ends_on_offer(turn_parts.prose))
+        offered = _offered_inline(turn_parts.prose) if accepted else []
         if accepted:
-            shown += [command for command in _offered_inline(turn_parts.prose) if command not in shown]
+            shown += [command for command in offered if command not in shown]
         if not shown:
             continue
+        if how:
+            # The reply answered the user's question: a yes takes up the offer it ends on ("Want me to run
+            # `pip install -r requirements-dev.txt`?"), not the steps it showed the user.
+            accepted = False
+            ran.extend(command for command in offered if command not in ran)
+            shown = [command for command in shown if command not in offered]
         last_fence = turn.text.rfind("```")
         reported = last_fence >= 0 and (bool(_DONE_HEADING.search(turn.text[last_fence:]))
                                         or _outcome_follows(turn.text, turn_parts) or _captured(turn_parts))
