@@ -38,7 +38,7 @@ def _next_fence(text: str, position: int) -> Tuple[int, int, str]:
 def split_code(text: str) -> Tuple[str, List[Tuple[str, str]]]:
     """Return (prose with code blocks removed, [(language, code)]) for one turn."""
     blocks: List[Tuple[str, str]] = []
-    if "```" not in text and "~~~" not in text:
+    if ("`" not in text or "```" not in text) and ("~" not in text or "~~~" not in text):  # memchr first
         return text, blocks
     prose: List[str] = []
     position = 0

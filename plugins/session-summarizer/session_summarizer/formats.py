@@ -699,34 +699,39 @@ def _opencode_thinking(text: str) -> str:
 
 def tagged_calls(text: str, parts: Any) -> str:
     """Take every tagged, boxed or fixed-line tool call out of `text` into `parts`; return the rest."""
-    if "<details" in text or "<tool-use" in text:
+    # Each marker is looked for only when one of its characters is in the turn: a one-character test is a
+    # memchr, many times cheaper than a search for the whole marker, and most turns hold no "<", "*" or "]".
+    if "<" in text and ("<details" in text or "<tool-use" in text):
         text = _DETAILS.sub(lambda found: _specstory_block(
             (found.group(2) or "") + (' data-tool-name="' + found.group(1) + '"' if found.group(1) else ""),
             found.group(3), found.group(4), parts), text)
-    if "</" in text and _CLINE.search(text):
+    if "<" in text and "</" in text and _CLINE.search(text):
         text = _CLINE.sub(lambda found: _cline_tool(found, parts), text)
-    if "] Result:" in text:
+    if "]" in text and "] Result:" in text:
         text = _cline_results(text, parts)
     if _SAID in text:
         text = text.replace(_SAID, "")
-    if ("Ran terminal" in text or "Ran `" in text or "[](" in text or "Made changes" in text or "Using \"" in text
-            or "\nSearched" in text or "Completed with input" in text or "Run terminal" in text):
+    if (("R" in text and ("Ran terminal" in text or "Ran `" in text or "Run terminal" in text))
+            or ("[" in text and "[](" in text) or ("M" in text and "Made changes" in text)
+            or ('"' in text and "Using \"" in text) or ("S" in text and "\nSearched" in text)
+            or ("C" in text and "Completed with input" in text)):
         text = _COPILOT.sub(lambda found: _copilot_line(found, parts), text)
     if ("│" in text or "┃" in text) and "╭" in text:
         text = _gemini_boxes(text, parts)
     elif "✦" in text and "⏺" not in text:
         text = _unboxed_calls(text, parts)
-    if "_Thinking:_" in text:
+    if "_" in text and "_Thinking:_" in text:
         text = _opencode_thinking(text)
-    if "**Tool Use: " in text:
+    if "*" in text and "**Tool Use: " in text:
         text = _cctrace_calls(text, parts)
-    if "**Tool: " in text and "**Input:**" in text:
+    if "*" in text and "**Tool: " in text and "**Input:**" in text:
         text = _OPENCODE_TOOL.sub(lambda found: _opencode_call(found, parts), text)
-    if "\nTool: " in text and "**Input:**" in text:
+    if "*" in text and "\nTool: " in text and "**Input:**" in text:
         text = _opencode_fenced_calls(text, parts)
-    if ("\n*" in text or text.startswith("*")) and _STEP.search(text):  # step lines start a line with "*"
+    # Step lines start a line with "*".
+    if "*" in text and ("\n*" in text or text.startswith("*")) and _STEP.search(text):
         text = _STEP.sub(lambda found: _antigravity_step(found, parts), text)
-    if "```" in text and _SHELL_FENCE.search(text):
+    if "`" in text and "```" in text and _SHELL_FENCE.search(text):
         text = _run_output_pairs(text, parts)
     return text
 

@@ -46,6 +46,15 @@ _PROVIDER_PATTERNS: List[Tuple[str, Pattern[str]]] = [
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")),
 ]
 
+# Text each provider's pattern needs (case as written): a text without any of them cannot match, and the
+# substring test is far cheaper than the pattern's scan (every kept item of every summary is redacted).
+_PROVIDER_NEEDS = {
+    "anthropic-key": ("sk-ant-",), "openai-key": ("sk-",), "github-token": ("gh", "github_pat_"),
+    "gitlab-token": ("glpat-",), "aws-access-key": ("A",), "google-api-key": ("AIza",), "slack-token": ("xox",),
+    "stripe-key": ("_live_", "_test_"), "huggingface-token": ("hf_",), "npm-token": ("npm_",),
+    "sendgrid-key": ("SG.",), "jwt": ("eyJ",),
+}
+
 # `Authorization: Bearer abc`, `x-api-key: abc`: the scheme word stays, the credential goes.
 _AUTH_HEADER = re.compile(
     r"(?i)\b((?:proxy-)?authorization\s*[:=]\s*[\"']?\s*(?:(?:bearer|basic|token|digest|apikey)\s+)?)"
@@ -78,6 +87,22 @@ _ASSIGNMENT = re.compile(
     r"(?i)(?<![A-Za-z0-9])(" + _SECRET_NAME + r")([\"']?[ \t]*(?::=|=|:)[ \t]*)"
     r"(\"[^\"\n]{1,500}\"|'[^'\n]{1,500}'|\$\{[^}\s]{1,100}\}|[^\s\"'`,;{}()<>]+)"
 )
+
+# Words the case-blind patterns need, lower-cased: the header names and the endings of _SECRET_NAME
+# ("api_key", "client-secret", "auth_token", "passwd", "credentials", …).
+_AUTH_NEEDS = ("authorization",)
+_KEY_HEADER_NEEDS = ("api-key", "-token")
+_SECRET_NAME_NEEDS = ("key", "secret", "token", "passw", "pwd", "passphrase", "credential")
+
+
+def _may_hold(text: str, needs: Tuple[str, ...], case_blind: bool = False) -> bool:
+    """Whether `text` holds one of `needs`, which a pattern needs to match: a substring test is far cheaper
+    than the pattern's scan. Case-blind only for ASCII text; outside ASCII the pattern's case folding pairs
+    letters that lower() does not ("ſ" and "s"), so such a text always may."""
+    if not case_blind:
+        return any(need in text for need in needs)
+    return not text.isascii() or any(need in text.lower() for need in needs)
+
 
 # A value that is clearly a reference or a placeholder, not the secret itself.
 _NOT_A_VALUE = re.compile(
@@ -156,14 +181,21 @@ def redact(text: str) -> Redaction:
 
         return replace
 
-    result = substitute(_PRIVATE_KEY, text, whole("private-key"))
+    # Each pattern runs only on text holding what it needs (the text as the patterns before left it).
+    result = substitute(_PRIVATE_KEY, text, whole("private-key")) if _may_hold(text, ("-----BEGIN ",)) else text
     for kind, pattern in _PROVIDER_PATTERNS:
-        result = substitute(pattern, result, whole(kind))
-    result = substitute(_AUTH_HEADER, result, keep_prefix("authorization", 2))
-    result = substitute(_KEY_HEADER, result, keep_prefix("api-key", 2))
-    result = substitute(_URL_CREDENTIALS, result, keep_prefix("password", 2))
-    result = substitute(_SECRET_FLAG, result, keep_prefix("secret", 2))
-    result = substitute(_CURL_USER, result, keep_prefix("password", 2))
+        if _may_hold(result, _PROVIDER_NEEDS[kind]):
+            result = substitute(pattern, result, whole(kind))
+    if _may_hold(result, _AUTH_NEEDS, case_blind=True):
+        result = substitute(_AUTH_HEADER, result, keep_prefix("authorization", 2))
+    if _may_hold(result, _KEY_HEADER_NEEDS, case_blind=True):
+        result = substitute(_KEY_HEADER, result, keep_prefix("api-key", 2))
+    if _may_hold(result, ("://",)):
+        result = substitute(_URL_CREDENTIALS, result, keep_prefix("password", 2))
+    if _may_hold(result, ("--",)):
+        result = substitute(_SECRET_FLAG, result, keep_prefix("secret", 2))
+    if _may_hold(result, ("-u",)):  # "-u" or "--user"
+        result = substitute(_CURL_USER, result, keep_prefix("password", 2))
     redact_value = keep_prefix("secret", 3)
 
     def assignment(match: Match[str]) -> str:
@@ -178,7 +210,8 @@ def redact(text: str) -> Redaction:
                 return match.group(0)
         return redact_value(match)
 
-    result = _ASSIGNMENT.sub(assignment, result)
+    if _may_hold(result, _SECRET_NAME_NEEDS, case_blind=True):
+        result = _ASSIGNMENT.sub(assignment, result)
 
     def entropy_hit(match: Match[str]) -> str:
         token = match.group(0)

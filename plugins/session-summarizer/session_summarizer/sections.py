@@ -13,6 +13,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 from . import cues, decision_cues
 from . import extraction as ex
 from .formats import EDIT, EXTERNAL, FAILED, READ, RUN, Call
+from .memo import SummaryMemo
 
 __all__ = ["EDIT", "EXTERNAL", "READ", "RUN", "Call"]
 from .transcript import TurnParts
@@ -144,7 +145,18 @@ def program_complaint(line: str, programs: FrozenSet[str]) -> bool:
     return bool(_COMPLAINT.search(found.group(3)))
 
 
+# A step that fails is often run again and prints the same; several rules read a call's errors (the errors,
+# commands and done sections): each call's answer is worked out once per summary.
+_CALL_ERRORS: "SummaryMemo[Tuple[str, str, Tuple[str, ...], int], List[str]]" = SummaryMemo(4096)
+
+
 def call_error_lines(call: Call, limit: int = _PER_CALL) -> List[str]:
+    """The telling error lines of what a call printed (see _call_error_lines); a new list each time."""
+    return list(_CALL_ERRORS.of((call.kind, call.text, tuple(call.output), limit),
+                                lambda _: _call_error_lines(call, limit)))
+
+
+def _call_error_lines(call: Call, limit: int) -> List[str]:
     """The telling error lines of what a call printed, in the order printed, each distinct error once.
 
     A line that names the error (a type and message, an errno, a refusal) beats the lines that only

@@ -178,8 +178,10 @@ _MARKERS = re.compile(
 def _may_hold_markers(prose: str) -> bool:
     """What ASCII text needs for a _MARKERS line: ">", "[", "Read file:", or a blank before "+"/"-" (a
     numbered diff line); the line-start scan is the costly part of reading a plain reply."""
-    return (not prose.isascii() or ">" in prose or "[" in prose or " -" in prose or " +" in prose
-            or "\t-" in prose or "\t+" in prose or "Read file:" in prose)
+    return (not prose.isascii() or ">" in prose or "[" in prose  # one-character tests first: memchr, cheap
+            or ("-" in prose and (" -" in prose or "\t-" in prose))
+            or ("+" in prose and (" +" in prose or "\t+" in prose))
+            or ("R" in prose and "Read file:" in prose))
 
 
 def _record_path(text: str) -> Optional[str]:
@@ -325,14 +327,15 @@ def _unfenced(text: str) -> str:
 def _read(text: str) -> TurnParts:
     parts = TurnParts()
     text = _unfenced(text)
-    if "<think" in text:
+    # A marker is looked for only when one of its characters is in the turn (a memchr, see tagged_calls).
+    if "<" in text and "<think" in text:
         text = _THINK.sub("\n", text)
     if "ool Call:" in text or "ool call:" in text:
         text = json_exports.codex_markdown_calls(text, parts)
-    if "**Tool Command**" in text or "**Tool Response**" in text:
+    if "*" in text and ("**Tool Command**" in text or "**Tool Response**" in text):
         text = json_exports.gemini_share_calls(text, parts)
     text = tagged_calls(text, parts)
-    if "<details" in text:
+    if "<" in text and "<details" in text:
         text = _HIDDEN.sub("\n", text)
     if "ool" in text and _JSON_TOOL.search(text):
         text = _json_tool_calls(text, parts)
