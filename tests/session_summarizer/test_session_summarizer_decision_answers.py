@@ -84,3 +84,22 @@ def test_a_pick_after_a_code_block_is_said_in_the_summarys_language():
              "- (a) 今すぐ 2 件を直してから第 2 ラウンドへ\n- (b) 2 件は notes.md に記録して第 2 ラウンドへ\n")
     items = _decisions([("user", "計画をレビューしてください。"), ("assistant", offer), ("user", "b")])
     assert any(item.startswith("ユーザーの選択") and "notes.md" in item for item in items), items
+
+
+def test_a_choice_and_the_reason_in_the_next_sentence_tied_by_what_both_name():
+    from session_summarizer.decision_pairs import joined_reason
+
+    assert joined_reason("There's no reason to install `libfoo` on the backup node.",
+                         "`libfoo` is needed because the worker daemon was built against it.")
+    assert joined_reason("I'd drop the `seq` field from this phase.",
+                         "It belongs with the later event stream, not the polling MVP.")
+    assert joined_reason("我们改用 `orjson` 来序列化。", "`orjson` 更快，因为它是用 Rust 写的。")
+    # The next sentence must give a reason and name what the choice named, or point back at it.
+    assert not joined_reason("There's no reason to install `libfoo` on the backup node.",
+                             "The backup node is needed because the nightly copy runs there.")
+    assert not joined_reason("I'd drop the `seq` field from this phase.", "`seq` is a counter in the payload.")
+    assert not joined_reason("Should we drop the `seq` field?", "`seq` only matters because of streams.")
+    items = _decisions([("user", "Do we need libfoo on the backup node too?"),
+                        ("assistant", "No, there's no reason to install `libfoo` on the backup node. "
+                                      "`libfoo` is needed because the worker daemon was built against it.")])
+    assert any("libfoo" in item and "because" in item for item in items), items

@@ -10,6 +10,7 @@ from . import (
     command_list,
     cues,
     decision_cues,
+    decision_pairs,
     injected,
     loose_ends,
     memo,
@@ -878,6 +879,11 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             if (pairs and not verdict[0] and choice and not judged.get(choice, (False,))[0]
                     and rules.is_decision_pair(choice, sentence)):
                 pair = choice + " " + sentence  # the reason sits in the sentence after the choice
+                decide(pair, max(2, rules.decision_strength(pair)))
+                continue
+            if (maybe_decision and choice and not verdict[0] and not judged.get(choice, (False,))[0]
+                    and decision_pairs.joined_reason(choice, sentence)):
+                pair = choice + " " + sentence  # the reason, tied to the choice by what both name
                 decide(pair, max(2, rules.decision_strength(pair)))
                 continue
             if consequences and choice and not verdict[0] and rules.is_consequence_pair(choice, sentence):
