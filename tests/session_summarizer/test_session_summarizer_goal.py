@@ -147,3 +147,15 @@ def test_what_the_harness_writes_into_the_users_turn_is_not_the_ask():
     for injected in ("INSTRUCTIONS", "AGENTS.md", "task-notification", "Background command", "Base directory",
                      "debug prints", "plugin://"):
         assert injected not in summary.goal + later
+
+
+def test_a_compacted_summary_after_the_users_words_is_not_their_ask():
+    glued = ("now review the code for edge cases that need tests\n\n\nThis session is being continued from a previous "
+             "conversation that ran out of context. Summary:\n1. Primary Request and Intent: build a tray icon\n")
+    summary = _summary([("user", "write the wallpaper fetcher"), ("assistant", "Written."), ("user", glued),
+                        ("assistant", "Reviewing.")], agent="claude")
+    later = " ".join(summary.later_asks.items)
+    assert "review the code for edge cases" in later and "tray icon" not in later
+    alone = ("This session is being continued from a previous conversation that ran out of context. Summary:\n"
+             "1. Primary Request and Intent: build a tray icon for the wallpaper app\n")
+    assert "tray icon" in _summary([("user", alone), ("assistant", "Continuing.")], agent="claude").goal

@@ -2,8 +2,9 @@
 
 Claude Code reports a background task's end as a `<task-notification>` turn and pastes a skill's document
 after "Base directory for this skill:"; Codex puts the project's AGENTS.md inside `<INSTRUCTIONS>` under an
-"AGENTS.md instructions for <folder>" heading, and a plugin mention as a `[@name](plugin://…)` link. None of
-these is something the user asked; each is recognised by its markup, never by its wording.
+"AGENTS.md instructions for <folder>" heading, and a plugin mention as a `[@name](plugin://…)` link; a compacted
+session's summary can land after the user's own words in the same turn. None of these is something the user
+asked; each is recognised by its markup or the harness's fixed notice, never by the user's wording.
 """
 
 import re
@@ -13,6 +14,8 @@ _AGENTS_HEADING = re.compile(r"(?im)^#*\s*AGENTS\.md instructions for [^\n]*$")
 # A skill's document runs from its base-directory line to the end of the turn.
 _SKILL_DOCUMENT = re.compile(r"(?m)^Base directory for this skill:[\s\S]*\Z")
 _PLUGIN_MENTION = re.compile(r"\[@[\w.-]+\]\(plugin://[^)\s]*\)")
+# Claude Code's notice that opens a compacted session's summary; after the user's words it is not their ask.
+_COMPACTED_AFTER = re.compile(r"\n\s*This session is being continued from a previous conversation[\s\S]*\Z")
 
 
 def without_injected(text: str) -> str:
@@ -25,4 +28,7 @@ def without_injected(text: str) -> str:
         text = _SKILL_DOCUMENT.sub("", text)
     if "plugin://" in text:
         text = _PLUGIN_MENTION.sub("", text)
+    if "continued from a previous conversation" in text:
+        cut = _COMPACTED_AFTER.sub("", text)
+        text = cut if cut.strip() else text  # a turn that is only the summary: its primary request is the ask
     return text

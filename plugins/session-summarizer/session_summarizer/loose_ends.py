@@ -424,20 +424,25 @@ _PUBLISHES = re.compile(r"^(?:git push|gh (?:repo create|release create|pr creat
 def publish_handed_over(parts: Sequence[Optional[TurnParts]]) -> List[str]:
     """Pushes, publishes and deploys the replies show in shell blocks that no tool call ran, in a session whose
     tools ran commands (a chat export's blocks are read by chat_commands instead)."""
-    ran = {_verb(step) for turn_parts in parts if turn_parts is not None
-           for call in turn_parts.calls if call.kind == RUN for step in re.split(r"&&|\|\||;|\|", call.text)}
-    if not ran:
-        return []
     shown: List[str] = []
     for turn_parts in parts:
         if turn_parts is None or not turn_parts.blocks:
             continue
         blocks = [(language or "sh", code) for language, code in turn_parts.blocks
-                  if language in ("", "bash", "sh", "shell", "zsh", "console", "powershell", "cmd") and code.strip()]
-        for command in ex.find_commands("", blocks):
-            if _PUBLISHES.match(command) and _verb(command) not in ran and command not in shown:
+                  if language in ("", "bash", "sh", "shell", "zsh", "console", "powershell", "cmd")
+                  and any(word in code for word in _PUBLISH_HINTS)]
+        for command in ex.find_commands("", blocks) if blocks else []:
+            if _PUBLISHES.match(command) and command not in shown:
                 shown.append(command)
-    return shown[-2:]
+    if not shown:
+        return []
+    ran = {_verb(step) for turn_parts in parts if turn_parts is not None
+           for call in turn_parts.calls if call.kind == RUN for step in re.split(r"&&|\|\||;|\|", call.text)}
+    return [command for command in shown if ran and _verb(command) not in ran][-2:]
+
+
+# Words one of _PUBLISHES's commands holds: a block with none of them is not read.
+_PUBLISH_HINTS = ("push", "publish", "deploy", "upload", "vercel", "gh ")
 
 
 def _verb(command: str) -> str:
