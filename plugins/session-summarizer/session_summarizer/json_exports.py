@@ -55,11 +55,19 @@ def _fenced(text: str, position: int) -> Tuple[str, int]:
     return text[opening.end():closing.start()], closing.end()
 
 
+# A JSON string field of arguments the exporter cut short ("… 4 lines of output omitted …" inside the object).
+_STRING_FIELD = re.compile(r'"(cmd|command|path|file_path)"\s*:\s*"((?:[^"\\\n]|\\.)*)"')
+
+
 def _arguments(raw: str) -> Dict[str, Any]:
     try:
         data = json.loads(raw)
     except ValueError:
-        return {"input": raw}  # a custom tool's raw input (apply_patch's patch)
+        # An object cut short by the exporter still names its command or path: the call is kept, so the results
+        # after it still go to their own calls.
+        fields = {key: json.loads('"' + value + '"') for key, value in _STRING_FIELD.findall(raw)
+                  if raw.lstrip().startswith("{")}
+        return dict(fields, input=raw) if fields else {"input": raw}  # else a custom tool's raw input (a patch)
     return data if isinstance(data, dict) else {"input": raw}
 
 

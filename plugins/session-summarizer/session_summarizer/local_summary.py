@@ -27,6 +27,9 @@ from .done_commits import reported_commits
 from .done_reports import closing_replies, report_items
 from .done_states import is_new_state
 from .done_tallies import last_tally
+from .error_signatures import message_in as signature_in
+from .error_signatures import messages_in as signatures_in
+from .error_signatures import shorter_paths
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
@@ -555,9 +558,10 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
             continue
         # The same failure told again in other words ("the setup failed due to…", "the setup is still failing
         # due to…") is one error: the first telling stays.
-        words = _content_words(line)
-        if len(words) >= 4 and any(len(words & earlier) >= 0.6 * min(len(words), len(earlier)) for earlier in told):
-            continue
+        words = _content_words(line) | {"§" + status for status in rules.http_statuses(line)}
+        if len(words) >= 4 and any(len(words & earlier) >= 0.6 * min(len(words), len(earlier))
+                                   and _statuses(words) == _statuses(earlier) for earlier in told):
+            continue  # (a 404 and then a 422 from the same request are two failures)
         # "It failed: it couldn't find `data/train.csv`" and "Error: data/train.csv not found." name one file and
         # no other kind of error: one failure.
         named = (frozenset(_PATH_TOKEN.findall(line)), frozenset(_ERROR_TYPE.findall(line)))
@@ -574,8 +578,8 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
     kept = still + rest[: max(0, LIMITS["errors"] - len(still))]
     order = {key: index for index, key in enumerate(list(hits) + list(prose))}
     kept.sort(key=lambda key: (key in looking, order[key]))  # searches last: the first to give way to the budget
-    values = [_error_item(hits[key], language) if key in hits else _cut(redact_text(prose[key]).lstrip("└⎿│┃ "))
-              for key in kept]
+    values = [_error_item(hits[key], language) if key in hits
+              else _cut(shorter_paths(redact_text(prose[key]).lstrip("└⎿│┃ "))) for key in kept]
     cleaned = [ex.clean_item(value) for value in values[: LIMITS["errors"]]]
     return Section(items=cleaned, overflow=max(0, len(hits) + len(prose) - len(cleaned)))
 
@@ -584,6 +588,10 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
 
 
 
+
+
+def _statuses(words: Set[str]) -> Set[str]:
+    return {word for word in words if word.startswith("§")}
 
 
 # An error line is cut here: its head says what went wrong; the rest is the scorer's and the reader's cost.
@@ -608,7 +616,7 @@ def _cut(text: str) -> str:
 
 
 def _error_item(hit: "rules.ErrorHit", language: str) -> str:
-    line = redact_text(hit.line)
+    line = shorter_paths(redact_text(hit.line))
     if len(line) > _ERROR_CHARS:
         line = line[:_ERROR_CHARS - 1] + "…"
     source = rules.clean_command(redact_text(hit.source))[:50]
@@ -965,7 +973,7 @@ _BRIEF_CHARS = 2500
 
 # A line of pasted output rather than the user's words: a stack frame, or a line that points at a
 # file position ("at f (file:///a.js:12:3)", "  File \"a.py\", line 3", "src/a.ts:4:1").
-_OUTPUT_LINE = re.compile(r"^\s*(?:at\s+\S|File \"[^\"]+\", line \d)|\S:\d+:\d+\b"
+_OUTPUT_LINE = re.compile(r"^\s*(?:at\s+\S|File \"[^\"]+\", line \d)|\S:\d+:\d+\b|^\S+ @ \S+:\d+"  # a browser's frame
                           # a terminal's lines: a tagged log line, a prompt, a timestamp, an npm script header
                           r"|^\s*(?:\[[^\]\n]{1,40}\]|\$ |❯ |> \S|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d)")
 
@@ -1028,6 +1036,7 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
     own = _own_words(text)
     if own and not errors.full:  # a symptom told in the user's own words ("the modal closes at once")
         for report in user_reports.reports(own):
+            report = signature_in(report) or report  # a report quoting the message: the message
             errors.add(report, _error_key(report))
     if errors.full or (text.isascii() and not ex.has_error_words(text) and "E" not in text):
         return
@@ -1045,13 +1054,21 @@ def _read_user_turn(text: str, errors: "_Collector") -> None:
                        and (_OUTPUT_START.match(line) or ex.is_logged_error(line))
                        and (_looks_pasted(line) or (line.isascii() and ex.is_error_line(line.strip())))
                        and line.strip() not in lead_ins) or ex.is_failure_tally(line)]
-    if not pasted:
-        return
-    # What the user pasted is read like a tool's output: its telling lines, not every echo of them.
-    paste = rules.Call(rules.RUN, "")
-    paste.output = pasted
-    for line in rules.call_error_lines(paste) or pasted[:1]:
-        errors.add(line, _error_key(line))
+    if pasted:
+        # What the user pasted is read like a tool's output: its telling lines, not every echo of them.
+        paste = rules.Call(rules.RUN, "")
+        paste.output = pasted
+        for line in rules.call_error_lines(paste) or pasted[:1]:
+            line = signature_in(line) or line  # from where the message starts, paths cut short
+            errors.add(line, _error_key(line))
+    elif _own_words_chars(prose) <= _BRIEF_CHARS:
+        # No output pasted on lines of its own: a message the user quoted inside a sentence, in any language.
+        for message in signatures_in(prose)[:_QUOTED_PER_TURN]:
+            errors.add(message, _error_key(message))
+
+
+# A user's turn that quotes messages in its sentences reports one or two; more is a paste read above.
+_QUOTED_PER_TURN = 2
 
 
 # A line that introduces pasted output ("For the code present, we get this error:", "报错如下：",

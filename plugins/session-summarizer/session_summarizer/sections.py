@@ -67,7 +67,13 @@ _ERROR_SAYS_NOTHING = re.compile(r"(?i)^error:\s*(?:exit (?:code|status)|process
                                  r"|command failed|\d+ errors?\b|script )")
 # Lines that only show where an error happened: stack frames, code excerpts ("12|   throw …", "   ^"),
 # the test runner's headers ("stderr | a.spec.ts > …").
-_NOT_THE_ERROR = re.compile(r"^(?:at\s|File \"|\d{1,6}\s*\||\|\s|\^|~+\^?$|❯\s|stderr \||stdout \||hint:)")
+_NOT_THE_ERROR = re.compile(r"^(?:at\s|File \"|\d{1,6}\s*\||\|\s|\^|~+\^?$|❯\s|stderr \||stdout \||hint:"
+                            # the source line a traceback quotes ("raise HTTPError(msg)"): where, not what
+                            r"|raise [\w.]+\(|throw new \w)")
+# A warning is the error of its run only when it names one ("WARNING: Retrying … NameResolutionError(…)");
+# pip's "WARNING: The directory … is not writable" comes before the run's real failure.
+_WARNING = re.compile(r"^(?:WARNING|WARN|warning)\b:?")
+_NAMED_ERROR = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b")
 # A line that names an error of its own (a type and message, an errno, a compiler code): a second error
 # of the same run, where "error: failed to push some refs" after "! [rejected]" only echoes the first.
 _DISTINCT = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception): \S|^Error: [\w'\"`\[(]|\bE[A-Z]{4,}\b|\berror TS\d+"
@@ -101,12 +107,20 @@ def error_key(line: str) -> str:
     """Two error lines that differ only in file positions, quoted names or numbers are one error."""
     # Past its head an error line names ids, request numbers and paths: the head says which error it is.
     key = " ".join(_ERROR_NOISE.sub(" ", line.lower()).split())[:_KEY_CHARS]
+    # "… '404 Not Found' …" and "… '422 Unprocessable Content' …" are two errors, though only the status differs.
+    key += "".join(" " + status for status in _HTTP_STATUS.findall(line))
     if len(key.split()) < 3:  # "KeyError: 'date'" and "KeyError: 'name'": the quoted name is all that tells them apart
         key = " ".join(_NUMBERS.sub(" ", line.lower()).split())[:_KEY_CHARS]
     return key
 
 
 _NUMBERS = re.compile(r"\d+")
+_HTTP_STATUS = re.compile(r"\b[45]\d\d(?= [A-Z][a-z])")
+
+
+def http_statuses(line: str) -> List[str]:
+    """The HTTP failure statuses a line names with their reason ("404 Not Found" -> "404")."""
+    return _HTTP_STATUS.findall(line)
 
 
 _KEY_CHARS = 80
@@ -174,6 +188,8 @@ def _call_error_lines(call: Call, limit: int) -> List[str]:
     for line in output:
         stripped = line.strip().lstrip("└⎿│┃ ")
         if len(stripped) < 6 or stripped.startswith("Traceback") or _NOT_THE_ERROR.match(stripped):
+            continue
+        if _WARNING.match(stripped) and not _NAMED_ERROR.search(stripped):
             continue
         if positioned and not telling and _DIAGNOSTIC.match(stripped):
             telling.setdefault(error_key(stripped), stripped)
