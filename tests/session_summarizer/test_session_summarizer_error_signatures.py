@@ -111,3 +111,11 @@ def test_a_backticked_tool_label_and_a_cut_short_json_still_make_calls_with_thei
     assert [hit.line for hit in call_errors([parts])] == [
         "ModuleNotFoundError: No module named 'pytest'",
         "requests.exceptions.HTTPError: 502 Server Error: Bad Gateway for url: https://tides.example/api"]
+
+
+def test_the_tail_of_a_sentence_broken_over_lines_is_not_a_report_of_its_own():
+    from session_summarizer import user_reports
+
+    broken = "worked now, but (Category\n\nLink Item\n\nDelete) these buttons are still not working"
+    assert user_reports.reports(broken) == []
+    assert user_reports.reports("The Delete button is still not working on the orders page") != []

@@ -27,7 +27,7 @@ _CODE = re.compile(r"\b(?:catch|except|raise|throw|console\.\w+|print|logger\.\w
                    r"[{};]\s*$|=>|\$\{|^\s*(?:def|function|class|const|let|var|if|return)\b")
 # Where a pasted message runs into the next one or into a log's separators.
 _END = re.compile(r"[ \t]+###[ \t]|[ \t]+(?:at|@) [\w.<>$]+[ \t(]|\n")
-MESSAGE_CHARS = 120
+MESSAGE_CHARS = 100
 
 
 def message_in(line: str) -> str:

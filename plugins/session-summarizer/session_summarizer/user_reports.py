@@ -49,6 +49,8 @@ def reports(own_words: str) -> List[str]:
         text = sentence.strip().lstrip("-*• ").strip()
         if len(text) < 12 or _NOT_A_REPORT.search(text) or text.endswith((":", "：")):
             continue  # a request, or a line that introduces the output under it
+        if text[0] in ")]）" or (text.count(")") > text.count("(") and text.index(")") < 12):
+            continue  # the tail of a sentence broken over lines ("Excluir) these buttons…"): its subject is lost
         if _PASTED_LINE.match(text) or ex.is_error_line(text):
             continue
         if (ex.is_question(text) or "?" in text) and not (not text.isascii() and _SYMPTOM_WIDE.search(text)):
