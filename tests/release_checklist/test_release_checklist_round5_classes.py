@@ -470,3 +470,19 @@ def test_a_tag_workflow_that_only_drafts_notes_is_not_the_publisher(make_repo, w
         ".github/workflows/pypi_upload.yml": UPLOAD_ON_TAG},
         version="1.6.2", bumped={"pyproject.toml": '[project]\nname = "demo"\nversion = "1.6.3"\n'})
     assert (session.publishing.kind, session.publishing.workflows) == ("ci-tag", wanted)
+
+
+def test_a_documents_note_that_the_tag_starts_ci_is_the_ci_publishes_step(make_repo, with_remote, data_dir):
+    doc = ("* [ ]  Tag with X.Y.Z and push the tag\n  * ```\n    git tag -s -a X.Y.Z -m X.Y.Z\n"
+           "    git push origin --tags\n    ```\n"
+           "* [ ]  The tag will trigger the `publish` GitHub workflow. This requires a review from a maintainer.\n"
+           "* [ ]  Announce on social media\n")
+    session = _session(make_repo, with_remote, data_dir, {".github/PULL_REQUEST_TEMPLATE/release.md": doc,
+                                                          ".github/workflows/publish.yml": UPLOAD_ON_TAG},
+                       version="1.6.2", bumped={"pyproject.toml": '[project]\nname = "demo"\nversion = "1.6.3"\n'})
+    titles = [session.title_of(step) for step in session.steps]
+    assert session.loaded.source == "adopted"
+    assert not any(title.startswith("The tag will trigger") for title in titles)
+    ci = next(step for step in session.steps if step.id == "ci-publishes")
+    assert session.command_of(ci).endswith("This requires a review from a maintainer.")
+    assert "Announce on social media" in titles

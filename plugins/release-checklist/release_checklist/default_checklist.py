@@ -170,6 +170,10 @@ _TAGS = re.compile(r"^\s*git\s+tag\b")
 _PUSHES = re.compile(r"^\s*git\s+push\b")
 _TAG_TITLE = re.compile(r"(?i)\b(?:create|make|sign|add|push)\b(?:\s+(?!not\b|without\b)\S+){0,6}?\s+tags?\b|"
                         r"^tag (?:the|it|a|this)\b")
+# A document's note that the pushed tag starts the publishing workflow.
+_TAG_STARTS_CI = re.compile(r"(?i)^\W*(?:the|this|that|pushing the|a)?\s*(?:new\s+)?tag\b[^.]{0,30}?\b(?:will\s+)?"
+                            r"(?:trigger|start|kick\s+off|run)s?\b[^.]{0,40}?\b(?:workflow|ci|github\s+actions?|"
+                            r"pipeline|release\s+job)")
 # A project's own command that makes the tag: a make/just/rake/npm target or a script named for tagging.
 _OWN_TAG = re.compile(r"^(?:make|just|rake|bundle\s+exec\s+rake|npm\s+run|yarn|pnpm|invoke|nox\s+-s|"
                       r"\S*scripts?/)\s*[\w:./-]*(?<![\w])tag(?!s\b)(?:[-_:]?\w*)?\b(?!\s+-d)")
@@ -213,6 +217,11 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
     text: the document itself. A tag it signs (`git tag -s`, "signed tags") is signed here too; release
     notes it has GitHub generate need no drafting; a tag it creates on GitHub's release page is not made
     and pushed locally first. Policies and "you're done" are no steps; raw <br> never reaches a title."""
+    # What a dropped "the tag will trigger the workflow" note adds ("This requires a review from a maintainer.")
+    # goes with the derived "CI publishes" step.
+    ci_notes = " ".join((step.command or "")[len(step.title):].strip(" .:\n") + "." for step in document.steps
+                        if _done_by_ci(step, publishing) and _TAG_STARTS_CI.search(step.title) and step.command
+                        and step.command.startswith(step.title) and len(step.command) > len(step.title) + 2)
     document = dataclasses.replace(document, steps=tuple(
         dataclasses.replace(step, title=_HTML_BREAK.sub(" ", step.title).strip(),
                             command=_HTML_BREAK.sub(" ", step.command) if step.command else step.command)
@@ -250,6 +259,9 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
     publish_steps = [step for step in derived.steps if _is_publishing_step(step) and not publishes]
     tagging_steps = [own_tag if step_id == "create-the-tag" and own_tag is not None else by_id[step_id]
                      for step_id in _DERIVED_TAGGING if step_id in by_id]
+    if ci_notes:
+        publish_steps = [dataclasses.replace(step, command=f"{step.command} {ci_notes}")
+                         if step.id == "ci-publishes" and step.command else step for step in publish_steps]
     steps = ([by_id[step_id] for step_id in _DERIVED_BEFORE if step_id in by_id] + before + checks
              + tagging_steps + publish_steps + after)
     used: Dict[str, int] = {}
@@ -260,7 +272,11 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
 def _done_by_ci(step: Step, publishing: Optional[Publishing]) -> bool:
     """A document's publish step (`npm publish`) that the workflow the tag push starts runs itself: the derived
     "CI publishes" step stands for it, so it is not offered to be done twice."""
-    if publishing is None or publishing.kind != TAG_PUSH or not publishing.runs:
+    if publishing is None or publishing.kind != TAG_PUSH:
+        return False
+    if step.kind == StepKind.MANUAL and _TAG_STARTS_CI.search(step.title):
+        return True  # "The tag will trigger the `publish` GitHub workflow": what "CI publishes" says
+    if not publishing.runs:
         return False
     said = _PUBLISHES.search(f"{step.title} {step.command or ''}")
     return said is not None and registry_of(said.group(0)) in publishing.runs
