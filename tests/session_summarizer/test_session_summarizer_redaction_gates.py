@@ -1,8 +1,12 @@
-"""The substring tests in front of the redaction patterns, and the per-summary answers for a call's errors,
-are speed-ups only: every text redacts, and every call reads, the same as without them."""
+"""The substring tests in front of the redaction patterns, the per-summary answers for a call's errors and
+the path hint's grouped extensions are speed-ups only: every text redacts, every call reads and every path
+is found the same as without them."""
 
 import itertools
+import random
+import re
 
+from session_summarizer import extraction as ex
 from session_summarizer import memo, redaction
 from session_summarizer import sections as rules
 
@@ -66,3 +70,19 @@ def test_a_calls_errors_are_read_once_per_summary_and_handed_out_fresh():
     other = rules.Call(rules.RUN, "pytest -q")
     other.output = ["ModuleNotFoundError: No module named 'yaml'"]
     assert rules.call_error_lines(other) == ["ModuleNotFoundError: No module named 'yaml'"]  # and the output
+
+
+def test_extensions_grouped_by_letter_find_what_the_flat_alternation_finds():
+    flat = re.compile(r"\.(?:" + ex._EXTENSIONS + r")(?![A-Za-z0-9_\-])")
+    grouped = re.compile(r"\.(?:" + ex._by_first_letter(ex._EXTENSIONS) + r")(?![A-Za-z0-9_\-])")
+    pieces = [*ex._EXTENSIONS.split("|"), "x", "1", "-", " ", ".", "/", "c", "m", "s", "js", "on", "nb"]
+    rng = random.Random(7)
+    found = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) + ("." if rng.random() < 0.5 else "") for _ in range(rng.randint(1, 8)))
+        spans = [match.span() for match in flat.finditer(text)]
+        assert [match.span() for match in grouped.finditer(text)] == spans, text
+        found += len(spans)
+    assert found > 1000
+
+

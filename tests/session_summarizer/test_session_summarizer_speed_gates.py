@@ -180,7 +180,7 @@ def test_grouped_stems_find_what_testing_every_stem_finds():
     lists = [*cues._GATES.values(), cues._CHOICE_REASON_STEMS]
     for stems in lists:
         groups = cues._grouped(stems)
-        assert sorted(stem for _, members in groups for stem in members) == sorted(stems)
+        assert sorted(stem for _, members, _ in groups for stem in members) == sorted(stems)
         pieces = [stem[:rng.randint(1, len(stem))] for stem in stems] + list(stems) + [" ", "x", "the "]
         for _ in range(3000):
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 5)))

@@ -305,7 +305,7 @@ def commits_shown(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
             continue
         hashes.extend(commit for commit, _ in turn_parts.commit_of)
         text = turn.text
-        if not any(word in text for word in _COMMIT_HINTS):  # substring checks: far cheaper than the pattern
+        if not any(map(text.__contains__, _COMMIT_HINTS)):  # substring checks: far cheaper than the pattern
             continue
         for line in _lines_with(_COMMIT_SCAN, text):
             found = _COMMIT_LINE.match(line.strip())

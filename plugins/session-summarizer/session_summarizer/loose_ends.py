@@ -50,7 +50,7 @@ def git_left(turns: Sequence[Turn]) -> Tuple[List[str], Optional[Tuple[str, int]
     ahead: Optional[Tuple[str, int]] = None
     for turn in turns:
         text = turn.text
-        if not (dirty or ahead) and not any(gate in text for gate in _GATE) and not (
+        if not (dirty or ahead) and not any(map(text.__contains__, _GATE)) and not (
                 "## " in text and _SHORT_HEAD_ANYWHERE.search(text)):
             continue
         block: Optional[List[str]] = None  # the files of the status block being read
@@ -136,7 +136,7 @@ def push_rejected(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
     """git's line for the session's last rejected push, when no push went through after it."""
     line, at = "", -1
     for index, turn in enumerate(turns):
-        text = turn.text.replace("-&gt;", "->")  # SpecStory exports escape git's arrow
+        text = turn.text.replace("-&gt;", "->") if "&" in turn.text else turn.text  # SpecStory escapes the arrow
         if "rejected" in text or "failed to push" in text:
             found = list(_PUSH_REJECTED.finditer(text))
             if found:
