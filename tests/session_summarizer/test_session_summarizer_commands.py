@@ -61,6 +61,20 @@ def test_steps_that_answer_the_users_question_stay_theirs_after_an_ok():
     assert summary.commands.items == ["pip install -r requirements-dev.txt"]
 
 
+def test_commands_listed_under_a_line_that_says_they_passed_ran_in_any_language():
+    for lead in ("Validações OK:", "All checks passed:", "✅ 通过的检查：", "検証 OK:", "통과한 검사:"):
+        summary = _summary([
+            {"role": "user", "text": "Implement the plan."},
+            {"role": "assistant", "text": "Implemented.\n\n- Branch: `guard`\n\n" + lead + "\n"
+                                          "- `npm run lint`\n- `npm test -- --runInBand` → 12 suites OK\n"}])
+        assert summary.commands.items == ["npm run lint", "npm test -- --runInBand"], lead
+    # Checks still to run are not a report that they ran.
+    summary = _summary([
+        {"role": "user", "text": "Implement the plan."},
+        {"role": "assistant", "text": "Next, make sure these pass:\n- `npm run lint`\n- `npm test`\n"}])
+    assert summary.commands.items == []
+
+
 def test_the_users_own_terminal_paste_is_a_command_that_ran():
     summary = _summary([
         {"role": "user", "text": "@me ➜ /workspaces/toolbox (fix-24) $ bundle exec rubocop\nInspecting 16 files\n"

@@ -17,6 +17,7 @@ from . import ask_kinds, cues
 from . import extraction as ex
 from .asked_how import asks_how
 from .formats import RUN
+from .reported_checks import checks_that_passed
 from .session import Turn
 from .transcript import TurnParts
 
@@ -164,6 +165,7 @@ def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
         # Inline commands in prose are taken only where the sentence says they ran, or how it went.
         ran.extend(ex.find_commands(turn_parts.prose, []))
         ran.extend(reported_runs(turn_parts.prose))
+        ran.extend(checks_that_passed(turn_parts.prose))
         shown = _block_commands(turn_parts)
         reply = _reply_after(turns, index)
         # "OK" alone accepts what was shown, and so does a yes to a reply that ends on an offer (a question);
