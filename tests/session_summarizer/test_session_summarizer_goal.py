@@ -159,3 +159,15 @@ def test_a_compacted_summary_after_the_users_words_is_not_their_ask():
     alone = ("This session is being continued from a previous conversation that ran out of context. Summary:\n"
              "1. Primary Request and Intent: build a tray icon for the wallpaper app\n")
     assert "tray icon" in _summary([("user", alone), ("assistant", "Continuing.")], agent="claude").goal
+
+
+def test_a_first_ask_that_pastes_a_spec_before_it_asks_keeps_the_request():
+    spec = ("The project has a README and a licence file (PASS/FAIL)\n    There was a release within the last year "
+            "(yes/no)\n    The number of active contributors in the last 12 months is measured (below/above 3)\n"
+            "    The number of commits per month is measured (below/above 2)\n    The number of open issues is "
+            "measured (not used yet)\n\n---\n\nI want to check these metrics with the GraphQL API. Please write the "
+            "curl requests that fetch them.")
+    goal = _summary([("user", spec), ("assistant", "Here are the requests.")]).goal
+    assert goal.startswith("The project has a README") and "GraphQL API" in goal
+    plain = _summary([("user", "The tests are flaky on CI. Make them deterministic."), ("assistant", "Done.")]).goal
+    assert plain == "The tests are flaky on CI. Make them deterministic."

@@ -247,7 +247,7 @@ def summarize(session: Session, language: Optional[str] = None,
     asks = [text for text in (ask_text(turn.text) for turn in user_turns) if text]
     first = _first_real_ask(asks)
     # The first ask is the goal: a little more of it than of the later asks, which only say what changed.
-    goal = _opening(asks[first], sentences=3, enough=160) if asks else ""
+    goal = _with_request(_opening(asks[first], sentences=3, enough=160), asks[first], _GOAL_READ) if asks else ""
     later_section = _later_asks(asks, first, goal)
 
     paths: List[str] = []
@@ -403,17 +403,21 @@ def _later_asks(asks: Sequence[str], first: int, goal: str) -> Section:
     return result
 
 
-def _with_request(opening: str, ask: str) -> str:
+def _with_request(opening: str, ask: str, read: int = 0) -> str:
     """An opening that only sets the scene ("I don't like that the name gives the answer away.") with the
-    sentence after it that asks for the change ("Can you mask it instead?")."""
+    sentence after it that asks for the change ("Can you mask it instead?"), looked for in `read` characters."""
     if _TASK_WORDS.search(opening) or ask_kinds.requests_work(opening):
         return opening
-    for sentence in ex.sentences(ex.split_code(ask)[0][:_RANKED_CHARS * 2]):
-        if sentence[:30] not in opening and ask_kinds.requests_work(sentence):
+    for sentence in ex.sentences(ex.split_code(ask)[0][:read or _RANKED_CHARS * 2]):
+        if sentence[:30] not in opening and (ask_kinds.requests_work(sentence) or (read and _TASK_WORDS.search(
+                sentence) and not ex.is_question(sentence))):
             return opening + " " + sentence[:_LATER_CHARS // 2]
     return opening
 
 
+# The first ask can paste a spec before it asks ("<the metrics> --- please write the curl requests"): this much
+# of it is read for the sentence that asks.
+_GOAL_READ = 2000
 # A later ask is shown this long at most: it says what changed, the goal above says the rest.
 _LATER_CHARS = 200
 # Asks are ranked on this many of their first characters: what they ask for is said at the start.
