@@ -6,8 +6,8 @@ import itertools
 import random
 import re
 
+from session_summarizer import chat_commands, loose_ends, memo, redaction, text_gates
 from session_summarizer import extraction as ex
-from session_summarizer import memo, redaction
 from session_summarizer import sections as rules
 
 # Secrets of every kind the patterns know, in the cases and scripts a session may write them.
@@ -86,3 +86,16 @@ def test_extensions_grouped_by_letter_find_what_the_flat_alternation_finds():
     assert found > 1000
 
 
+
+
+def test_a_word_looked_for_where_its_rarest_character_is_is_found_as_any_word_is():
+    word_lists = [loose_ends._GATE, chat_commands._COMMIT_HINTS, ex._ERROR_PIECES, ("a", "Bb", "c c", "ß", "コミ")]
+    rng = random.Random(13)
+    for words in word_lists:
+        gate = text_gates.gate(words)
+        assert all(char in word for char, word in gate)
+        pieces = [*words, *(word[: rng.randint(1, len(word))] for word in words), " ", "x", "\n", "é", "提"]
+        for _ in range(2000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
+            assert text_gates.holds_any(text, gate) == any(word in text for word in words), text
+    assert text_gates.gate(["Your branch"])[0][0] == "Y"  # a capital before the common letters

@@ -19,6 +19,7 @@ from .asked_how import asks_how
 from .formats import RUN
 from .reported_checks import checks_that_passed
 from .session import Turn
+from .text_gates import gate, holds_any
 from .transcript import TurnParts
 
 # A terminal prompt the user pasted: "@me ➜ /repo (main) $ bundle exec rubocop", "PS C:\app> npm test".
@@ -279,6 +280,7 @@ _HASH = re.compile(r"(?<![0-9a-f])([0-9a-f]{7,12})(?![0-9a-f])")
 _PUSH_WORD = re.compile(r"(?i)\b(?:push(?:ed)?|пуш\w*|отправлен\w*|enviad[oa])\b|プッシュ|推送|푸시|พุช")
 _RANGE = re.compile(r"\b[0-9a-f]{7,12}(?:\.\.|\s*(?:→|->)\s*)[0-9a-f]{7,12}\b")
 _COMMIT_HINTS = ("ommit", "OMMIT", "оммит", "ОММИТ", "onfirmaci", "コミット", "提交", "커밋", "คอมมิต")
+_COMMIT_WORDS = gate(_COMMIT_HINTS)
 _COMMIT_SCAN = re.compile(_COMMIT_WORD.pattern.replace("(?i)", "", 1)
                           + r"|^\s*\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] ", re.I | re.M)
 
@@ -307,7 +309,7 @@ def commits_shown(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
             continue
         hashes.extend(commit for commit, _ in turn_parts.commit_of)
         text = turn.text
-        if not any(map(text.__contains__, _COMMIT_HINTS)):  # substring checks: far cheaper than the pattern
+        if not holds_any(text, _COMMIT_WORDS):  # substring checks: far cheaper than the pattern
             continue
         for line in _lines_with(_COMMIT_SCAN, text):
             found = _COMMIT_LINE.match(line.strip())

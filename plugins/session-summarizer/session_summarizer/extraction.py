@@ -6,6 +6,7 @@ import string
 from typing import Dict, Iterator, List, Tuple
 
 from .memo import SummaryMemo
+from .text_gates import gate, holds_any
 
 # --------------------------------------------------------------------------- splitting text
 
@@ -333,6 +334,7 @@ _NEXT_CJK = re.compile(
 # skipped. Plain substring tests are far faster than one alternation over the same text.
 _ERROR_PIECES = ("rror", "xception", "ailed", "FAIL", "raceback", "anic", "atal:", "ERR!", "fault", "not found",
                  "such file", "denied", "exit ", "rash", "ncaught", "nhandled", "Could not")
+_ERROR_GATE = gate(_ERROR_PIECES)
 _ERROR = re.compile(
     r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|Traceback|\bFAILED\b|\bfailed\b|\bFAIL\b|panic(?:ked)?:|fatal:"
     r"|(?i:\berror(?:\[E\d+\])?:)|ERR!|Segmentation fault|command not found|No such file or directory"
@@ -374,7 +376,7 @@ def has_finding_words(lowered: str) -> bool:
 
 
 def has_error_words(text: str) -> bool:
-    return any(map(text.__contains__, _ERROR_PIECES))  # the loop in C: asked of every turn
+    return holds_any(text, _ERROR_GATE)  # asked of every turn
 
 
 def is_action(sentence: str) -> bool:

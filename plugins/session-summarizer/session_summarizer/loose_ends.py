@@ -11,6 +11,7 @@ from typing import List, Optional, Sequence, Set, Tuple
 from . import extraction as ex
 from .formats import EDIT, EXTERNAL, RUN
 from .session import Turn
+from .text_gates import gate, holds_any
 from .transcript import TurnParts
 
 # ---------------------------------------------------------------------------------------------- git state
@@ -31,6 +32,7 @@ _SHORT_STATE = re.compile(r"^[MADRCU?!]{1,2} (\S.*)$")
 # Substrings that must be in a turn for any of the above to matter (a cheap gate over long sessions).
 _GATE = ("Your branch", "Untracked files", "Changes not staged", "Changes to be committed", "working tree clean",
          "working directory clean", "Everything up-to-date")
+_GATE_WORDS = gate(_GATE)
 # `git status -sb`'s first line ("## main...origin/main [ahead 1]"), anywhere in a turn: a Markdown heading is not one.
 _SHORT_HEAD_ANYWHERE = re.compile(r"^[\s└│⎿>]*## [^\s.]+\.\.\.[^\s.]", re.M)
 
@@ -50,7 +52,7 @@ def git_left(turns: Sequence[Turn]) -> Tuple[List[str], Optional[Tuple[str, int]
     ahead: Optional[Tuple[str, int]] = None
     for turn in turns:
         text = turn.text
-        if not (dirty or ahead) and not any(map(text.__contains__, _GATE)) and not (
+        if not (dirty or ahead) and not holds_any(text, _GATE_WORDS) and not (
                 "## " in text and _SHORT_HEAD_ANYWHERE.search(text)):
             continue
         block: Optional[List[str]] = None  # the files of the status block being read
