@@ -9,6 +9,7 @@ import re
 from typing import List, Optional, Sequence, Set, Tuple
 
 from . import extraction as ex
+from . import user_answers
 from .formats import EDIT, EXTERNAL, RUN
 from .session import Turn
 from .text_gates import gate, holds_any
@@ -275,27 +276,15 @@ _PUT_OFF_ITEMS = 2
 
 # ------------------------------------------------------------------------------------- an option picked last
 
-# The user's whole turn is an option's label ("a", "(b)", "2", "B."), the answer to the reply's list of options.
-_OPTION_LABEL = re.compile(r"^\(?([A-Za-z]|\d{1,2})\)?[.)]?$")
-
-
 def picked_option(turns: Sequence[Turn]) -> str:
     """The option the user picked in the session's last turn, as the reply before it listed it ("(a) update
     spec.json …"), when nothing came after the pick: the chosen work was never shown done."""
     spoken = [turn for turn in turns if turn.text.strip()]
     if len(spoken) < 2 or spoken[-1].role != "user" or spoken[-2].role != "assistant":
         return ""
-    label = _OPTION_LABEL.match(spoken[-1].text.strip())
-    if not label:
-        return ""
-    wanted = re.escape(label.group(1))
-    # "(a) …", "a) …", "a. …", "- (a) …", "**A.** …": the last such line names the option (a reply may list twice).
-    line = re.compile(r"(?im)^[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?\(?" + wanted
-                      + r"(?:\)|\.|:)(?:\*\*)?[ \t]+(\S[^\n]{2,})$")
-    found = list(line.finditer(spoken[-2].text))
-    if not found:
-        return ""
-    return "(" + label.group(1) + ") " + " ".join(found[-1].group(1).replace("**", "").split())[:200]
+    picked = user_answers.picked_label(spoken[-1].text, spoken[-2].text)
+    label = user_answers.label_of(spoken[-1].text)
+    return "(" + label + ") " + " ".join(picked.split())[:200] if picked and label else ""
 
 
 # ------------------------------------------------------------------------------------- a next-steps heading

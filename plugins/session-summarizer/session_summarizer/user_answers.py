@@ -55,6 +55,12 @@ def _labelled(offer: str, label: str) -> List[str]:
     return found
 
 
+def label_of(ask: str) -> str:
+    """The option label a whole answer consists of ("(b)" -> "b", "２番で" -> "2"), or ""."""
+    match = _LABEL_ANSWER.match(unicodedata.normalize("NFKC", ask).strip())
+    return match.group(1) if match else ""
+
+
 def picked_label(ask: str, offer: str) -> str:
     """The option a bare label answer picks, when the reply offered options under labels and asked."""
     answer = unicodedata.normalize("NFKC", ask).strip()
