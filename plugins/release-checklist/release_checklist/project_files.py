@@ -35,7 +35,8 @@ NOTES_FOLDERS = ("release-notes", "release_notes", "releasenotes", "docs/release
                  "doc/release-notes", "changelog.d", "changes", "newsfragments", "changelog")
 _TOML_SECTION = re.compile(r"^\s*\[\[?\s*([^\]\[]+?)\s*\]\]?\s*(?:#.*)?$")
 _TOML_STRING = re.compile(r"""^\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(true|false))\s*(?:#.*)?$""")
-_PY_VERSION = re.compile(r"""^__version__\s*(?::\s*str\s*)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
+# The assignment may carry a type annotation (`__version__: str = …`, `__version__: Final = …`, `: Final[str]`).
+_PY_VERSION = re.compile(r"""^__version__\s*(?::\s*[\w.]+(?:\[[\w.]+\])?\s*)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
 # incremental's form (hatch `source = "incremental"`): __version__ = Version("Twisted", 24, 10, 0)
 _INCREMENTAL = re.compile(r"""^__version__\s*=\s*Version\(\s*['"][^'"]+['"]\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)""",
                           re.MULTILINE)
@@ -122,9 +123,16 @@ def changelog_candidates(repo: str) -> List[str]:
             for suffix in CHANGELOG_SUFFIXES:
                 real = names.get(stem + suffix)
                 path = os.path.join(folder, real) if folder and real else real
-                if real and os.path.isfile(os.path.join(repo, path or "")) and path not in found:
+                if real and os.path.isfile(os.path.join(repo, path or "")) and path not in found \
+                        and not _empty_file(os.path.join(repo, path or real)):
                     found.append(path or real)
     return found
+
+
+def _empty_file(path: str) -> bool:
+    """A changelog kept as an empty placeholder (autotools wants NEWS and ChangeLog to exist) holds no entries,
+    so it is not where the release's entry goes."""
+    return not (_read(path, 4096) or "").strip()
 
 
 def notes_folder(repo: str) -> Optional[str]:

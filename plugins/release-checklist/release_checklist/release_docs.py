@@ -18,7 +18,8 @@ from .doc_placeholders import fill_item
 from .markdown_lines import BLANK, CODE, COMMENT, FENCE_CLOSE, FENCE_OPEN, MarkdownLines
 from .steps import Step, StepKind
 
-ADOPTED_FOLDERS = ("", ".github", "docs", "doc")
+# (a project's tooling folder keeps it next to the scripts it runs: utils/release-checklist.rst)
+ADOPTED_FOLDERS = ("", ".github", "docs", "doc", "utils", "tools", "scripts", "dev")
 DOC_SUFFIXES = (".md", ".rst", ".txt", "")
 MAX_DOC_DEPTH = 3  # docs/html/development/release-process.rst
 MAX_TITLE = 120
@@ -45,7 +46,10 @@ _SIGNALS = {
 # Programs a release is run with, in a code span or at the start of a code block's line.
 _PROGRAMS = (r"(?:git|make|cargo|npm|npx|pnpm|yarn|node|python3?|uv|tox|nox|twine|gh|just|go|rake|bundle|gem|invoke|"
              r"pipenv|poetry|hatch|pdm|bazel|gradlew?|mvnw?|dotnet|mix|ruby|bash|sh|\./|\.\./|scripts?/|bin/|tools/)")
-_CODE_COMMAND = re.compile(rf"`+\s*(?:\$ )?{_PROGRAMS}[^`]*`+|^\s*(?:\$ )?{_PROGRAMS}\S*\s", re.MULTILINE)
+# (a program then `:` is a cross-reference target, reStructuredText's :exc:`python:DeprecationWarning`)
+_CODE_COMMAND = re.compile(rf"`+\s*(?:\$ )?{_PROGRAMS}(?!:)[^`]*`+|^\s*(?:\$ )?{_PROGRAMS}(?!:)\S*\s", re.MULTILINE)
+# A command that makes the release itself (`pipenv run invoke release.release`, `npm run release`).
+_RELEASE_COMMAND = re.compile(r"(?i)\b(?:releas|publish|deploy)")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"^\s*([=\-~^*#+\"'`])\1{2,}\s*$")
 _CODE = re.compile(r"(`+)(.+?)\1")
@@ -75,7 +79,10 @@ def is_procedure(text: str, named_for_it: bool = False) -> bool:
     found = doc_signals(text)
     actions = sum(found[name] for name in ("tag", "push", "publish", "bump"))
     has_list = len([line for line in text.splitlines() if _ITEM.match(line)]) >= 2
-    if named_for_it and found["commands"] and not _POLICY.search(_title_of(text)):
+    # Named for it, a document still has to say how to release: some action, or a command that releases
+    # (a versioning and deprecation page named release-process.rst only shows how to build the docs).
+    releasing = actions >= 1 or any(_RELEASE_COMMAND.search(match.group(0)) for match in _CODE_COMMAND.finditer(text))
+    if named_for_it and found["commands"] and releasing and not _POLICY.search(_title_of(text)):
         return True
     return (actions >= 2 and (found["commands"] or has_list)) or (actions >= 1 and found["commands"] and has_list)
 
@@ -156,9 +163,22 @@ def find_release_doc(repo: str) -> Optional[str]:
                 text = handle.read(1_000_000)
         except OSError:
             continue
-        if is_procedure(text, _named_for_it(path)):
+        if is_procedure(text, _named_for_it(path)) and not is_changelog(text):
             return path
     return None
+
+
+_VERSION_IN_HEADING = re.compile(r"\bv?\d+\.\d+(?:\.\d+)?\b")
+
+
+def is_changelog(text: str) -> bool:
+    """Most headings name a version ("# Release rayon 1.12.0 (date)", "3.0.2 (2024-10-28)"): the file is the
+    project's release history (RELEASES.md, RELEASES.rst), not how to make a release."""
+    lines = text.splitlines()
+    underlined = [heading for heading in _underlined_headings(lines).values() if heading]
+    headings = [match.group(1) for match in map(_HEADING.match, lines) if match] + underlined
+    versioned = sum(1 for heading in headings if _VERSION_IN_HEADING.search(heading))
+    return versioned >= 3 and versioned * 2 > len(headings)
 
 
 def _placeholders(text: str) -> str:

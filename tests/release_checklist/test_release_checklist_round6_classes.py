@@ -1,0 +1,112 @@
+"""The classes behind round 6's misses (issue 26), each on a repository shaped like the convention: empty
+placeholder changelogs, type-annotated `__version__`, release histories named like release documents,
+versioning-policy pages named like release processes (with reStructuredText cross-references that look
+like commands), and release documents kept in a tooling folder."""
+from __future__ import annotations
+
+import os
+
+from release_checklist import ReleaseSession
+from release_checklist.release_docs import find_release_doc, is_changelog, is_procedure
+
+
+def _session(make_repo, with_remote, data_dir, files, bumped=None, tag="v1.6.2", version=None):
+    repo = make_repo(version=version, files=files)
+    repo.write("log.txt", tag + "\n")
+    repo.commit(tag)
+    repo.git("tag", "-a", tag, "-m", tag)
+    for name, text in (bumped or {}).items():
+        repo.write(name, text)
+    repo.write("fix.txt", "fix\n")
+    repo.commit("bump")
+    with_remote(repo)
+    return ReleaseSession(str(repo), data_dir)
+
+
+def _builtin(session, name):
+    return next((step for step in session.steps if (step.command or "").startswith("release-check " + name)), None)
+
+
+# ----- changelogs kept empty -----------------------------------------------------------------------------------
+
+def test_empty_placeholder_changelogs_are_no_changelog(make_repo, with_remote, data_dir):
+    # autotools projects keep NEWS and ChangeLog as empty files because `automake` wants them to exist
+    files = {"configure.ac": "AC_INIT([codec], m4_esyscmd([./version.sh]))\n", "NEWS": "", "ChangeLog": "\n"}
+    session = _session(make_repo, with_remote, data_dir, files)
+    assert session.project.changelog_file is None
+    assert _builtin(session, "changelog-entry") is None
+
+
+def test_a_changelog_with_entries_next_to_an_empty_one_is_used(make_repo, with_remote, data_dir):
+    files = {"NEWS": "", "ChangeLog": "1.6.2\n- older fix\n"}
+    bumped = {"ChangeLog": "1.6.3\n- fix\n\n1.6.2\n- older\n"}
+    session = _session(make_repo, with_remote, data_dir, files, bumped=bumped)
+    assert session.project.changelog_file == "ChangeLog"
+
+
+# ----- annotated __version__ ------------------------------------------------------------------------------------
+
+FLIT = '[build-system]\nrequires = ["flit_core"]\nbuild-backend = "flit_core.buildapi"\n\n' \
+       '[project]\nname = "demo"\ndynamic = ["version"]\n'
+
+
+def test_an_annotated_dunder_version_is_read(make_repo, with_remote, data_dir):
+    for annotation in (": Final", ": Final[str]", ": typing.Final"):
+        module = f"from typing import Final\n\n__version__{annotation} = '{{v}}'\n"
+        session = _session(make_repo, with_remote, data_dir,
+                           {"pyproject.toml": FLIT, "demo/__init__.py": module.format(v="1.6.2")},
+                           bumped={"demo/__init__.py": module.format(v="1.6.3")})
+        assert session.version == "1.6.3", annotation
+        assert session.project.version_file == os.path.join("demo", "__init__.py")
+
+
+# ----- documents that are not procedures ------------------------------------------------------------------------
+
+RELEASE_HISTORY = "".join(f"# Release demo 1.{minor}.0 (2026-0{minor}-01)\n\n- Run `cargo publish` fixed; tag the "
+                          f"crate.\n- Bump MSRV.\n\n" for minor in range(6, 1, -1))
+
+
+def test_a_release_history_named_releases_is_not_the_procedure(make_repo, with_remote, data_dir):
+    assert is_changelog(RELEASE_HISTORY)
+    assert is_procedure(RELEASE_HISTORY, True)  # it reads like steps; its headings say it is a history
+    session = _session(make_repo, with_remote, data_dir, {"RELEASES.md": RELEASE_HISTORY})
+    assert session.loaded.source == "default"
+
+
+POLICY_RST = """=====================
+Demo's release process
+=====================
+
+Versioning
+----------
+
+Demo follows :pep:`440`. See :exc:`python:DeprecationWarning` and :envvar:`python:PYTHONWARNINGS`.
+
+Deprecating a feature
+---------------------
+
+Check the rendered page with ``make html`` before merging.
+"""
+
+CHECKLIST_RST = """Release checklist
+=================
+
+* Run ``python utils/bump_version.py 1.2.3``
+* Commit and ``git tag v1.2.3``
+* ``twine upload dist/*``
+* ``git push origin main --tags``
+"""
+
+
+def test_a_versioning_policy_named_release_process_is_passed_over(make_repo):
+    assert not is_procedure(POLICY_RST, named_for_it=True)
+    repo = make_repo(files={"doc/internals/release-process.rst": POLICY_RST})
+    assert find_release_doc(str(repo)) is None
+
+
+def test_a_release_document_in_a_tooling_folder_is_adopted(make_repo, with_remote, data_dir):
+    files = {"doc/internals/release-process.rst": POLICY_RST, "utils/release-checklist.rst": CHECKLIST_RST}
+    session = _session(make_repo, with_remote, data_dir, files, version="1.6.2", bumped={
+        "pyproject.toml": '[project]\nname = "demo"\nversion = "1.6.3"\n'})
+    assert session.loaded.source == "adopted"
+    assert os.path.relpath(session.loaded.path, session.repo).replace(os.sep, "/") == "utils/release-checklist.rst"
