@@ -103,3 +103,15 @@ def test_a_choice_and_the_reason_in_the_next_sentence_tied_by_what_both_name():
                         ("assistant", "No, there's no reason to install `libfoo` on the backup node. "
                                       "`libfoo` is needed because the worker daemon was built against it.")])
     assert any("libfoo" in item and "because" in item for item in items), items
+
+
+def test_a_plan_that_names_what_it_will_use_and_what_that_will_make_of_it():
+    from session_summarizer.sections import is_decision_pair
+
+    assert is_decision_pair("I'll change the exporter to use stdout when no file is given.",
+                            "This will make it composable in shell pipelines.")
+    assert is_decision_pair("Let me switch the loader to use the YAML parser.", "It would keep the config readable.")
+    # A plan with no reason after it, or a reason after a report, is no pair.
+    assert not is_decision_pair("I'll change the exporter to use stdout when no file is given.",
+                                "The tests pass on both platforms.")
+    assert not is_decision_pair("I read the exporter's code.", "This will make the next step easier.")

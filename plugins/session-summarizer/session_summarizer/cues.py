@@ -66,6 +66,8 @@ _CHOICE_LATIN = re.compile(
     r"|i'?d (?:use|keep|remove|drop|go with|move|put|extract|avoid|stick|start|add|pick|choose|switch)"
     r"|(?:is|are|was) the (?:right|correct|better|best) (?:choice|call|approach|fit|tool|option|way|move)"
     r"|switch to|no reason to"
+    # the agent's own plan that names what it will use: "I'll modify the program to use stdout when …"
+    r"|(?:i'?ll|we'?ll|i will|we will|let me|let'?s) (?:\w+ ){1,4}to use\b"
     r"|решил|выбрал|используем|будем использовать|decid[íi]|eleg[íi]|usaremos|vamos a usar|escolh|decidi"
     r"|vamos usar|entschieden|verwenden|choisi|utiliser|seçtim|seçildi|tercih)\b")
 _CHOICE_WIDE = re.compile(
@@ -93,6 +95,9 @@ _REJECT_AND_REPLACE_WIDE = re.compile(
 _FOLLOW_REASON_LATIN = re.compile(
     r"^(?:this|that|it|doing so|which|these|both)\s+(?:(?:also|then|now|way)\s+)?(?:makes|keeps|avoids|means|ensures"
     r"|prevents|lets|allows|gives|removes|guarantees|is (?:safer|simpler|faster|cleaner|more|less))\b"
+    # what the choice will do: "This will make it composable in pipelines", "It would keep the API stable"
+    r"|^(?:this|that|it|doing so|these)\s+(?:will|would|should)\s+(?:also\s+)?(?:make|keep|avoid|ensure|prevent|let"
+    r"|allow|give|remove|guarantee|help)\b"
     r"|^(?:это|так) (?:позволяет|делает|избавляет)|^(?:esto|isso|isto) (?:hace|permite|evita|torna|garante)")
 _FOLLOW_REASON_WIDE = re.compile(
     r"^(?:これにより|これで|こうすることで|そうすることで|この方が|这样(?:可以|就|能|做)|这可以|这能|此举"
@@ -242,11 +247,13 @@ _SIMPLIFIED_READ = frozenset(("reason", "contrast", "alternative", "choice"))
 _FOLLOW_IN_TEXT = re.compile(
     r"(?:^|[.!?:]\s+|\n\s*)(?:this|that|it|doing so|which|these|both)\s+(?:(?:also|then|now|way)\s+)?(?:makes|keeps"
     r"|avoids|means|ensures|prevents|lets|allows|gives|removes|guarantees|is (?:safer|simpler|faster|cleaner|more"
-    r"|less))\b")
+    r"|less)|(?:will|would) (?:make|keep|avoid|ensure|prevent|let|allow|help))\b")
 _CHOICE_REASON_STEMS = _GATES["reason"] + _GATES["contrast"]
 _CHOICE_REASON_GROUPS = _grouped(_CHOICE_REASON_STEMS)
 _FOLLOW_STEMS = ("makes", "keeps", "avoids", "means", "ensures", "prevents", "lets", "allows", "gives", "removes",
-                 "guarantees", "is safer", "is simpler", "is faster", "is cleaner", "is more", "is less")
+                 "guarantees", "is safer", "is simpler", "is faster", "is cleaner", "is more", "is less",
+                 "will make", "will keep", "will avoid", "will ensure", "will prevent", "will let", "will allow",
+                 "will help", "would make", "would keep", "would avoid", "would ensure", "would help")
 
 
 _FOLLOW_SUBJECT = re.compile(r"(?:^|[.!?:]\s+|\n\s*)(?:this|that|it|doing so|which|these|both)\s+(?:(?:also|then|now"
