@@ -119,3 +119,35 @@ def test_the_tail_of_a_sentence_broken_over_lines_is_not_a_report_of_its_own():
     broken = "worked now, but (Category\n\nLink Item\n\nDelete) these buttons are still not working"
     assert user_reports.reports(broken) == []
     assert user_reports.reports("The Delete button is still not working on the orders page") != []
+
+
+# ------------------------------------------------------------------------ failures the replies only state
+
+def test_a_failure_stated_as_a_fact_is_one_in_any_language():
+    from session_summarizer.failure_statements import states_failure
+
+    assert states_failure("The worker is panicking because it calls `block_on` inside the async runtime.")
+    assert states_failure("既存の parser_test.go にコンパイルエラーがあります。")
+    assert states_failure("看起来有一个编译错误，OrderItemEntity类找不到。")
+    assert states_failure("기존 cache_test.go에 컴파일 에러가 있습니다 (이번 변경과 무관).")
+
+
+def test_a_plan_a_guess_a_fix_a_condition_or_a_review_finding_is_not_a_failure_met():
+    from session_summarizer.failure_statements import states_failure
+
+    assert not states_failure("If `fetch_rates` fails, the job retries three times.")
+    assert not states_failure("The worker might be panicking because of `block_on`.")
+    assert not states_failure("Fixed the `block_on` panic in the worker; it no longer crashes.")
+    assert not states_failure("Jika token kosong, muncul error \"Token tidak valid\"")
+    assert not states_failure("HIGH — an invalid `CERT_PATH` crashes init: agreed.")
+    assert not states_failure("I can see the error!")
+
+
+def test_a_failure_a_chat_export_only_states_reaches_the_errors_section():
+    summary = _summary([
+        ("user", "启动 report-service 服务"),
+        ("assistant", "我来启动服务。\n\n看起来有一个编译错误，ReportRowEntity类找不到。让我检查一下这个文件。"),
+        ("user", "继续"),
+        ("assistant", "已改为 ReportRow，服务已启动。"),
+    ])
+    assert any("ReportRowEntity" in item for item in summary.errors.items)

@@ -30,6 +30,9 @@ from .done_tallies import last_tally
 from .error_signatures import message_in as signature_in
 from .error_signatures import messages_in as signatures_in
 from .error_signatures import shorter_paths
+from .failure_statements import may_report as may_state_failure
+from .failure_statements import shortened as shortened_statement
+from .failure_statements import states_failure
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
@@ -53,6 +56,7 @@ _DECORATION_CHARS = " \t-*•>#`_\"'.,:;!?。、！？"
 class Section:
     items: List[str] = field(default_factory=list)
     overflow: int = 0
+    weak: int = 0  # how many of the last items give way first to the word budget (errors only stated in prose)
 
 
 @dataclass
@@ -300,9 +304,9 @@ def summarize(session: Session, language: Optional[str] = None,
     explicit = any(turn_parts is not None and turn_parts.calls for turn_parts in parts)
     commands, left_to_run = _commands(turns, parts, explicit, root)
     call_errors = rules.call_errors(parts)
-    findings, prose_errors = _read_oldest_first(turns, parts, enough_errors=len(call_errors) >= LIMITS["errors"],
-                                                language=language)
-    errors = _errors(call_errors, prose_errors, language)
+    findings, prose_errors, stated_errors = _read_oldest_first(
+        turns, parts, enough_errors=len(call_errors) >= LIMITS["errors"], language=language)
+    errors = _errors(call_errors, prose_errors + stated_errors, language, stated=len(stated_errors))
     done = _read_done_newest_first(turns, parts, language)
 
     questions = _Collector(LIMITS["questions"])
@@ -540,7 +544,8 @@ _PROMPTED = re.compile(r"^\s*\$\s+\S")
 _PROSE_COMMANDS = 10 * LIMITS["commands"]
 
 
-def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str], language: str) -> Section:
+def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str], language: str,
+            stated: int = 0) -> Section:
     """Errors from tool output first (each with its step and whether it was fixed or is still open), then
     errors pasted or reported in prose; the same error (other positions, names or numbers) counts once."""
     # Keyed first and written out only for the items kept: a long session hits one error hundreds of times.
@@ -585,7 +590,13 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
     values = [_error_item(hits[key], language) if key in hits
               else _cut(shorter_paths(redact_text(prose[key]).lstrip("└⎿│┃ "))) for key in kept]
     cleaned = [ex.clean_item(value) for value in values[: LIMITS["errors"]]]
-    return Section(items=cleaned, overflow=max(0, len(hits) + len(prose) - len(cleaned)))
+    # The last `stated` of prose_errors are failures only stated in replies: kept last, and first to give way.
+    weak_keys = {_error_key(line) for line in prose_errors[len(prose_errors) - stated:]} if stated else set()
+    weak = sum(1 for key in kept[: len(cleaned)] if key in weak_keys and key in prose)
+    if weak:
+        strong = [(key, item) for key, item in zip(kept, cleaned) if key not in weak_keys or key not in prose]
+        cleaned = [item for _, item in strong] + [item for key, item in zip(kept, cleaned) if (key, item) not in strong]
+    return Section(items=cleaned, overflow=max(0, len(hits) + len(prose) - len(cleaned)), weak=weak)
 
 
 
@@ -796,7 +807,7 @@ def _fit_files(checks: List[FileCheck], limit: int) -> Tuple[List[FileCheck], Li
 # ---------------------------------------------------------------------------------------------- reading turns
 
 def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
-                       enough_errors: bool = False, language: str = "en") -> Tuple[Section, List[str]]:
+                       enough_errors: bool = False, language: str = "en") -> Tuple[Section, List[str], List[str]]:
     """Decisions and findings, and errors that prose or pasted output report, in the order they came up.
 
     Decisions (a choice with its reason or rejected alternative) come first; findings fill what is left.
@@ -827,6 +838,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     if enough_errors:  # tool output already gave more errors than the agent's prose would add
         errors.seen = 10 * LIMITS["errors"] + 1
     pasted = _Collector(LIMITS["errors"])  # what the user pasted is read anyway: the tools never printed it
+    # Failures the replies only state (a chat export keeps no tool output): after every printed or pasted error.
+    stated = _Collector(_STATED_ERRORS)
     judged: Dict[str, Tuple[bool, bool, bool]] = {}  # verdicts of sentences already read (agents repeat)
     offer = replied = ""  # the assistant's last reply before the user's turn (its prose; its whole text)
     for turn, turn_parts in zip(turns, parts):
@@ -870,7 +883,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         ascii_prose = prose.isascii()
         maybe_finding = not findings.full and (not ascii_prose or ex.has_finding_words(prose.lower()))
         maybe_error = not errors.full and (not ascii_prose or ex.has_error_words(prose)
-                                           or prose_errors.may_report(prose))
+                                           or prose_errors.may_report(prose) or may_state_failure(prose))
         maybe_decision = not decisions_full() and cues.may_hold_decision(prose)
         if not findings.full:
             for item in heading_findings(prose):
@@ -914,6 +927,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
                 errors.add(quoted, _error_key(quoted))
             elif verdict[2] and not prose_errors.repeats_earlier(sentence):
                 errors.add(sentence, _error_key(sentence))
+            elif maybe_error and not verdict[0] and not stated.full and states_failure(sentence):
+                stated.add(shortened_statement(sentence), _error_key(sentence))  # a failure told as a fact
     merged = _Collector(LIMITS["findings"])
     order = list(decisions.items)
     ranked = sorted(range(len(order)), key=lambda index: (-strength.get(order[index], 1), index))
@@ -926,7 +941,11 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     section.items = [decision_cues.shortened(item) for item in section.items]
     hidden = len(decisions.items) + len(findings.items) + len(limits.items) - len(section.items)
     section.overflow = -1 if (decisions_full() or findings.full) else max(0, hidden)
-    return section, list(pasted.items.values()) + list(errors.items.values())
+    return section, list(pasted.items.values()) + list(errors.items.values()), list(stated.items.values())
+
+
+# Failures stated in prose that a summary lists at most: each costs a sentence of the shared word budget.
+_STATED_ERRORS = 4
 
 
 # Decisions gathered before ranking: this many times the section's size.
@@ -1661,6 +1680,10 @@ def _fit_words(summary: LocalSummary) -> None:
     trimmable = [summary.commands, summary.findings, summary.done, summary.errors, summary.next_steps,
                  summary.later_asks, summary.questions]
     total = count_words(render_markdown(summary))
+    while total > WORD_BUDGET and summary.errors.weak:  # failures only stated in replies give way first
+        summary.errors.weak -= 1
+        summary.errors.overflow += 1
+        total -= count_words(summary.errors.items.pop()) + 1
     while total > WORD_BUDGET:
         sizes = [(sum(count_words(item) for item in section.items), position)
                  for position, section in enumerate(trimmable) if len(section.items) > 1]
