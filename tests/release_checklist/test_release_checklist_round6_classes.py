@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from release_checklist import ReleaseSession
+from release_checklist import ReleaseSession, StepKind
 from release_checklist.release_docs import find_release_doc, is_changelog, is_procedure
 
 
@@ -110,3 +110,84 @@ def test_a_release_document_in_a_tooling_folder_is_adopted(make_repo, with_remot
         "pyproject.toml": '[project]\nname = "demo"\nversion = "1.6.3"\n'})
     assert session.loaded.source == "adopted"
     assert os.path.relpath(session.loaded.path, session.repo).replace(os.sep, "/") == "utils/release-checklist.rst"
+
+
+# ----- publishing by hand ---------------------------------------------------------------------------------------
+
+SETUP_CFG = "[metadata]\nname = demo-server\nversion = {v}\n\n[options]\npackages = find:\n"
+RELEASING_TXT = """Releasing
+=========
+
+- Run the tests: ``tox -r``.
+- Write the CHANGES.txt heading for the release.
+- Change the version in setup.cfg.
+- Make sure the tag is pushed: ``git tag v1.2.3 && git push origin main --tags``.
+- Build: ``python -m build``.
+- Upload: ``twine upload dist/demo-server-1.2.3*``.
+"""
+
+
+def test_setuptools_declarative_metadata_is_uploaded_with_twine(make_repo, with_remote, data_dir):
+    session = _session(make_repo, with_remote, data_dir, {"setup.cfg": SETUP_CFG.format(v="1.6.2")},
+                       bumped={"setup.cfg": SETUP_CFG.format(v="1.6.3")})
+    assert session.project.name == "demo-server"
+    assert session.publishing.kind == "command"
+    assert "twine upload" in session.publishing.command
+
+
+def test_a_release_document_that_uploads_with_twine_keeps_the_chained_command(make_repo, with_remote, data_dir):
+    files = {"setup.cfg": SETUP_CFG.format(v="1.6.2"), "RELEASING.txt": RELEASING_TXT}
+    session = _session(make_repo, with_remote, data_dir, files, bumped={"setup.cfg": SETUP_CFG.format(v="1.6.3")})
+    assert session.loaded.source == "adopted"
+    assert session.publishing.kind == "command"
+    assert "twine upload" in session.publishing.command
+
+
+def _pnpm_workspace(make_repo, with_remote, data_dir, lock="pnpm-lock.yaml"):
+    root = '{"name": "@demo/root", "private": true, "workspaces": ["packages/*"]}\n'
+    member = '{{"name": "demo-store", "version": "{v}"}}\n'
+    files = {"package.json": root, lock: "lockfileVersion: '9.0'\n" if lock.endswith("yaml") else "{}\n",
+             "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+             "packages/demo-store/package.json": member.format(v="2.2.4"),
+             "packages/demo-store/CHANGELOG.md": "## 2.2.4\n\n- a fix\n"}
+    if not lock.endswith("yaml"):
+        del files["pnpm-workspace.yaml"]
+    return _session(make_repo, with_remote, data_dir, files, tag="demo-store@2.2.4", bumped={
+        "packages/demo-store/package.json": member.format(v="2.2.5"),
+        "packages/demo-store/CHANGELOG.md": "## 2.2.5\n\n- another\n\n## 2.2.4\n\n- a fix\n"})
+
+
+def test_a_private_workspace_root_publishes_the_bumped_member(make_repo, with_remote, data_dir):
+    session = _pnpm_workspace(make_repo, with_remote, data_dir)
+    assert session.version == "2.2.5"
+    assert session.publishing.kind == "command"
+    assert session.publishing.command == "cd packages/demo-store && pnpm publish"
+
+
+def test_an_npm_workspace_member_is_published_with_npm(make_repo, with_remote, data_dir):
+    session = _pnpm_workspace(make_repo, with_remote, data_dir, lock="package-lock.json")
+    assert session.publishing.command == "npm publish --workspace packages/demo-store"
+
+
+RELEASING_PROSE = """Releasing
+=========
+
+- Run the tests with ``tox -r``.
+- Change the version in setup.cfg and tag the release.
+- Make sure your Python has ``build`` and ``twine`` installed. Then build
+  and release to PyPI::
+
+  $ python -m build
+  $ twine upload dist/demo-server-X.X-*
+
+- Announce it on the mailing list.
+"""
+
+
+def test_a_publish_command_shown_in_a_manual_steps_notes_keeps_the_runnable_step(make_repo, with_remote, data_dir):
+    files = {"setup.cfg": SETUP_CFG.format(v="1.6.2"), "RELEASING.txt": RELEASING_PROSE}
+    session = _session(make_repo, with_remote, data_dir, files, bumped={"setup.cfg": SETUP_CFG.format(v="1.6.3")})
+    assert session.loaded.source == "adopted"
+    runnable = [step for step in session.steps if step.kind == StepKind.TERMINAL
+                and "twine upload" in (session.command_of(step) or "")]
+    assert runnable, [(step.kind, step.title) for step in session.steps]

@@ -253,7 +253,10 @@ def merge_adopted(derived: ChecklistSpec, document: ChecklistSpec, text: str = "
         if command and test_command and " ".join(command.split()) == " ".join(test_command.split()):
             continue
         (after if tagged or (command and _PUBLISHES.search(command)) else before).append(step)
-    publishes = any(step.command and _PUBLISHES.search(step.command) for step in document.steps)
+    # Only a step that runs the publish command stands for the derived one; a manual step that shows it in its
+    # notes ("release to PyPI::" then `$ twine upload dist/…`) leaves the runnable publish step in place.
+    publishes = any(step.command and step.kind != StepKind.MANUAL and _PUBLISHES.search(step.command)
+                    for step in document.steps)
     checks = [step for step in derived.steps if step.id not in _DERIVED_BEFORE and step.id not in _DERIVED_TAGGING
               and step.id not in ("publish",) and not _is_publishing_step(step)]
     publish_steps = [step for step in derived.steps if _is_publishing_step(step) and not publishes]

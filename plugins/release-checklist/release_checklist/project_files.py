@@ -572,6 +572,9 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
             match = re.search(r"^\[metadata\][^\[]*?^version\s*=\s*([^\s#]+)", setup_cfg, re.MULTILINE | re.DOTALL)
             if match and not match.group(1).startswith(("attr:", "file:")):
                 candidates.append((match.group(1), names["setup.cfg"]))
+            # setuptools' declarative metadata names the package (what is uploaded to PyPI)
+            named = re.search(r"^\[metadata\][^\[]*?^name\s*=\s*([^\s#]+)", setup_cfg, re.MULTILINE | re.DOTALL)
+            name = name or (named.group(1) if named else None)
         declared = _declared_version_file(repo, names, raw, pyproject)
         if declared:
             candidates.insert(0, declared)  # the build configuration names it: it wins over every guess

@@ -372,13 +372,27 @@ def follow_document(publishing: Publishing, text: str, document: str) -> Publish
         return publishing
     from .release_docs import doc_signals
 
-    program = os.path.basename(publishing.command.split()[0]).rstrip("w") if publishing.command.split() else ""
-    if program in ("pwsh", "python3", "dotnet") and len(publishing.command.split()) > 1:
-        program = os.path.basename(publishing.command.split()[1])  # pwsh ./build.ps1, python3 -m build
-    named = re.search(rf"(?i)\b{re.escape(program)}w?\b[^\n`]*\b(?:publish|deploy|upload|push|release)", text)
+    # Each program of a chained command (`python3 -m build && twine upload dist/*`): the document uses the
+    # command when it names any of them publishing.
+    named = any(re.search(rf"(?i)\b{re.escape(program)}w?\b[^\n`]*\b(?:publish|deploy|upload|push|release)", text)
+                for program in _programs(publishing.command) if program)
     if named or not (doc_signals(text)["publish"] or re.search(r"(?i)\bdeploy", text)):
         return publishing
     return Publishing(MANUAL, document=document)
+
+
+def _programs(command: str) -> List[str]:
+    """The program of each part of a chained command: pwsh ./build.ps1 -> build.ps1, python3 -m build -> build."""
+    found = []
+    for part in re.split(r"&&|\|\||;", command):
+        words = part.split()
+        if not words:
+            continue
+        program = os.path.basename(words[0]).rstrip("w")
+        if program in ("pwsh", "python3", "python", "dotnet") and len(words) > 1:
+            program = os.path.basename(words[2] if words[1] == "-m" and len(words) > 2 else words[1])
+        found.append(program)
+    return found
 
 
 def go_module(repo: str) -> Optional[str]:
@@ -416,6 +430,12 @@ def publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
             package = None
         if isinstance(package, dict) and not package.get("private") and package.get("name"):
             return "npm publish"
+        member = _member_package(repo, project)
+        if member:  # a private workspace root: the member whose version was bumped is what is published
+            if os.path.isfile(os.path.join(repo, "pnpm-lock.yaml")) or \
+                    os.path.isfile(os.path.join(repo, "pnpm-workspace.yaml")):
+                return f"cd {member} && pnpm publish"  # pnpm rewrites workspace: ranges as it packs
+            return f"npm publish --workspace {member}"
     if "rust" in project.ecosystems and "cargo.toml" not in passed_over:
         try:
             with open(os.path.join(repo, "Cargo.toml"), encoding="utf-8", errors="replace") as handle:
@@ -472,6 +492,20 @@ def monorepo_publish_command(repo: str) -> Optional[str]:
     if "nx.json" in names and re.search(r'"release"\s*:', _read(os.path.join(repo, "nx.json"), 500_000)):
         return f"{runner} nx release publish"  # nx release: the projects as already versioned
     return None
+
+
+def _member_package(repo: str, project: ProjectInfo) -> Optional[str]:
+    """The folder of the workspace member whose package.json holds the release's version, if it is published."""
+    version_file = (project.version_file or "").replace(os.sep, "/")
+    folder = os.path.dirname(version_file)
+    if not project.workspace or os.path.basename(version_file).lower() != "package.json" or not folder:
+        return None
+    try:
+        with open(os.path.join(repo, version_file), encoding="utf-8") as handle:
+            package = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return folder if isinstance(package, dict) and package.get("name") and not package.get("private") else None
 
 
 def _listdir(folder: str) -> List[str]:
