@@ -308,3 +308,22 @@ def test_the_word_cap_takes_looking_commands_before_acting_ones():
     assert len(summary.commands.items) < len(looking) + len(acting)  # the cap did cut
     assert summary.commands.items[-len(acting):] == acting and summary.commands.overflow > 0
     assert WORD_BUDGET > 0
+
+
+def test_the_word_cap_holds_when_every_section_is_down_to_one_very_long_item():
+    from session_summarizer.local_summary import (WORD_BUDGET, LocalSummary, Section, _fit_words, count_words,
+                                                  render_markdown)
+
+    def wall(word: str, count: int) -> str:
+        return " ".join(f"{word}{number}" for number in range(count))
+
+    korean = " ".join("요청사항" + str(number) for number in range(400))  # a wall of Hangul words, no sentence end
+    summary = LocalSummary(language="ko", agent="copilot", turn_count=274, omitted_turns=0, goal=korean,
+                           later_asks=Section(items=[wall("later", 300)]), done=Section(items=[wall("done", 500)]),
+                           files=[], files_overflow=0, commands=Section(items=[wall("cmd", 200)]),
+                           findings=Section(items=[wall("finding", 300)]), errors=Section(items=[wall("error", 400)]),
+                           questions=Section(items=[wall("question", 200)]), next_steps=Section(items=[wall("n", 300)]))
+    _fit_words(summary)
+    assert count_words(render_markdown(summary)) <= WORD_BUDGET
+    assert summary.done.items[0].startswith("done0 done1") and summary.done.items[0].endswith(" …")
+    assert summary.goal.startswith("요청사항0 요청사항1")

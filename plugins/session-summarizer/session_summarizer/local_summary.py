@@ -1707,6 +1707,44 @@ def _fit_words(summary: LocalSummary) -> None:
         if section.overflow >= 0:
             section.overflow += 1
         total -= count_words(dropped_item) + 1
+    if total > WORD_BUDGET:
+        _shorten_longest(summary, trimmable)
+
+
+# Words an item keeps at least when the summary must still shrink once every section is down to one item.
+_SHORTEST_CUT = 30
+
+
+def _shorten_longest(summary: LocalSummary, trimmable: Sequence[Section]) -> None:
+    """Every section is down to its last item and the summary is still over the budget (a few very long
+    items: an ask pasted as a wall of text, an error with a whole log line): the longest text, the goal
+    included, is cut short, again and again, so the budget holds whatever the session holds."""
+    total = count_words(render_markdown(summary))
+    while total > WORD_BUDGET:
+        texts = [(count_words(item), position, index) for position, section in enumerate(trimmable)
+                 for index, item in enumerate(section.items)]
+        texts.append((count_words(summary.goal), -1, 0))
+        words, position, index = max(texts)
+        if words <= _SHORTEST_CUT:
+            return
+        keep = max(_SHORTEST_CUT, words - (total - WORD_BUDGET))
+        if position < 0:
+            summary.goal = first_words(summary.goal, keep)
+        else:
+            trimmable[position].items[index] = first_words(trimmable[position].items[index], keep)
+        total = count_words(render_markdown(summary))
+
+
+def first_words(text: str, limit: int) -> str:
+    """`text` cut after its `limit`-th word (counted as count_words counts), with "…" when it was cut."""
+    words = 0
+    for found in _WORD.finditer(text):
+        run = found.group(0)
+        han = 0 if run.isascii() else len(_HAN_KANA.findall(run))
+        words += (han + 1) // 2 if han else 1
+        if words >= limit:
+            return text[:found.end()].rstrip() + " …" if text[found.end():].strip() else text
+    return text
 
 
 def render_markdown(summary: LocalSummary) -> str:
