@@ -311,8 +311,14 @@ def test_the_word_cap_takes_looking_commands_before_acting_ones():
 
 
 def test_the_word_cap_holds_when_every_section_is_down_to_one_very_long_item():
-    from session_summarizer.local_summary import (WORD_BUDGET, LocalSummary, Section, _fit_words, count_words,
-                                                  render_markdown)
+    from session_summarizer.local_summary import (
+        WORD_BUDGET,
+        LocalSummary,
+        Section,
+        _fit_words,
+        count_words,
+        render_markdown,
+    )
 
     def wall(word: str, count: int) -> str:
         return " ".join(f"{word}{number}" for number in range(count))
