@@ -191,3 +191,39 @@ def test_a_publish_command_shown_in_a_manual_steps_notes_keeps_the_runnable_step
     runnable = [step for step in session.steps if step.kind == StepKind.TERMINAL
                 and "twine upload" in (session.command_of(step) or "")]
     assert runnable, [(step.kind, step.title) for step in session.steps]
+
+
+# ----- a gem's version held by a named constant -----------------------------------------------------------------
+
+GEMSPEC = 'require_relative "lib/demo_server/const"\n\nGem::Specification.new do |s|\n  s.name = "demo_server"\n' \
+          '  s.version = DemoServer::Const::SERVER_VERSION\n  s.files = Dir["lib/**/*.rb"]\nend\n'
+CONST_RB = 'module DemoServer\n  class Const\n    SERVER_VERSION = VERSION = "{v}"\n    CODENAME = "Fast"\n' \
+           '  end\nend\n'
+
+
+def test_a_gemspec_version_constant_is_read_from_its_file(make_repo, with_remote, data_dir):
+    files = {"demo_server.gemspec": GEMSPEC, "lib/demo_server/const.rb": CONST_RB.format(v="1.6.2"),
+             "lib/demo_server/binder.rb": 'module DemoServer\n  RACK_VERSION = "1.6"\nend\n'}
+    session = _session(make_repo, with_remote, data_dir, files,
+                       bumped={"lib/demo_server/const.rb": CONST_RB.format(v="1.6.3")})
+    assert session.version == "1.6.3"
+    assert session.project.version_file.replace(os.sep, "/") == "lib/demo_server/const.rb"
+    step = _builtin(session, "version-bumped")
+    assert session.run_step(step.id).state == "passed"
+
+
+# ----- a Gradle version set by a convention plugin ---------------------------------------------------------------
+
+CONVENTIONS = 'plugins {{\n  id("java-library")\n}}\n\ngroup = "com.example.demo"\nversion = "{v}"\n'
+
+
+def test_a_gradle_convention_plugin_sets_the_version(make_repo, with_remote, data_dir):
+    files = {"settings.gradle.kts": 'includeBuild("build-logic")\ninclude(":demo")\n',
+             "build.gradle.kts": 'plugins {\n  id("demo.base-conventions")\n}\n',
+             "build-logic/settings.gradle.kts": 'rootProject.name = "build-logic"\n',
+             "build-logic/src/main/kotlin/demo.base-conventions.gradle.kts": CONVENTIONS.format(v="1.6.3-SNAPSHOT")}
+    session = _session(make_repo, with_remote, data_dir, files, bumped={
+        "build-logic/src/main/kotlin/demo.base-conventions.gradle.kts": CONVENTIONS.format(v="1.6.3")})
+    assert session.version == "1.6.3"
+    assert session.project.version_file.replace(os.sep, "/") == \
+        "build-logic/src/main/kotlin/demo.base-conventions.gradle.kts"

@@ -687,6 +687,31 @@ def changelog_stopped_at(repo: str, changelog: str, last_release: str) -> Option
 _RUBY_VERSION = re.compile(r"""^\s*VERSION\s*(?:\|\|)?=\s*['"]([^'"]+)['"]""", re.MULTILINE)
 # A gemspec reading its version from a file: File.read(File.expand_path('VERSION', __dir__)).strip
 _GEMSPEC_READS = re.compile(r"""\b(?:File|IO)\.read(?:lines)?\s*\(?[^\n]*?['"]([\w./-]*VERSION(?:\.txt)?)['"]""")
+# A gemspec naming the constant that holds its version: `s.version = Puma::Const::PUMA_VERSION`.
+_GEMSPEC_CONSTANT = re.compile(r"^\s*\w+\.version\s*=\s*(?:::)?((?:[A-Z]\w*::)*([A-Z]\w*))\s*$", re.MULTILINE)
+MAX_GEM_FILES = 40
+
+
+def _gemspec_constant(repo: str, gemspec: str, name: str) -> Optional[Tuple[str, str]]:
+    """(version, file) of the constant a gemspec takes its version from, found among lib/<name>/'s files
+    (`PUMA_VERSION = VERSION = "8.0.3"` in lib/puma/const.rb)."""
+    match = _GEMSPEC_CONSTANT.search(_read(os.path.join(repo, gemspec), 200_000) or "")
+    if not match:
+        return None
+    assigned = re.compile(rf"""^\s*(?:\w+\s*=\s*)*{re.escape(match.group(2))}\s*=\s*(?:\w+\s*=\s*)*['"]([^'"]+)['"]""",
+                          re.MULTILINE)
+    for folder in (f"lib/{name}", f"lib/{name.replace('-', '/')}", f"lib/{name.replace('-', '_')}", "lib"):
+        try:
+            files = sorted(entry for entry in os.listdir(os.path.join(repo, folder)) if entry.endswith(".rb"))
+        except OSError:
+            continue
+        for entry in files[:MAX_GEM_FILES]:
+            found = assigned.search(_read(os.path.join(repo, folder, entry), 500_000) or "")
+            if found and is_version(found.group(1)):
+                return found.group(1), f"{folder}/{entry}"
+    return None
+
+
 _MIX_VERSION = re.compile(r'^\s*@version\s+"([^"]+)"|^\s*version:\s*"([^"]+)"', re.MULTILINE)
 _FIELD_VERSION = re.compile(r"^version\s*:\s*([^\s#]+)", re.MULTILINE | re.IGNORECASE)  # cabal, pubspec.yaml
 DOTNET_FOLDERS = ("", "src", "source")
@@ -725,6 +750,10 @@ def _other_ecosystems(repo: str, names: Dict[str, str], ecosystems: List[str],
             if match:
                 candidates.append((match.group(1), relative))
                 break
+        else:
+            constant = _gemspec_constant(repo, gemspecs[0], name)
+            if constant:
+                candidates.append(constant)
     if "composer.json" in names:
         try:
             composer = json.loads(_read(os.path.join(repo, names["composer.json"])) or "{}")

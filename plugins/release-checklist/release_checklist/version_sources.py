@@ -100,6 +100,29 @@ def gradle_version(repo: str) -> Found:
             version = _SNAPSHOT.sub("", match.group(1))
             if is_version(version):
                 return version, name
+    return _convention_plugin_version(repo)
+
+
+# Gradle's included builds for shared build logic: precompiled script plugins there ("convention plugins",
+# okhttp.base-conventions.gradle.kts) are applied to every module, so one of them may set the version.
+_BUILD_LOGIC = ("buildSrc", "build-logic", "gradle/build-logic", "build-conventions")
+_PLUGIN_SOURCES = ("src/main/kotlin", "src/main/groovy")
+MAX_CONVENTION_SCRIPTS = 40
+
+
+def _convention_plugin_version(repo: str) -> Found:
+    for logic in _BUILD_LOGIC:
+        for sources in _PLUGIN_SOURCES:
+            folder = os.path.join(repo, logic, sources)
+            try:
+                scripts = sorted(name for name in os.listdir(folder) if name.endswith((".gradle.kts", ".gradle")))
+            except OSError:
+                continue
+            for name in scripts[:MAX_CONVENTION_SCRIPTS]:
+                match = _GRADLE_SCRIPT.search(_read(os.path.join(folder, name)) or "")
+                version = _SNAPSHOT.sub("", match.group(1)) if match else ""
+                if version and is_version(version):
+                    return version, f"{logic}/{sources}/{name}"
     return None
 
 
