@@ -227,3 +227,30 @@ def test_a_gradle_convention_plugin_sets_the_version(make_repo, with_remote, dat
     assert session.version == "1.6.3"
     assert session.project.version_file.replace(os.sep, "/") == \
         "build-logic/src/main/kotlin/demo.base-conventions.gradle.kts"
+
+
+# ----- a C library's clib manifest ------------------------------------------------------------------------------
+
+CLIB = '{{\n  "name": "libdemo",\n  "version": "{v}",\n  "repo": "example/libdemo",\n' \
+       '  "install": "mkdir build && cd build && cmake .. && cmake --build ."\n}}\n'
+HEADER_H = '#ifndef DEMO_VERSION_H\n#define LIBDEMO_VERSION "{v}"\n#endif\n'
+
+
+def test_a_clib_manifest_is_not_an_npm_package(make_repo, with_remote, data_dir):
+    files = {"CMakeLists.txt": 'project(libdemo VERSION "1.6.2" LANGUAGES C)\n', "package.json": CLIB.format(v="1.6.2"),
+             "include/demo/version.h": HEADER_H.format(v="1.6.2")}
+    session = _session(make_repo, with_remote, data_dir, files, bumped={
+        "CMakeLists.txt": 'project(libdemo VERSION "1.6.3" LANGUAGES C)\n', "package.json": CLIB.format(v="1.6.3"),
+        "include/demo/version.h": HEADER_H.format(v="1.6.3")})
+    assert "node" not in session.project.ecosystems
+    assert session.version == "1.6.3"
+    assert session.project.version_file.replace(os.sep, "/") != "package.json"
+    assert session.publishing.kind == "manual"
+
+
+def test_an_npm_package_naming_its_repo_is_still_npm(make_repo, with_remote, data_dir):
+    package = '{{"name": "demo", "version": "{v}", "repo": "example/demo", "install": "npm i", "main": "index.js"}}\n'
+    session = _session(make_repo, with_remote, data_dir, {"package.json": package.format(v="1.6.2")},
+                       bumped={"package.json": package.format(v="1.6.3")})
+    assert "node" in session.project.ecosystems
+    assert session.publishing.command == "npm publish"

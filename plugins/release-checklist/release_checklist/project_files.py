@@ -520,12 +520,15 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
     workspace = False
     declared_changelog: Optional[str] = None
 
+    package_json: object = None
     if "package.json" in names:
-        ecosystems.append("node")
         try:
-            package = json.loads(_read(os.path.join(repo, names["package.json"])) or "{}")
+            package_json = json.loads(_read(os.path.join(repo, names["package.json"])) or "{}")
         except ValueError:
-            package = {}
+            package_json = {}
+    if "package.json" in names and not _other_package_manager(package_json):
+        ecosystems.append("node")
+        package = package_json
         if isinstance(package, dict):
             name = package.get("name") if isinstance(package.get("name"), str) else None
             if isinstance(package.get("version"), str):
@@ -681,6 +684,18 @@ def changelog_stopped_at(repo: str, changelog: str, last_release: str) -> Option
     if _NOTES_ELSEWHERE.search(text[:2000]) or top_key[0][:2] < last_key[0][:2]:
         return top
     return None
+
+
+# What only an npm package.json has (an entry point, scripts, dependencies, files to pack).
+_NPM_FIELDS = ("main", "module", "exports", "bin", "types", "typings", "scripts", "dependencies",
+               "devDependencies", "peerDependencies", "files", "workspaces", "private", "type", "browser")
+
+
+def _other_package_manager(package: object) -> bool:
+    """A package.json written for another package manager: clib's manifest of a C library ("repo", "src" or
+    "install", none of npm's fields). npm is not where such a project is released, and its version is a copy."""
+    return isinstance(package, dict) and "repo" in package and any(key in package for key in ("src", "install")) \
+        and not any(key in package for key in _NPM_FIELDS)
 
 
 # Manifests of other ecosystems: (ecosystem, file name pattern at the root).
