@@ -254,3 +254,20 @@ def test_an_npm_package_naming_its_repo_is_still_npm(make_repo, with_remote, dat
                        bumped={"package.json": package.format(v="1.6.3")})
     assert "node" in session.project.ecosystems
     assert session.publishing.command == "npm publish"
+
+
+# ----- a .NET version computed from the tag ---------------------------------------------------------------------
+
+CSPROJ = '<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup>\n    <TargetFramework>net8.0</TargetFramework>\n' \
+         '    <PackageId>Demo</PackageId>\n  </PropertyGroup>\n</Project>\n'
+MINVER_PROPS = '<Project>\n  <ItemGroup>\n    <PackageReference Include="MinVer" PrivateAssets="All" />\n' \
+               '  </ItemGroup>\n</Project>\n'
+
+
+def test_a_minver_build_takes_its_version_from_the_tag(make_repo, with_remote, data_dir):
+    files = {"src/Demo.csproj": CSPROJ, "eng/Common.props": MINVER_PROPS,
+             "Directory.Build.props": '<Project>\n  <Import Project="eng/Common.props" />\n</Project>\n'}
+    session = _session(make_repo, with_remote, data_dir, files, tag="1.6.2")
+    step = _builtin(session, "version-bumped")
+    assert session.run_step(step.id).state == "passed"
+    assert "MinVer" in " ".join(session.status(step.id).tail)

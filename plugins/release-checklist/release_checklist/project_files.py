@@ -601,6 +601,8 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
     if "dotnet" in ecosystems and not candidates and from_tags is None and (
             "gitversion.yml" in names or "gitversion.yaml" in names):
         from_tags = "GitVersion"  # the package version is computed from the tags
+    if "dotnet" in ecosystems and not candidates and from_tags is None and _uses_minver(repo, names):
+        from_tags = "MinVer"  # MinVer computes the package version from the newest tag at build time
     # A package.json beside another ecosystem's manifest is its companion (phoenix's JS client next to
     # mix.exs, a Python project's front end): that manifest is the project's version file.
     companion = [found for found in candidates if os.path.basename(found[1]).lower() == "package.json"]
@@ -684,6 +686,24 @@ def changelog_stopped_at(repo: str, changelog: str, last_release: str) -> Option
     if _NOTES_ELSEWHERE.search(text[:2000]) or top_key[0][:2] < last_key[0][:2]:
         return top
     return None
+
+
+# MSBuild files shared by every project of a .NET build, where a package reference applies to all of them.
+_MSBUILD_SHARED = ("directory.build.props", "directory.build.targets", "directory.packages.props")
+
+
+def _uses_minver(repo: str, names: Dict[str, str]) -> bool:
+    """The build references the MinVer package (in the shared MSBuild files or those they import from eng/)."""
+    paths = [names[name] for name in _MSBUILD_SHARED if name in names]
+    eng = names.get("eng") or names.get("build")
+    if eng:
+        try:
+            paths += sorted(os.path.join(eng, entry) for entry in os.listdir(os.path.join(repo, eng))
+                            if entry.lower().endswith((".props", ".targets")))[:20]
+        except OSError:
+            pass
+    return any(re.search(r"""Include\s*=\s*["']MinVer["']""", _read(os.path.join(repo, path), 500_000) or "")
+               for path in paths)
 
 
 # What only an npm package.json has (an entry point, scripts, dependencies, files to pack).
