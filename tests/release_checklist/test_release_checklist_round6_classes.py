@@ -271,3 +271,64 @@ def test_a_minver_build_takes_its_version_from_the_tag(make_repo, with_remote, d
     step = _builtin(session, "version-bumped")
     assert session.run_step(step.id).state == "passed"
     assert "MinVer" in " ".join(session.status(step.id).tail)
+
+
+# ----- a procedure written as one heading per step --------------------------------------------------------------
+
+HEADED_PROCEDURE = """# How to release
+
+This document describes how a new version of Demo is released.
+
+## Incrementing version number
+
+Run the bump script from `tools/` with the part of the version to increment.
+
+## Release notes
+
+Write the release notes into `docs/release-notes.md`.
+
+## Commit and push
+
+Commit the changes and push them to GitHub.
+
+## Release on GitHub
+
+Create a signed tag with `git tag -s <VERSION>` and attach the built files to the GitHub release.
+"""
+
+
+def test_a_procedure_of_headed_sections_is_adopted_as_steps(make_repo, with_remote, data_dir):
+    files = {"docs/release-process.md": HEADED_PROCEDURE}
+    session = _session(make_repo, with_remote, data_dir, files, version="1.6.2", bumped={
+        "pyproject.toml": '[project]\nname = "demo"\nversion = "1.6.3"\n'})
+    assert session.loaded.source == "adopted"
+    titles = [step.title for step in session.steps]
+    assert "Release notes" in titles and "Commit and push" in titles
+    assert _builtin(session, "tag-free") is not None
+
+
+KINDS_OF_RELEASES = """Release Process and Rules
+=========================
+
+Major Releases
+--------------
+
+A major release will include breaking changes and is announced ahead of time.
+
+Minor Releases
+--------------
+
+A minor release will not include breaking changes but may include new features.
+
+Hotfix Releases
+---------------
+
+A hotfix release only fixes bugs, and you should `git push` them quickly.
+"""
+
+
+def test_sections_about_kinds_of_releases_are_not_steps(make_repo, with_remote, data_dir):
+    files = {"docs/release-process.rst": KINDS_OF_RELEASES}
+    session = _session(make_repo, with_remote, data_dir, files, version="1.6.2", bumped={
+        "pyproject.toml": '[project]\nname = "demo"\nversion = "1.6.3"\n'})
+    assert session.loaded.source == "default"

@@ -389,13 +389,46 @@ def _code_block_commands(text: str) -> List[Item]:
     return found if len(found) <= MAX_BLOCK_COMMANDS else []
 
 
+def _heading_steps(text: str) -> List[Item]:
+    """A procedure written as one heading per step with prose under it ("### Release notes", then what to do):
+    each heading that has text of its own becomes a step, its first paragraph the hint; the title, policy
+    headings and headings that only group the next ones are not steps."""
+    lines = text.splitlines()
+    underlined = _underlined_headings(lines)
+    found: List[Item] = []
+    current: Optional[Tuple[int, str, List[str]]] = None
+    seen_title = False
+    for index, line in enumerate(lines):
+        heading = _HEADING.match(line)
+        said = heading.group(1) if heading else underlined.get(index)
+        if said is not None and index in underlined and not said:
+            continue  # an under/overline
+        if said:
+            if current and current[2]:
+                found.append(current)
+            current = None
+            if seen_title and not _POLICY.search(said):
+                current = (index + 1, said.strip(), [])
+            seen_title = True
+            continue
+        if current is not None and line.strip() and (not current[2] or lines[index - 1].strip()):
+            current[2].append(line.strip())  # the first paragraph only
+    if current and current[2]:
+        found.append(current)
+    # The steps themselves must do at least two release actions (tag, push, publish, bump); sections about
+    # kinds of releases ("Major Releases", "Hotfix Releases") describe rules, not steps.
+    said = doc_signals("\n".join(heading + "\n" + "\n".join(body) for _line, heading, body in found))
+    actions = sum(said[name] for name in ("tag", "push", "publish", "bump"))
+    return found if len(found) >= 3 and actions >= 2 else []
+
+
 def read_release_doc(text: str, path: str, tags: Sequence[str] = (),
                      patch: Optional[bool] = None) -> Optional[ChecklistSpec]:
     """The document's list as steps, or None when it has no list to follow. tags: the repository's release
     tags, so that an earlier release written into a command as an example is read as this release; patch:
     whether this release is a patch release (picks between a document's alternative procedures)."""
     title, sections = _sections(text)
-    items = _procedure(sections, patch) or _code_block_commands(text)
+    items = _procedure(sections, patch) or _code_block_commands(text) or _heading_steps(text)
     steps: List[Step] = []
     used: Dict[str, int] = {}
     for number, body, detail in items:
