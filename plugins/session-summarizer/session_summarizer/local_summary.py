@@ -1707,12 +1707,37 @@ def _fit_words(summary: LocalSummary) -> None:
         if section.overflow >= 0:
             section.overflow += 1
         total -= count_words(dropped_item) + 1
-    if total > WORD_BUDGET:
-        _shorten_longest(summary, trimmable)
+    # The count above is kept by subtraction; a summary whose rendered text still passes the hard cap is
+    # trimmed on its rendered count (an item's words can differ from its bullet's once rendered).
+    if count_words(render_markdown(summary)) > WORD_CAP:
+        _trim_rendered(summary, trimmable)
 
 
 # Words an item keeps at least when the summary must still shrink once every section is down to one item.
 _SHORTEST_CUT = 30
+
+
+# The cap a reader is promised (issue 25); WORD_BUDGET leaves room under it for the subtraction's drift.
+WORD_CAP = 1200
+
+
+def _trim_rendered(summary: LocalSummary, trimmable: Sequence[Section]) -> None:
+    """Drops the newest item of the section that renders the most words, counting what is rendered, until
+    the summary is within WORD_BUDGET or every section is down to one item; then cuts the longest texts."""
+    while count_words(render_markdown(summary)) > WORD_BUDGET:
+        sizes = [(sum(count_words(item) for item in section.items), position)
+                 for position, section in enumerate(trimmable) if len(section.items) > 1]
+        if len(summary.files) > 10:
+            summary.files.pop()
+            summary.files_overflow += 1
+            continue
+        if not sizes:
+            break
+        section = trimmable[max(sizes)[1]]
+        section.items.pop(command_list.least_important(section.items) if section is summary.commands else -1)
+        if section.overflow >= 0:
+            section.overflow += 1
+    _shorten_longest(summary, trimmable)
 
 
 def _shorten_longest(summary: LocalSummary, trimmable: Sequence[Section]) -> None:
