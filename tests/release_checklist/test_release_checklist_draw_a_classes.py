@@ -5,8 +5,9 @@ package.json that is another ecosystem's companion."""
 from __future__ import annotations
 
 import pytest
-from release_checklist import ReleaseSession, StepKind
+from release_checklist import StepKind
 from release_checklist.project_files import changelog_mentions, top_changelog_version
+from tagged_repos import released_session
 
 DATED_TITLES = """Monday, March 2, 2026 / The Project Team
   Summary for 2.4.1 tool release
@@ -43,17 +44,7 @@ XML_CHANGES = """<?xml version="1.0" ?>
 """
 
 
-def _session(make_repo, with_remote, data_dir, files, bumped=None, tag="v1.6.2", version=None):
-    repo = make_repo(version=version, files=files)
-    repo.write("log.txt", tag + "\n")
-    repo.commit(tag)
-    repo.git("tag", "-a", tag, "-m", tag)
-    for name, text in (bumped or {}).items():
-        repo.write(name, text)
-    repo.write("fix.txt", "fix\n")
-    repo.commit("bump")
-    with_remote(repo)
-    return ReleaseSession(str(repo), data_dir)
+_session = released_session
 
 
 def _run(session, name):

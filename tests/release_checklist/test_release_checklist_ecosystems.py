@@ -2,23 +2,14 @@
 a project stopped keeping: each on a real git repository with a tag, a bump commit and a local origin."""
 from __future__ import annotations
 
-from release_checklist import ReleaseSession, StepKind
+from release_checklist import StepKind
 from release_checklist.text import TEXT
 from release_checklist.view_release import version_line
+from tagged_repos import released_session
 
 
 def _open(make_repo, with_remote, data_dir, files, bumped=None, tags=("v1.0.0",)):
-    repo = make_repo(version=None, files=files)
-    for tag in tags:
-        repo.write("log.txt", tag + "\n")
-        repo.commit(tag)
-        repo.git("tag", "-a", tag, "-m", tag)
-    for name, text in (bumped or {}).items():
-        repo.write(name, text)
-    repo.write("fix.txt", "fix\n")
-    repo.commit("bump")
-    with_remote(repo)
-    return ReleaseSession(str(repo), data_dir)
+    return released_session(make_repo, with_remote, data_dir, files, bumped, tag=tags[-1], earlier=tags[:-1])
 
 
 def _after_push(session):

@@ -6,21 +6,11 @@ templates, in a release tool's folder, as a single command, or as alternative pr
 from __future__ import annotations
 
 import pytest
-from release_checklist import ReleaseSession, StepKind
+from release_checklist import StepKind
 from release_checklist.project_files import changelog_mentions, top_changelog_version
+from tagged_repos import released_session
 
-
-def _session(make_repo, with_remote, data_dir, files, bumped=None, tag="v1.6.2", version=None):
-    repo = make_repo(version=version, files=files)
-    repo.write("log.txt", tag + "\n")
-    repo.commit(tag)
-    repo.git("tag", "-a", tag, "-m", tag)
-    for name, text in (bumped or {}).items():
-        repo.write(name, text)
-    repo.write("fix.txt", "fix\n")
-    repo.commit("bump")
-    with_remote(repo)
-    return ReleaseSession(str(repo), data_dir)
+_session = released_session
 
 
 def _run(session, name):
