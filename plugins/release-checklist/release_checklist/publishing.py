@@ -501,9 +501,8 @@ def _member_package(repo: str, project: ProjectInfo) -> Optional[str]:
     if not project.workspace or os.path.basename(version_file).lower() != "package.json" or not folder:
         return None
     try:
-        with open(os.path.join(repo, version_file), encoding="utf-8") as handle:
-            package = json.load(handle)
-    except (OSError, ValueError):
+        package = json.loads(_read(os.path.join(repo, version_file)))
+    except ValueError:  # unreadable, cut at the size limit, or not JSON
         return None
     return folder if isinstance(package, dict) and package.get("name") and not package.get("private") else None
 
