@@ -1676,7 +1676,7 @@ def count_words(text: str) -> int:
 
 def _fit_words(summary: LocalSummary) -> None:
     """Keep the summary under WORD_BUDGET words: the section with the most words gives up its last item
-    (counted as "… and N more"), again and again; the goal is never cut."""
+    (counted as "… and N more"), again and again; past WORD_CAP, the longest texts are cut short too."""
     trimmable = [summary.commands, summary.findings, summary.done, summary.errors, summary.next_steps,
                  summary.later_asks, summary.questions]
     total = count_words(render_markdown(summary))
@@ -1684,6 +1684,29 @@ def _fit_words(summary: LocalSummary) -> None:
         summary.errors.weak -= 1
         summary.errors.overflow += 1
         total -= count_words(summary.errors.items.pop()) + 1
+    _drop_items(summary, trimmable, total)
+    # The count above is kept by subtraction and can drift (an item's words differ from its bullet's once
+    # rendered): a summary whose rendered text still passes the hard cap is trimmed again from its rendered
+    # count, and its longest texts are cut short.
+    rendered = count_words(render_markdown(summary))
+    while rendered > WORD_CAP:
+        _drop_items(summary, trimmable, rendered)
+        _shorten_longest(summary, trimmable)
+        again = count_words(render_markdown(summary))
+        if again >= rendered:
+            return
+        rendered = again
+
+
+# The cap a reader is promised (issue 25); WORD_BUDGET leaves room under it for the subtraction's drift.
+WORD_CAP = 1200
+# Words an item keeps at least when the summary must still shrink once every section is down to one item.
+_SHORTEST_CUT = 30
+
+
+def _drop_items(summary: LocalSummary, trimmable: Sequence[Section], total: int) -> None:
+    """From `total` words down to WORD_BUDGET: the section with the most words, or the file list, gives up its
+    last item, again and again, while any section holds more than one."""
     while total > WORD_BUDGET:
         sizes = [(sum(count_words(item) for item in section.items), position)
                  for position, section in enumerate(trimmable) if len(section.items) > 1]
@@ -1698,7 +1721,7 @@ def _fit_words(summary: LocalSummary) -> None:
             total -= count_words(dropped.path) + 3
             continue
         if not sizes:
-            break
+            return
         _, position = max(sizes)
         section = trimmable[position]
         # Commands give up what only looked before what acted; other sections their newest item.
@@ -1707,37 +1730,6 @@ def _fit_words(summary: LocalSummary) -> None:
         if section.overflow >= 0:
             section.overflow += 1
         total -= count_words(dropped_item) + 1
-    # The count above is kept by subtraction; a summary whose rendered text still passes the hard cap is
-    # trimmed on its rendered count (an item's words can differ from its bullet's once rendered).
-    if count_words(render_markdown(summary)) > WORD_CAP:
-        _trim_rendered(summary, trimmable)
-
-
-# Words an item keeps at least when the summary must still shrink once every section is down to one item.
-_SHORTEST_CUT = 30
-
-
-# The cap a reader is promised (issue 25); WORD_BUDGET leaves room under it for the subtraction's drift.
-WORD_CAP = 1200
-
-
-def _trim_rendered(summary: LocalSummary, trimmable: Sequence[Section]) -> None:
-    """Drops the newest item of the section that renders the most words, counting what is rendered, until
-    the summary is within WORD_BUDGET or every section is down to one item; then cuts the longest texts."""
-    while count_words(render_markdown(summary)) > WORD_BUDGET:
-        sizes = [(sum(count_words(item) for item in section.items), position)
-                 for position, section in enumerate(trimmable) if len(section.items) > 1]
-        if len(summary.files) > 10:
-            summary.files.pop()
-            summary.files_overflow += 1
-            continue
-        if not sizes:
-            break
-        section = trimmable[max(sizes)[1]]
-        section.items.pop(command_list.least_important(section.items) if section is summary.commands else -1)
-        if section.overflow >= 0:
-            section.overflow += 1
-    _shorten_longest(summary, trimmable)
 
 
 def _shorten_longest(summary: LocalSummary, trimmable: Sequence[Section]) -> None:
