@@ -339,6 +339,12 @@ def test_the_second_draw_was_moved_to_development_whole_once_its_misses_were_rea
     assert not any(s.get("draw") in ("first", "second") for s in SESSIONS if s["split"] == "heldout")
 
 
+def test_the_fourth_draw_was_moved_to_development_whole_before_its_misses_were_read():
+    fourth = [s for s in SESSIONS if s.get("fourth_draw") == "heldout"]
+    assert len(fourth) == 20 and all(s["split"] == "dev" and s["draw"] == "fourth" for s in fourth)
+    assert not any(s.get("draw") == "fourth" for s in SESSIONS if s["split"] == "heldout")
+
+
 @pytest.mark.parametrize("session", SESSIONS, ids=[s["id"] for s in SESSIONS])
 def test_every_facts_file_is_well_formed(session):
     assert set(session["facts"]) == set(SECTIONS)
