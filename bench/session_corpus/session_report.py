@@ -182,7 +182,14 @@ def print_report(report: Dict[str, Any], show_misses: bool) -> None:
           f"{SUMMARY_WORDS:,} words -> {'meets' if met else 'MISSES'}")
     if show_misses:
         print()
+        # A validation draw is development data whose misses nobody reads: its row says whether a rule
+        # written on the read sessions carries over, which is what the held-out half will ask.
+        hidden = {case["id"] for case in cases if case.get("misses_hidden")}
+        if hidden:
+            print(f"  misses of {len(hidden)} validation sessions are not printed (misses_hidden)")
         for session_id, result in sorted(now["sessions"].items()):
+            if session_id in hidden:
+                continue
             for section, fact in result["missed"]:
                 print(f"  missed {session_id} [{section}]: {fact}")
             for why in result["traps"]:

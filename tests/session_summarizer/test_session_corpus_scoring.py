@@ -395,3 +395,20 @@ def test_the_report_scores_each_held_out_draw_on_its_own():
     assert rows["second"]["sessions"] == 1 and rows["second"]["recall"] == 1.0 and rows["second"]["before"] == "0.00"
     assert rows["third"]["sessions"] == 2 and rows["third"]["recall"] == 0.25 and rows["third"]["traps"] == 1
     assert rows["third"]["total"] == 4 * len(SECTIONS)
+
+
+def test_the_development_report_keeps_a_validation_draws_misses_unprinted(capsys):
+    from session_report import print_report, score_half  # type: ignore[import-not-found]
+
+    def one(session_id: str, fact: str, **extra: object) -> dict:
+        return {"id": session_id, "agent": "codex", "language": "en", "session": {"turns": [{}]},
+                "facts": {"goal": [{"fact": fact, "match": [["zebra"]]}]}, "traps": [], **extra}
+
+    cases = [one("read", "a fact anyone may read", draw="fourth"),
+             one("unread", "a validation fact", draw="third", misses_hidden=True)]
+    now = score_half(cases, {"read": "## Goal\n- fix the parser\n", "unread": "## Goal\n- fix the parser\n"})
+    print_report({"split": "dev", "cases": cases, "skipped": [], "now": now, "before": None, "baseline_label": ""},
+                 show_misses=True)
+    out = capsys.readouterr().out
+    assert "missed read [goal]: a fact anyone may read" in out
+    assert "a validation fact" not in out and "| third" in out
