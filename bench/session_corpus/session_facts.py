@@ -70,11 +70,20 @@ def as_session(session: Dict[str, Any], text: str) -> Dict[str, Any]:
             "cwd": "", "status": "idle", "turnCount": len(turns), "turns": turns}
 
 
+def in_half(session: Dict[str, Any], split: str) -> bool:
+    """Whether `session` is scored in the `split` run ("dev", "heldout" or "all")."""
+    # A validation draw (misses_hidden) is scored with the development half, its misses unprinted, even while
+    # it is still marked held out: that lasts only until a fresh held-out draw replaces it.
+    if split == "dev" and session.get("misses_hidden"):
+        return True
+    return split == "all" or session["split"] == split
+
+
 def load(split: str = "heldout") -> Tuple[List[Dict[str, Any]], List[Tuple[str, str]]]:
     """(sessions of `split` ("dev", "heldout" or "all") with their `session/get` answer, skipped (id, why))."""
     ready, skipped = [], []
     for session in load_facts():
-        if split != "all" and session["split"] != split:
+        if not in_half(session, split):
             continue
         if not any(session["facts"].values()):
             skipped.append((session["id"], "facts not written yet (the summarizer must not read it before)"))

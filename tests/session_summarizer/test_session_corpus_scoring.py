@@ -412,3 +412,13 @@ def test_the_development_report_keeps_a_validation_draws_misses_unprinted(capsys
     out = capsys.readouterr().out
     assert "missed read [goal]: a fact anyone may read" in out
     assert "a validation fact" not in out and "| third" in out
+
+
+def test_a_validation_draw_is_scored_with_the_development_half():
+    from session_facts import in_half  # type: ignore[import-not-found]
+
+    validation = {"split": "heldout", "misses_hidden": True}
+    assert in_half(validation, "dev") and in_half(validation, "heldout") and in_half(validation, "all")
+    assert not in_half({"split": "heldout"}, "dev") and not in_half({"split": "dev"}, "heldout")
+    third = [s for s in SESSIONS if s.get("draw") == "third"]
+    assert len(third) == 20 and all(s.get("misses_hidden") for s in third)
