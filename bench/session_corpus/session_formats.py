@@ -481,6 +481,18 @@ def gemini_margin_turns(text: str) -> Turns:
     return turns
 
 
+# parse_copilot_chats.py's "Copilot Chat History" Markdown: a table of contents, then per ask a `## <a id="prompt-…">`
+# heading and a `**User Prompt** *[time]*` line, each reply under `### Assistant Response [time]`.
+_COPILOT_HISTORY = {"user": re.compile(r"^\*\*User Prompt\*\*(?: \*\[[^\]]*\]\*)?\s*$"),
+                    "assistant": re.compile(r"^### Assistant Response(?: \[[^\]]*\])?\s*$")}
+# The anchor heading repeats the ask's first line and the back-link is navigation: neither is said by anyone.
+_COPILOT_HISTORY_NAV = re.compile(r'^(?:## <a id="prompt-|\[↑ Back to Table of Contents\])')
+
+
+def copilot_history_turns(text: str) -> Turns:
+    return _marked(text, _COPILOT_HISTORY, drop=_COPILOT_HISTORY_NAV)
+
+
 PARSERS: Dict[str, Callable[..., Turns]] = {
     "aider": aider_turns,
     "specstory": specstory_turns,
@@ -500,6 +512,7 @@ PARSERS: Dict[str, Callable[..., Turns]] = {
     "codex-app": codex_app_turns,
     "claude-log-md": claude_log_md_turns,
     "copilot-copy": copilot_copy_turns,
+    "copilot-history-md": copilot_history_turns,
     "labelled": labelled_turns,
     "opencode": opencode_turns,
     "cline": cline_turns,
