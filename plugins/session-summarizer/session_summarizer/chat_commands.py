@@ -143,6 +143,29 @@ def _ends_on_offer(prose: str) -> bool:
     return any(mark in prose.strip()[-400:] for mark in ("?", "？"))
 
 
+# A shell prompt right before a command on the user's line ("root@board:~# dmesg", "$ ls", "PS C:\\app> dir"):
+# the user typed it in their own terminal and pasted what it printed.
+_PROMPT_BEFORE = re.compile(r"[#$%>❯]\s*$")
+
+
+def _named_not_typed(command: str, later: str) -> bool:
+    """The user's later words name the command ("please run `x`") other than as a line of their own terminal:
+    after their prompt, or ending a line that what it printed follows at once ("make all" / "Building file…").
+    A command the user ran themselves and pasted is theirs, not one the agent ran."""
+    at = later.find(command)
+    while at >= 0:
+        line_start = later.rfind("\n", 0, at) + 1
+        line_end = later.find("\n", at)
+        line_end = len(later) if line_end < 0 else line_end
+        next_end = later.find("\n", line_end + 1)
+        ends_line = not later[at + len(command):line_end].strip(" \t`'\"”」&")
+        printed_after = ends_line and bool(later[line_end + 1:next_end if next_end >= 0 else len(later)].strip())
+        if not _PROMPT_BEFORE.search(later[line_start:at]) and not printed_after:
+            return True
+        at = later.find(command, at + 1)
+    return False
+
+
 def _reply_after(turns: Sequence[Turn], index: int) -> Optional[str]:
     for turn in turns[index + 1:index + 3]:
         if turn.role == "user" and turn.text.strip():
@@ -188,7 +211,7 @@ def chat_commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
                                         or _outcome_follows(turn.text, turn_parts) or _captured(turn_parts))
         later = " ".join(text for at, text in user_text if at > index) if not (accepted or reported) else ""
         for command in shown:
-            if accepted or reported or (later and command[:60] in later):
+            if accepted or reported or (later and _named_not_typed(command[:60], later)):
                 ran.append(command)
             else:
                 advised.append((index, command))
@@ -276,6 +299,7 @@ def handed_to_user(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]], 
 # message"), or a report that names the hash next to the word for a commit in any language.
 _COMMIT_LINE = re.compile(r"^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\] ")
 _COMMIT_WORD = re.compile(r"(?i)\b(?:commit(?:ted)?|коммит\w*|confirmaci[oó]n|commitado)\b|コミット|提交|커밋|คอมมิต")
+_LOG_ENTRY = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)])?[ \t]*`?[0-9a-f]{7,12}`?[ \t]*[-–—:|][ \t]*\S", re.M)
 _HASH = re.compile(r"(?<![0-9a-f])([0-9a-f]{7,12})(?![0-9a-f])")
 _PUSH_WORD = re.compile(r"(?i)\b(?:push(?:ed)?|пуш\w*|отправлен\w*|enviad[oa])\b|プッシュ|推送|푸시|พุช")
 _RANGE = re.compile(r"\b[0-9a-f]{7,12}(?:\.\.|\s*(?:→|->)\s*)[0-9a-f]{7,12}\b")
@@ -311,7 +335,12 @@ def commits_shown(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
         text = turn.text
         if not holds_any(text, _COMMIT_WORDS):  # substring checks: far cheaper than the pattern
             continue
-        for line in _lines_with(_COMMIT_SCAN, text):
+        lines = _lines_with(_COMMIT_SCAN, text)
+        # Several lines that each open on a hash and its message are a history read back (`git log`), not commits made.
+        history = len(_LOG_ENTRY.findall(text, 0, 20_000)) >= 2
+        for line in lines:
+            if history and _LOG_ENTRY.match(line):
+                continue
             found = _COMMIT_LINE.match(line.strip())
             if found:
                 hashes.append(found.group(1))

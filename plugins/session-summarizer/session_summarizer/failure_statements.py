@@ -17,7 +17,8 @@ from . import extraction as ex
 _FAILURE_LATIN = re.compile(
     r"(?i)\b(?:(?:is|are|was|were|keeps?|still) (?:panicking|crashing|failing|erroring|timing out|hanging)"
     r"|panicked|crashed|failed|errored|timed out|(?:does not|doesn't|did not|didn't|won't|cannot|can't) (?:compile"
-    r"|build|start|connect|resolve|load)|not (?:found|defined|installed|permitted|recognized)|no such"
+    r"|build|start|connect|resolve|load)|(?:not|\w+n['’]t) (?:found|defined|installed|permitted|recognized"
+    r"|available)|no such"
     r"|\d+ (?:errors|failures|failed|failing)|there (?:is|are|was|were) (?:an? |\d+ |some |several )?(?:\w+ )?"
     r"(?:errors?|failures?|exceptions?)|(?:hit|hits|got|gets|getting|throws?|threw|raised?) (?:an? |the |another )?"
     r"(?:\w+ )?(?:errors?|exceptions?|panic|assertion)|falhou|falló|не удал\w*)\b")

@@ -36,6 +36,7 @@ from .failure_statements import states_failure
 from .formats import cline_result
 from .language import detect_language
 from .redaction import redact_text
+from .reported_checks import checks_that_passed
 from .session import Session, Turn
 from .summary_text import phrase
 from .transcript import TurnParts, read_turn
@@ -525,7 +526,8 @@ def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
         if prose_found < _PROSE_COMMANDS:  # commands named in prose: the first ones are enough
             blocks = [(language, "\n".join(line for line in code.split("\n") if _PROMPTED.match(line)))
                       for language, code in turn_parts.blocks if "$" in code]
-            from_prose = ex.find_commands(turn_parts.prose, blocks)
+            # A list the reply says passed ("Validações OK:") reports runs the export folded away.
+            from_prose = ex.find_commands(turn_parts.prose, blocks) + checks_that_passed(turn_parts.prose)
             prose_found += len(from_prose)
             found.extend(from_prose)
     shown_commits = commits_shown(turns, parts)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-from . import chat_edits, json_exports
+from . import chat_edits, codex_app, json_exports
 from .extraction import is_command_line, split_code
 from .formats import EDIT, EXTERNAL, FAILED, READ, RUN, SEARCH, Call, external_name, tagged_calls
 
@@ -334,6 +334,8 @@ def _read(text: str) -> TurnParts:
         text = json_exports.codex_markdown_calls(text, parts)
     if "*" in text and ("**Tool Command**" in text or "**Tool Response**" in text):
         text = json_exports.gemini_share_calls(text, parts)
+    if "<" in text and codex_app.holds_progress(text):
+        text = codex_app.progress_calls(text, parts)
     text = tagged_calls(text, parts)
     if "<" in text and "<details" in text:
         text = _HIDDEN.sub("\n", text)
