@@ -17,6 +17,7 @@ from .version_sources import (
     autoconf_version,
     build_file_version,
     build_script_version,
+    go_version,
     gradle_version,
     header_version,
     lerna_version,
@@ -142,7 +143,8 @@ def notes_folder(repo: str) -> Optional[str]:
     return None
 
 
-def find_changelog(repo: str, versions: Iterable[str] = (), declared: Optional[str] = None) -> Optional[str]:
+def find_changelog(repo: str, versions: Iterable[str] = (), declared: Optional[str] = None,
+                   name: Optional[str] = None) -> Optional[str]:
     """The changelog file (or release-notes folder): the one the project's configuration names (towncrier's
     filename), else the first candidate that names one of versions (the last release, the one being made),
     at the root, in docs/ and doc/, then deeper (docs/en/docs/release-notes.md, a project folder's Changes),
@@ -156,12 +158,31 @@ def find_changelog(repo: str, versions: Iterable[str] = (), declared: Optional[s
             text = _read(os.path.join(repo, candidate), 2_000_000) or ""
             if any(changelog_mentions(text, version) for version in wanted) or _ahead_of(text, wanted):
                 return candidate
-        page = _changelog_page(repo, wanted)
+        page = _changelog_page(repo, wanted, name)
         if page:
             return page
     if candidates:
         return candidates[0]
-    return notes_folder(repo)
+    folder = notes_folder(repo)
+    return (_series_notes(repo, folder, wanted) if folder and wanted else None) or folder
+
+
+def _series_notes(repo: str, folder: str, versions: List[str]) -> Optional[str]:
+    """The one file of a notes folder that heads the releases, when the folder keeps a file per release line
+    (jackson's release-notes/VERSION-2.x beside CREDITS-2.x) rather than one per release: no file is named
+    for a version, and exactly one names one of versions in a heading."""
+    path = os.path.join(repo, folder)
+    entries = sorted(entry for entry in _listing(path).values() if os.path.isfile(os.path.join(path, entry)))
+    if any(re.search(rf"(?<![\w.])[vV]?{re.escape(version)}(?![\w-]|\.\d)", entry) for entry in entries
+           for version in versions):
+        return None
+    heading = [entry for entry in entries[:50]
+               if any(changelog_mentions(_read(os.path.join(path, entry), 2_000_000) or "", version)
+                      for version in versions)]
+    if not heading:  # (jackson-annotations heads only its .0 releases: the one file with release headings)
+        heading = [entry for entry in entries[:50]
+                   if top_changelog_version((_read(os.path.join(path, entry), 2_000_000) or "")[:200_000])]
+    return os.path.join(folder, heading[0]) if len(heading) == 1 else None
 
 
 # A documentation site's change log page: <site>/change-log/index.md (CsvHelper's website source).
@@ -170,14 +191,17 @@ _PAGE_FOLDERS = frozenset(("changelog", "change-log", "change_log", "changes", "
 _PAGE_NAMES = ("index.md", "index.rst", "readme.md", "_index.md")
 
 
-def _changelog_page(repo: str, versions: List[str], depth: int = 5, limit: int = 600) -> Optional[str]:
+def _changelog_page(repo: str, versions: List[str], name: Optional[str] = None, depth: int = 5,
+                    limit: int = 600) -> Optional[str]:
     """The index page of a folder named like a change log, up to depth folders deep, that heads an entry
-    for one of versions; None when there is none."""
+    for one of versions, or its page named after the package (docs/history/hatch.md beside hatchling.md: a
+    repository of several packages keeps one history each); None when there is none."""
+    pages = _PAGE_NAMES + tuple(f"{name.lower()}{suffix}" for suffix in (".md", ".rst") if name)
     for folder, relative, level, files in _project_folders(repo, depth, limit):
         if level == 0 or os.path.basename(folder).lower() not in _PAGE_FOLDERS:
             continue
         for entry in sorted(files):
-            if entry.lower() in _PAGE_NAMES:
+            if entry.lower() in pages:
                 text = _read(os.path.join(folder, entry), 2_000_000) or ""
                 if any(changelog_mentions(text, version) for version in versions):
                     return os.path.join(relative, entry)
@@ -250,7 +274,7 @@ def _python_version_file(repo: str, package_name: Optional[str]) -> Optional[Tup
 def _python_version(text: str) -> Optional[str]:
     """`__version__ = "1.2.3"`, or incremental's `__version__ = Version("Name", 1, 2, 3)`."""
     match = _PY_VERSION.search(text)
-    if match:
+    if match and is_version(match.group(1)):  # not a template filled at run time ("{major}.{minor}".format)
         return match.group(1)
     packed = _INCREMENTAL.search(text)
     return ".".join(packed.groups()) if packed else None
@@ -372,6 +396,9 @@ def _declared_version_file(repo: str, names: Dict[str, str], raw: str,
                            pyproject: Dict[str, Dict[str, str]]) -> Optional[Tuple[str, str]]:
     """(version, file) from the file the build configuration reads it from: hatch's [tool.hatch.version]
     path (and pattern), pdm's source = "file", setuptools' attr: / file:, in pyproject.toml or setup.cfg."""
+    scikit = _scikit_build_version(repo, raw)
+    if scikit:
+        return scikit
     hatch = pyproject.get("tool.hatch.version", {})
     if hatch.get("path") and hatch.get("source", "regex") == "regex":
         return _version_in(repo, hatch["path"], hatch.get("pattern"))
@@ -401,6 +428,64 @@ def _declared_version_file(repo: str, names: Dict[str, str], raw: str,
     if file:
         return _version_in(repo, file.group(1).split(",")[0].strip(), None)
     return None
+
+
+# scikit-build-core's regex provider: [tool.scikit-build.metadata.version] (or a [[tool.dynamic-metadata]] table
+# with field = "version") names the input file, a regex (default: a Python `__version__ = "…"` line) and how its
+# groups make the version (result = "{major}.{minor}.{patch}": pybind11's macros in a C++ header).
+_SCIKIT_TABLE = re.compile(r"^\s*\[\s*tool\.scikit-build\.metadata\.version\s*\]\s*$|"
+                           r"^\s*\[\[\s*tool\.dynamic-metadata\s*\]\]\s*$", re.MULTILINE)
+_SCIKIT_DEFAULT = r"""(?i)^(__version__|VERSION)(?: ?\: ?str)? *= *(['"])v?(?P<value>.+?)\2"""
+_TOML_ANY_STRING = (r"""^\s*{key}\s*=\s*(?:'''\n?(.*?)'''|\"\"\"\n?(.*?)\"\"\"|'([^'\n]*)'|"((?:[^"\\\n]|\\.)*)")""")
+
+
+def _toml_string(table: str, key: str) -> Optional[str]:
+    """A string value of one TOML table's text, multi-line ones too (regexes are written in them)."""
+    match = re.search(_TOML_ANY_STRING.format(key=re.escape(key)), table, re.MULTILINE | re.DOTALL)
+    if not match:
+        return None
+    literal, basic, single, double = match.groups()
+    if double is not None:
+        return re.sub(r"\\(.)", r"\1", double)
+    return next(value for value in (literal, basic, single) if value is not None)
+
+
+def _scikit_build_version(repo: str, raw: str) -> Optional[Tuple[str, str]]:
+    """(version, input file) of scikit-build-core's regex version provider, when the project declares one."""
+    for start in _SCIKIT_TABLE.finditer(raw):
+        following = re.search(r"^\s*\[", raw[start.end():], re.MULTILINE)
+        table = raw[start.end():start.end() + following.start()] if following else raw[start.end():]
+        provider = _toml_string(table, "provider") or ""
+        field = _toml_string(table, "field")
+        relative = _toml_string(table, "input")
+        if not provider.endswith("metadata.regex") or (field is not None and field != "version") or not relative:
+            continue
+        text = _read(os.path.join(repo, relative), 500_000) or ""
+        try:
+            match = re.search(_toml_string(table, "regex") or _SCIKIT_DEFAULT, text, re.MULTILINE)
+        except re.error:
+            match = None
+        groups = {name: value for name, value in match.groupdict().items() if value is not None} if match else {}
+        try:
+            version = (_toml_string(table, "result") or "{value}").format(**groups) if groups else ""
+        except (KeyError, IndexError, ValueError):
+            version = ""
+        return (version, relative.replace("\\", "/")) if is_version(version) else None
+    return None
+
+
+# hatch-vcs / setuptools-scm's describe command in a repository of several packages, each tagging its own
+# releases: `git_describe_command = ["git", "describe", …, "--match", "hatch-v*"]` names this package's tags.
+_DESCRIBE_MATCH = re.compile(r"""describe_command\b[^\n]*?--match["']?\s*[,=]?\s*["']?([^"'\s,\]]+)""")
+
+
+def _described_tag_format(build: str) -> Optional[str]:
+    """The tag format ("hatch-v{version}") the version tool's describe pattern ("hatch-v*") selects, or None."""
+    match = _DESCRIBE_MATCH.search(build)
+    if not match or "*" not in match.group(1):
+        return None
+    prefix = re.split(r"[*\[?]", match.group(1), maxsplit=1)[0]
+    return prefix + "{version}" if re.fullmatch(r"[\w./@-]*", prefix) else None
 
 
 def _version_of_attr(repo: str, attr: str, hops: int = 2) -> Optional[Tuple[str, str]]:
@@ -519,6 +604,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
     tests: Dict[str, str] = {}  # ecosystem -> its test command
     workspace = False
     declared_changelog: Optional[str] = None
+    described: Optional[str] = None  # the tag format the version tool's `git describe --match` names
 
     package_json: object = None
     if "package.json" in names:
@@ -587,6 +673,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
         if not static and (_DYNAMIC_VERSION.search(raw) or "setup.py" in names):
             build = raw + (_read(os.path.join(repo, names["setup.py"])) or "" if "setup.py" in names else "")
             from_tags = next((tool for tool, pattern in _SCM_TOOLS if pattern.search(build)), None)
+            described = _described_tag_format(build) if from_tags else None
         declared_changelog = _towncrier_file(repo, names, pyproject)
         workspace = workspace or "tool.uv.workspace" in pyproject  # members may be released one by one
         command = _python_test_command(repo, names, raw, pyproject, python)
@@ -595,6 +682,11 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
     if "go.mod" in names:
         ecosystems.append("go")
         tests["go"] = "go test ./..."
+        constant = go_version(repo) if not candidates else None
+        # A version constant the release commit bumps (gin's, echo's version.go) is checked like a manifest;
+        # one left behind the last release is stale, and the tag stays the version.
+        if constant and not _older_than(constant[0], last_release):
+            candidates.append(constant)
         if not candidates:
             from_tags = from_tags or "go"  # a Go module's version is its tag
     name = _other_ecosystems(repo, names, ecosystems, candidates) or name
@@ -650,7 +742,7 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
     test_command = (make_target(repo, "test", "tests")
                     or next((tests[eco] for eco in _test_order(tests, companion_node)), None)
                     or make_target(repo, "check"))
-    changelog = find_changelog(repo, [version or "", last_release or ""], declared_changelog)
+    changelog = find_changelog(repo, [version or "", last_release or ""], declared_changelog, name)
     stopped: Optional[Tuple[str, str]] = None
     top = (changelog_stopped_at(repo, changelog, last_release)
            if changelog and changelog != declared_changelog and last_release else None)
@@ -658,7 +750,8 @@ def detect_project(repo: str, windows: Optional[bool] = None, last_release: Opti
         stopped = (changelog.replace(os.sep, "/"), top)
         changelog = None
     return ProjectInfo(tuple(ecosystems), name, version, chosen_file, test_command, changelog, from_tags,
-                       tuple(ignored), _tool_of(test_command), workspace, stopped)
+                       tuple(ignored), _tool_of(test_command), workspace, stopped,
+                       described if from_tags and version is None else None)
 
 
 # Where the newer notes went instead: "newer than 2.10 is available only on the GitHub Releases page".
@@ -693,8 +786,9 @@ _MSBUILD_SHARED = ("directory.build.props", "directory.build.targets", "director
 
 
 def _uses_minver(repo: str, names: Dict[str, str]) -> bool:
-    """The build references the MinVer package (in the shared MSBuild files or those they import from eng/)."""
-    paths = [names[name] for name in _MSBUILD_SHARED if name in names]
+    """The build references the MinVer package: in the shared MSBuild files, those they import from eng/, or the
+    packed project's own file (src/AutoMapper/AutoMapper.csproj, Respawn/Respawn.csproj)."""
+    paths = [names[name] for name in _MSBUILD_SHARED if name in names] + _project_files(repo, names)
     eng = names.get("eng") or names.get("build")
     if eng:
         try:
@@ -704,6 +798,25 @@ def _uses_minver(repo: str, names: Dict[str, str]) -> bool:
             pass
     return any(re.search(r"""Include\s*=\s*["']MinVer["']""", _read(os.path.join(repo, path), 500_000) or "")
                for path in paths)
+
+
+MAX_PROJECT_FILES = 40
+
+
+def _project_files(repo: str, names: Dict[str, str]) -> List[str]:
+    """.NET project files at the root, one folder down (Respawn/Respawn.csproj) and in src/<Project>/."""
+    found = [real for lower, real in sorted(names.items()) if lower.endswith((".csproj", ".fsproj"))]
+    folders = [real for real in sorted(names.values()) if not real.startswith(".")
+               and os.path.isdir(os.path.join(repo, real))]
+    source = names.get("src")
+    if source:
+        folders += [os.path.join(source, entry) for entry in sorted(_listing(os.path.join(repo, source)).values())]
+    for folder in folders[:200]:
+        found += [os.path.join(folder, entry) for lower, entry in sorted(_listing(os.path.join(repo, folder)).items())
+                  if lower.endswith((".csproj", ".fsproj"))]
+        if len(found) >= MAX_PROJECT_FILES:
+            break
+    return found[:MAX_PROJECT_FILES]
 
 
 # What only an npm package.json has (an entry point, scripts, dependencies, files to pack).

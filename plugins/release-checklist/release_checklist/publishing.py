@@ -161,8 +161,11 @@ def _read_push(body: List[str], index: int, value: str, triggers: _Triggers) -> 
         if _indent(entry) != level:
             continue
         key, _, rest = entry.strip().partition(":")
+        if entry.lstrip().startswith("-"):
+            continue  # an item of the key above, written at the key's own indent (read with it below)
+        listed = _block(filters, position)[0] or _items_at_level(filters, position)
         items = _inline_list(rest) if rest.strip() else [
-            item.split(" #", 1)[0].strip()[1:].strip().strip("'\"") for item in _block(filters, position)[0]
+            item.split(" #", 1)[0].strip()[1:].strip().strip("'\"") for item in listed
             if item.strip().startswith("-")]
         keys[key.strip()] = items
     if "tags" in keys:
@@ -173,6 +176,17 @@ def _read_push(body: List[str], index: int, value: str, triggers: _Triggers) -> 
         triggers.branch_push = True
     elif "tags" not in keys and "tags-ignore" not in keys:
         triggers.every_push = True  # only paths filters: every push, tags included
+
+
+def _items_at_level(lines: List[str], start: int) -> List[str]:
+    """The `- item` lines right after lines[start] at its own indent: YAML lets a key's list sit there
+    ("tags:" over "- hatch-v*" in the same column)."""
+    items: List[str] = []
+    for line in lines[start + 1:]:
+        if _indent(line) != _indent(lines[start]) or not line.lstrip().startswith("-"):
+            break
+        items.append(line)
+    return items
 
 
 def _glob(pattern: str) -> re.Pattern[str]:
@@ -229,8 +243,32 @@ def read_workflows(repo: str) -> List[Tuple[str, _Triggers, bool, str]]:
                 text = handle.read(MAX_WORKFLOW_BYTES)
         except OSError:
             continue
-        found.append((f".github/workflows/{name}", read_triggers(text), _PUBLISHES.search(text) is not None, text))
+        publishes = _PUBLISHES.search(text) is not None or _runs_publishing_script(repo, text)
+        found.append((f".github/workflows/{name}", read_triggers(text), publishes, text))
     return found
+
+
+# A step running one of the repository's own scripts: `run: ./Push.ps1`, `run: pwsh ./eng/push.ps1`, `run: bash
+# scripts/release.sh`.
+_RUN_SCRIPT = re.compile(r"^\s*(?:-\s*)?run\s*:\s*(?:(?:pwsh|powershell|bash|sh)\s+(?:-\w+\s+)*)?"
+                         r"(?:\./)?([\w./-]+\.(?:ps1|sh|bash))\b", re.MULTILINE)
+MAX_SCRIPT_BYTES = 200_000
+
+
+def _runs_publishing_script(repo: str, text: str) -> bool:
+    """A workflow step runs a script of the repository that publishes (AutoMapper's and Respawn's Push.ps1 run
+    `dotnet nuget push`): the workflow publishes through it."""
+    for script in dict.fromkeys(_RUN_SCRIPT.findall(text)):
+        if script.startswith("/") or ".." in script.split("/"):
+            continue  # only the repository's own files
+        try:
+            with open(os.path.join(repo, script), encoding="utf-8", errors="replace") as handle:
+                body = handle.read(MAX_SCRIPT_BYTES)
+        except OSError:
+            continue
+        if _PUBLISHES.search(body):
+            return True
+    return False
 
 
 def detect_publishing(repo: str, project: ProjectInfo, tag: str) -> Publishing:

@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .checklist_file import _PLACEHOLDER, ChecklistSpec, _slug, _unique_id
 from .doc_placeholders import fill_item
+from .guide_sections import guide_candidates, release_section
 from .markdown_lines import BLANK, CODE, COMMENT, FENCE_CLOSE, FENCE_OPEN, MarkdownLines
 from .steps import Step, StepKind
 
@@ -165,6 +166,18 @@ def find_release_doc(repo: str) -> Optional[str]:
             continue
         if is_procedure(text, _named_for_it(path)) and not is_changelog(text):
             return path
+    for path in guide_candidates(repo):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                section = release_section(handle.read(1_000_000))
+        except OSError:
+            continue
+        # A guide's section is the procedure only when it has the release tagged and pushed, with commands: a
+        # paragraph saying to run the project's release script (lerna), what a release PR holds (httpx) or how
+        # to publish one crate of a workspace with its script (tracing) is guidance around a tool, not steps.
+        said = doc_signals(section or "")
+        if section and said["commands"] and said["tag"] and said["push"]:
+            return path
     return None
 
 
@@ -265,7 +278,8 @@ def _sections(text: str) -> Tuple[str, List[_Section]]:
             base = indent
             sections[-1].numbered = sections[-1].numbered or item.group(2)[0].isdigit()
             items.append((number, item.group(3).strip(), []))
-        elif inside and not item and not items[-1][2] and not stripped.startswith((">", "|")):
+        elif inside and not item and not items[-1][2] and not stripped.startswith((">", "|", ".. ")):
+            # (a reStructuredText directive, `.. code-block:: bash`, starts the item's detail)
             first, body, detail = items[-1]
             items[-1] = (first, body + " " + stripped, detail)  # a wrapped line of the item
         elif inside:

@@ -20,6 +20,7 @@ from .checklist_file import (
 from .command_runner import CommandResult, Outcome, RunningCommand, clean_env, split_command
 from .couldnt_check import UNKNOWN_OUTCOMES, couldnt_check
 from .default_checklist import default_spec, merge_adopted
+from .guide_sections import procedure_text
 from .new_file import is_blank_text
 from .project_files import ProjectInfo, changelog_version, detect_project
 from .publishing import Publishing, detect_publishing, follow_document
@@ -111,6 +112,11 @@ def _read_text(path: str) -> str:
         return handle.read(MAX_CHECKLIST_BYTES)
 
 
+def _doc_text(path: str) -> str:
+    """The adopted document's procedure (a contributor guide's release section, any other document whole)."""
+    return procedure_text(path, _read_text(path))
+
+
 def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Optional[bool] = None) -> LoadedChecklist:
     """The repository's checklist file (or its own release document), else the default derived from the project.
 
@@ -132,7 +138,8 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
     if project is None:
         first = detect_project(repo, windows, version_file=settings.version_file,
                                version_macro=settings.version_macro)
-        tag_format = settings.tag_format or guess_tag_format(tags, [first.name or "", os.path.basename(repo)])
+        tag_format = settings.tag_format or first.tag_format or guess_tag_format(
+            tags, [first.name or "", os.path.basename(repo)])
         last = highest_tagged_version(tags, tag_format)
         # Again with the last release known: an older manifest is passed over, and the changelog that
         # names the last release wins over a stale one (jq's NEWS.md over its old ChangeLog).
@@ -150,10 +157,10 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
             project, tag_format, last = member.project, member.tag_format, member.last
     if path is not None and source == "default":
         # Read once the release is known: a document's alternative procedures are chosen by its kind.
-        spec, source = read_release_doc(_read_text(path), path, tags, _is_patch(project, last)), "adopted"
+        spec, source = read_release_doc(_doc_text(path), path, tags, _is_patch(project, last)), "adopted"
     publishing = detect_publishing(repo, project, last[0] if last else tag_for("0.1.0", tag_format))
     if source == "adopted" and path is not None and spec is not None and spec.steps:
-        publishing = follow_document(publishing, _read_text(path), os.path.relpath(path, repo).replace(os.sep, "/"))
+        publishing = follow_document(publishing, _doc_text(path), os.path.relpath(path, repo).replace(os.sep, "/"))
     if spec is None or not spec.steps:
         if spec is not None and source == "file":
             source = "settings"
@@ -164,7 +171,7 @@ def load_checklist(repo: str, project: Optional[ProjectInfo] = None, windows: Op
     elif source == "adopted":
         # The document's steps sit alongside the derived checks, tag, push and publishing (issue 26).
         spec = merge_adopted(default_spec(repo, project, windows, None, tags, publishing), spec,
-                             _read_text(path) if path else "", publishing)
+                             _doc_text(path) if path else "", publishing)
     return LoadedChecklist(spec, source, path, stamp, project, tags, tag_format, last, publishing)
 
 

@@ -25,9 +25,12 @@ _STRING_VERSION = re.compile(r'^"v?(\d+(?:\.\d+)+)')
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".h.in")
 # Folders that hold other people's code or build output, never the project's version header.
 # single_include/ and amalgamated/ hold a generated copy of the headers, rewritten from the real ones at release.
+# A platform's or compiler's own build folder (WIN32-Code/nmake, msvc, VisualC, vs2019, watcom) keeps a hand-written
+# copy of the generated config header for builds without configure: the release writes the version elsewhere first.
 _NOT_OURS = re.compile(r"(?i)^(?:\.|_)|^(?:node_modules|vendor|vendored|third[_-]?party|deps|external|contrib|"
                        r"examples?|fixtures?|samples?|build|dist|target|out|tests?|testdata|single_include|"
-                       r"amalgamat\w*)$")
+                       r"amalgamat\w*|win(?:32|64)(?:[-_]\w+)?|msvc\w*|visualc(?:[-_]\w+)?|vs20\d\d|vstudio|nmake|"
+                       r"watcom)$")
 MAX_HEADERS = 400
 # What the third number's macro is called: PATCH (libuv), MICRO (glib), RELEASE (zstd, lz4), REVISION (zlib).
 THIRD_PART = ("PATCH", "MICRO", "RELEASE", "REVISION")
@@ -242,8 +245,10 @@ def header_version(repo: str, names: List[str], macro: Optional[str] = None, lik
             # The header's own name or folder names the macro's owner (src/core/nginx.h defines NGINX_VERSION,
             # include/uv/version.h UV_VERSION_MAJOR): used when it is the only such header. A header named
             # after the project (expat.h in libexpat) may give its numbers any prefix (XML_MAJOR_VERSION).
-            words = {re.sub(r"[^a-z0-9]", "", part.lower().split(".")[0])
-                     for part in relative.replace(os.sep, "/").split("/")}
+            # A header named for its owner's version (ares_version.h, hb-version.h, curlver.h) names that owner.
+            parts = [part.lower().split(".")[0] for part in relative.replace(os.sep, "/").split("/")]
+            words = {re.sub(r"[^a-z0-9]", "", word) for part in parts
+                     for word in (part, re.sub(r"[-_]?ver(?:sion)?$", "", part))}
             owners = tuple(owner for owner in (word.upper() for word in words) if owner and owner != "VERSION")
             stem = re.sub(r"[^A-Za-z0-9]", "_", os.path.basename(relative).split(".")[0]).upper()
             version = macro_version(text, None, owners) if owners else None
@@ -358,3 +363,26 @@ def _runs_git_describe(repo: str, command: str) -> bool:
     inside = bool(script) and not os.path.isabs(script) and ".." not in script  # only the project's own script
     text = _read(os.path.join(repo, script), 100_000) if inside else None
     return re.search(r"\bgit\s+describe\b", text or "") is not None
+
+
+# A Go package's version constant: `const Version = "v1.12.1"` (gin) or `Version = "5.3.2"` inside a const
+# block (echo). Only a whole version counts: fzf's `version = "0.74"` names a release line, not a release.
+_GO_VERSION = re.compile(r"""^\s*(?:(?:const|var)\s+)?[Vv]ersion\s*(?:string\s*)?=\s*"v?(\d+\.\d+\.\d+[^"]*)"\s*(?://.*)?$""",
+                         re.MULTILINE)
+MAX_GO_FILES = 200
+
+
+def go_version(repo: str) -> Found:
+    """(version, file) of the version constant the module's root package declares (version.go first), when
+    one is written out; the tag stays the version of a Go module that keeps none."""
+    try:
+        files = sorted(entry for entry in os.listdir(repo)
+                       if entry.endswith(".go") and not entry.endswith("_test.go"))[:MAX_GO_FILES]
+    except OSError:
+        return None
+    files.sort(key=lambda entry: entry != "version.go")
+    for entry in files:
+        match = _GO_VERSION.search(_read(os.path.join(repo, entry), 300_000) or "")
+        if match and is_version(match.group(1)):
+            return match.group(1), entry
+    return None

@@ -7,6 +7,9 @@ from typing import Dict, Iterable, List, Optional, Tuple
 _VERSION = re.compile(r"^(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.(\d+))?(?:[-+.]?([0-9A-Za-z.+-]*))?$")
 
 VersionKey = Tuple[Tuple[int, ...], int, Tuple[Tuple[int, object], ...]]
+# Stage words that mark the final release of a version whose string always carries its stage (libevent's
+# 2.1.12-stable after 2.1.12-rc, Netty's 4.1.100.Final, libsodium's 1.0.20-RELEASE): no pre-release.
+FINAL_STAGES = frozenset(("stable", "final", "release", "ga"))
 
 
 def version_key(version: str) -> Optional[VersionKey]:
@@ -18,7 +21,7 @@ def version_key(version: str) -> Optional[VersionKey]:
     numbers = tuple(int(part) for part in match.groups()[:4] if part is not None)
     numbers = numbers + (0,) * (4 - len(numbers))
     suffix = match.group(5) or ""
-    if not suffix:
+    if not suffix or suffix.lower() in FINAL_STAGES:
         return numbers, 1, ()
     parts = tuple((0, int(piece)) if piece.isdigit() else (1, piece) for piece in re.split(r"[.-]", suffix) if piece)
     return numbers, 0, parts
@@ -217,6 +220,10 @@ def next_version(previous: str, history: Iterable[str] = ()) -> Optional[str]:
     (attrs: 25.2.0, 25.3.0, 25.4.0, 26.1.0) bumps the middle number; everyone else the last one."""
     previous = previous.split("+", 1)[0]  # build metadata (1.2.3+build.5) is no part of the next version
     recent = [version for version in history if re.match(r"^\d+(?:\.\d+)*$", version)][:6]  # final releases
+    staged = re.match(r"^(\d+(?:\.\d+)*)([-.]?)([A-Za-z]+)$", previous)
+    if staged and staged.group(3).lower() in FINAL_STAGES:  # 2.1.12-stable -> 2.1.13-stable: the stage stays
+        following = next_version(staged.group(1), history)
+        return following + staged.group(2) + staged.group(3) if following else None
     final = re.match(r"^(\d+(?:\.\d+)*)[-.]?[A-Za-z]", previous)
     if final:  # after 1.6rc2 comes 1.6 itself
         return final.group(1)
