@@ -113,6 +113,12 @@ _EXTENSIONS = (
     "py|pyi|ipynb|js|mjs|cjs|ts|tsx|jsx|json|jsonc|md|mdx|rst|txt|rs|go|java|kt|kts|rb|php|c|h|cc|cpp|hpp|cs"
     "|swift|m|mm|sh|bash|zsh|fish|ps1|yml|yaml|toml|ini|cfg|conf|env|lock|html|htm|css|scss|sass|less|sql"
     "|xml|gradle|vue|svelte|astro|ex|exs|erl|hs|lua|r|dart|scala|tf|proto|graphql|csv|tsv|svg|dockerfile"
+    # Names a file has and a word or a member access rarely has: build files, editor rules, other languages.
+    # (Images and office documents are left out: a session names dozens of screenshots it never touched.)
+    "|mdc|sol|cabal|dts|dtsi|ets|zig|nim|jl|clj|cljs|elm|fsx|groovy"
+    "|sbt|tex|bib|cu|cxx|hxx|hh|asm|cmake|bzl|nix|hcl|tfvars|j2|jinja|njk|hbs|ejs|pug|twig|erb|haml|plist"
+    "|pbxproj|xib|storyboard|csproj|fsproj|vcxproj|sln|xaml|razor|cshtml|glsl|hlsl|wgsl|qml|json5|psm1|ino"
+    "|webmanifest|gd|tscn|vale|bat"
 )
 # ASCII-only character classes on purpose: in Japanese or Chinese prose a path is glued to the
 # words around it ("src/app.pyを修正"), and `\w` would swallow those words into the path.
@@ -175,7 +181,67 @@ def _paths_in(text: str) -> Tuple[str, ...]:
         if path.startswith("//") or path.count(".") > 6:
             continue
         found.append(path)
+    if "/" in text or not text.isascii():
+        return _with_other_shapes(text, found)
     return tuple(found)
+
+
+# A path with a folder names a file whatever its extension (`entry/pages/Cart.ets`, `bridge/x.cabal`), unless
+# the "extension" is a member name code uses (`window/obj.length`) or a build output's, or the first part is a
+# host (`github.com/`).
+_FOLDER_PATH = re.compile(
+    r"(?<![A-Za-z0-9_./\-:@~])((?:\.{1,2}/|~/)?(?:[A-Za-z0-9_@+\-][A-Za-z0-9_.@+\-]*/)+"
+    r"[A-Za-z0-9_@+\-][A-Za-z0-9_.@+\-]*\.([a-z][a-z0-9]{0,11}))(?![A-Za-z0-9_\-/]|\.[A-Za-z0-9])"
+)
+_LAST_STEP = re.compile(r"/[A-Za-z0-9_@+\-][A-Za-z0-9_.@+\-]*\.([a-z][a-z0-9]{0,11})(?![A-Za-z0-9_\-/]|\.[A-Za-z0-9])")
+_KNOWN_EXTENSIONS = frozenset(_EXTENSIONS.split("|"))
+_NOT_NAMED_FILES = frozenset((
+    "length", "log", "map", "then", "push", "value", "name", "type", "data", "error", "get", "set", "call", "apply",
+    "bind", "keys", "id", "js", "parse", "com", "org", "net", "io", "dev", "app", "exe", "so", "dll", "git", "x",
+    "args", "props", "state", "current", "default", "prototype", "filter", "join", "split", "env", "body", "json",
+    # images and office documents (see _EXTENSIONS), and what a build writes: a build log names hundreds
+    "png", "jpg", "jpeg", "gif", "webp", "ico", "bmp", "pdf", "docx", "xlsx", "pptx",
+    "o", "d", "obj", "a", "lo", "la", "pyc", "class", "elf", "bin", "hex", "lib", "dylib", "out", "tmp", "bak",
+))
+# A file named in backticks in any script (`易音.md`, `.specstory/history/…建物….md`): only inside backticks,
+# because in Japanese or Chinese prose the words around a bare name are glued to it.
+_TICKED_NAME = re.compile(r"`((?:[^`\s/]+/)*[^`\s/]*[^\x00-\x7f][^`\s/]*\.(?:" + _EXTENSIONS + r"))`")
+
+
+def _with_other_shapes(text: str, found: List[str]) -> Tuple[str, ...]:
+    """`found` plus paths of the shapes the known-extension pass cannot see, each once, in the order of the text."""
+    known = set(found)
+    extra: List[Tuple[int, str]] = []
+    if "/" in text:
+        covered = 0
+        # The last folder step and the name are found first (a literal "/" the engine skips to); only a name
+        # whose extension the first pass does not know is read back to the path's start.
+        for hint in _LAST_STEP.finditer(text):
+            extension = hint.group(1)
+            if hint.start() < covered or extension in _KNOWN_EXTENSIONS or extension in _NOT_NAMED_FILES:
+                continue
+            floor = max(0, hint.start() - _LONGEST_PATH)
+            match = _FOLDER_PATH.search(text, floor, hint.end())
+            while match is not None and match.end() < hint.end():
+                match = _FOLDER_PATH.search(text, match.end(), hint.end())
+            if match is None or match.end() != hint.end():
+                continue
+            covered = match.end()
+            path = match.group(1)
+            first = path.lstrip("./~").split("/", 1)[0]
+            if path in known or "." in first:
+                continue
+            known.add(path)
+            extra.append((match.start(), path))
+    if not text.isascii() and "`" in text:
+        for match in _TICKED_NAME.finditer(text):
+            if match.group(1) not in known:
+                known.add(match.group(1))
+                extra.append((match.start(), match.group(1)))
+    if not extra:
+        return tuple(found)
+    placed = [(text.find(path), path) for path in found] + extra
+    return tuple(path for _, path in sorted(placed, key=lambda pair: pair[0]))
 
 
 # --------------------------------------------------------------------------- commands
