@@ -422,3 +422,10 @@ def test_a_validation_draw_is_scored_with_the_development_half():
     assert not in_half({"split": "heldout"}, "dev") and not in_half({"split": "dev"}, "heldout")
     third = [s for s in SESSIONS if s.get("draw") == "third"]
     assert len(third) == 20 and all(s.get("misses_hidden") for s in third)
+    # Its figures were seen while tuning: once the fifth draw is in, it is development data.
+    assert all(s["split"] == "dev" and s.get("third_draw") == "heldout" for s in third)
+
+
+def test_only_the_fifth_draw_is_held_out_now():
+    held_out = [s for s in SESSIONS if s["split"] == "heldout"]
+    assert held_out and all(s.get("draw") == "fifth" and not s.get("misses_hidden") for s in held_out)
