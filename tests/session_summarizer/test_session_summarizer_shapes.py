@@ -259,3 +259,12 @@ def test_any_mix_of_shapes_is_read_without_failing(pieces):
         read_turn(turn["text"])
     summary = summarize(parse_session({"turns": turns}), file_checker=lambda paths, cwd: [])
     assert summary.markdown.startswith("# ")
+
+
+def test_a_prompt_after_a_tool_commands_result_in_a_terminal_copy_is_the_ask():
+    # Claude Code's screen: a local command, its "⎿" result, then the next prompt, all in one user turn.
+    turn = "/clear                                   \n⎿ \xa0(no content)\n\nWhat should I test on the platform first?"
+    assert ask_text(turn) == "What should I test on the platform first?"
+    assert ask_text("/clear\n⎿ \xa0(no content)") == ""
+    # Without the result marker the lines after a command are its own output (aider's /add), not an ask.
+    assert ask_text("/add app.py\nAdded app.py to the chat\n\nnow fix it") == ""

@@ -648,6 +648,7 @@ def _error_item(hit: "rules.ErrorHit", language: str) -> str:
 _SLASH = re.compile(r"^/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$")
 # Slash commands whose words are an ask to the agent; every other slash command (/undo, /clear, /run,
 # /add, /model, …) talks to the tool, not to the agent.
+_AFTER_COMMAND_RESULT = re.compile(r"^/[A-Za-z][\w-]*[^\n]*(?:\n[ \t\xa0]*⎿[^\n]*)+\n[ \t\xa0]*\n")
 _ASKING_COMMANDS = frozenset(("ask", "code", "architect", "agent", "chat", "plan", "edit", "help-me"))
 _SEPARATOR = re.compile(r"^[\s─━═\-=_*~#>•·.]*$")
 _COMPACTED = re.compile(
@@ -715,7 +716,11 @@ def _read_ask(text: str) -> str:
     slash = _SLASH.match(text)
     if slash:
         rest = (slash.group(2) or "").strip()
-        return rest if slash.group(1).lower() in _ASKING_COMMANDS and not ex.is_acknowledgement(rest) else ""
+        if slash.group(1).lower() in _ASKING_COMMANDS:
+            return "" if ex.is_acknowledgement(rest) else rest
+        # A terminal copy puts a tool command, its "⎿" result and the next prompt in one turn: the prompt asks.
+        after = _AFTER_COMMAND_RESULT.match(text)
+        return _read_ask(text[after.end():]) if after else ""
     return "" if ex.is_acknowledgement(text) else text
 
 
