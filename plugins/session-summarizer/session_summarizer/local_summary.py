@@ -10,7 +10,9 @@ from . import (
     command_list,
     cues,
     decision_cues,
+    decision_intents,
     decision_pairs,
+    decision_rank,
     injected,
     loose_ends,
     memo,
@@ -827,16 +829,21 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
 
     strongest = [0]  # how many of the strongest kind are held: a dozen of them and no later one can rank higher
 
+    # Decisions said again since the last new one: an agent that repeats one choice a hundred times has
+    # nothing more to tell, but a repeat early on must not end the reading while new choices still come.
+    repeats = [0]
+
     def decide(text: str, score: int) -> None:
-        decisions.add(text)
         key = _item_key(text)
+        repeats[0] = repeats[0] + 1 if key in decisions.items else 0
+        decisions.add(text)
         if score >= _STRONGEST and strength.get(key, 0) < _STRONGEST:
             strongest[0] += 1
         strength[key] = max(strength.get(key, 0), score)
 
     def decisions_full() -> bool:
         # Like a full collector of the section's size: a decision said a hundred times is not read to the end.
-        return (len(decisions.items) > decisions.limit or decisions.seen > 10 * LIMITS["findings"]
+        return (len(decisions.items) > decisions.limit or repeats[0] > 10 * LIMITS["findings"]
                 or strongest[0] >= LIMITS["findings"])
 
     findings = _Collector(LIMITS["findings"])
@@ -869,7 +876,9 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             if own and not decisions_full() and (cues.may_hold_decision(own) or cues.rejects_and_replaces(own)
                                                  or cues.states_rule(own) or cues.has_contrast(own)):
                 for sentence in ex.sentences(own):
-                    if rules.is_user_choice(sentence):
+                    # A line of pasted output (a log line, an error message) is what a tool said, not a choice.
+                    if rules.is_user_choice(sentence) and not (_OUTPUT_START.match(sentence)
+                                                               or _OUTPUT_LINE.search(sentence)):
                         decide(sentence, rules.user_choice_strength(sentence))
             continue
         if not errors.full:
@@ -891,7 +900,7 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         maybe_finding = not findings.full and (not ascii_prose or ex.has_finding_words(prose.lower()))
         maybe_error = not errors.full and (not ascii_prose or ex.has_error_words(prose)
                                            or prose_errors.may_report(prose) or may_state_failure(prose))
-        maybe_decision = not decisions_full() and cues.may_hold_decision(prose)
+        maybe_decision = not decisions_full() and (cues.may_hold_decision(prose) or decision_intents.may_hold(prose))
         if not findings.full:
             for item in heading_findings(prose):
                 findings.add(item)
@@ -939,7 +948,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     merged = _Collector(LIMITS["findings"])
     order = list(decisions.items)
     ranked = sorted(range(len(order)), key=lambda index: (-strength.get(order[index], 1), index))
-    for index in sorted(ranked[: LIMITS["findings"]]):
+    texts = [decisions.items[key] for key in order]
+    for index in sorted(decision_rank.distinct(texts, ranked, LIMITS["findings"])):
         merged.items.setdefault(order[index], decisions.items[order[index]])
     for key, text in list(findings.items.items()) + list(limits.items.items()):
         if len(merged.items) < LIMITS["findings"]:

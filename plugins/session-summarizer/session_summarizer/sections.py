@@ -10,7 +10,7 @@ import re
 import unicodedata
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from . import cues, decision_cues
+from . import cues, decision_cues, decision_intents, decision_rank
 from . import extraction as ex
 from .formats import EDIT, EXTERNAL, FAILED, READ, RUN, Call
 from .memo import SummaryMemo
@@ -406,6 +406,8 @@ def is_decision(sentence: str) -> bool:
         found = cues.has_reason(sentence) or (cues.names_alternative(sentence) and not _BEHAVES.search(sentence))
     elif decision_cues.keeps_unchanged(sentence):
         found = True  # a scope choice: what is deliberately left as it is
+    elif decision_intents.intends_with_reason(sentence):
+        found = True  # the agent commits to a way and says why
     elif ((cues.has_reason(sentence) or decision_cues.warns_of_failure(sentence))
           and (cues.names_alternative(sentence) or cues.states_rule(sentence))):
         # "since the links are relative, we don't need the prefix"; "the server must ship first, or old ones fail"
@@ -429,14 +431,17 @@ def decision_strength(sentence: str) -> int:
     """How surely a decision sentence records a choice: 3 a choice with its reason and alternative, or said
     by whoever chose; 2 a choice with a reason or an alternative; 1 only an alternative or an order."""
     sentence = _plain(sentence)
-    if cues.gives_verdict(sentence) or cues.marks_recommended(sentence) or decision_cues.marks_chosen(sentence):
+    if decision_rank.offered_only(sentence):
+        return 1
+    if cues.gives_verdict(sentence) or decision_cues.marks_chosen(sentence):
         return 3
     choice = cues.has_choice(sentence)
     backed = (cues.has_reason(sentence) or cues.has_contrast(sentence) or cues.has_fallback_order(sentence)
               or cues.names_alternative(sentence))
-    if choice and backed and (_CHOOSER.search(sentence) or (cues.has_reason(sentence) and cues.has_contrast(sentence))):
+    chooser = bool(_CHOOSER.search(sentence)) or decision_rank.chooser_wide(sentence)
+    if choice and backed and (chooser or (cues.has_reason(sentence) and cues.has_contrast(sentence))):
         return 3
-    if (choice and backed) or _CHOOSER.search(sentence):
+    if (choice and backed) or chooser:
         return 2
     return 1
 
