@@ -9,6 +9,7 @@ from session_summarizer.decision_intents import intends_with_reason
 from session_summarizer.decision_rank import distinct
 from session_summarizer.local_summary import summarize
 from session_summarizer.sections import decision_strength, is_decision
+from session_summarizer.user_answers import picked
 from session_summarizer.session import parse_session
 from session_summarizer.worktree import check_files
 
@@ -84,3 +85,12 @@ def test_a_choice_repeated_early_does_not_end_the_reading_while_new_choices_come
             turns.append(("assistant", new[number]))
     items = _summary(turns).findings.items
     assert any("static server" in item for item in items), items
+
+
+def test_one_reader_finds_the_option_a_short_answer_picks_by_number_label_words_or_yes():
+    offer = ("Two ways:\n1. Keep the queue in memory\n2. Store the queue in SQLite so it survives restarts "
+             "(recommended)\n\nWhich one should I take?")
+    for answer in ("Option 2", "2番でお願いします", "2", "your recommendation", "OK"):
+        assert "SQLite" in picked(answer, answer, offer, offer), answer
+    assert "memory" in picked("option 1", "option 1", offer, offer)
+    assert picked("Why SQLite?", "Why SQLite?", offer, offer) == ""

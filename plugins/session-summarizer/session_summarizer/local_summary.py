@@ -863,12 +863,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             _read_user_turn(turn.text, pasted)
             chosen = ""
             if (offer or replied) and len(turn.text) <= 300 and not decisions_full():
-                answer = ask_text(turn.text)
                 # A bare label ("(b)") asks nothing new, so it is no ask: the turn's own text is the answer.
-                chosen = ((offer and rules.picked_option(answer, offer))
-                          or user_answers.picked_label(answer or turn.text, offer or replied)
-                          or user_answers.took_recommendation(answer, offer))
-                chosen = user_answers.with_own_words(chosen, answer) if chosen else ""
+                chosen = user_answers.picked(turn.text, ask_text(turn.text), offer, replied)
             if chosen:
                 decide(phrase(language, "decision.user_chose", choice=chosen), 3)
             offer = replied = ""

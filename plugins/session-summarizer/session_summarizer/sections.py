@@ -7,7 +7,6 @@ than any one transcript's wording, so it carries over to agents and languages it
 
 import functools
 import re
-import unicodedata
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from . import cues, decision_cues, decision_intents, decision_rank
@@ -496,55 +495,6 @@ def is_decision_pair(choice: str, reason: str) -> bool:
         return False
     return not any(ex.is_question(part) or _NEGATED_CHOICE.search(part) or cues.is_hedged(part)
                    for part in (choice, reason))
-
-
-# The user picks one of the options the assistant offered: "Option 2", "go with your recommendation",
-# "2番でお願いします", "用方案二", "2번으로 해주세요".
-_PICK = re.compile(
-    r"(?i)\b(?:option|approach|alternative|choice|plan|solution)\s*#?\s*([1-9]|[a-d]\b|one\b|two\b|three\b)"
-    r"|\b(first|second|third|last) (?:option|approach|one|alternative|solution)\b"
-    r"|\b(?:your|the) (recommend)(?:ed|ation)\b"
-    r"|(?:案|オプション|選択肢|方法|方案|选项|옵션|방법|안)\s*([1-9１-９一二三])|([1-9１-９])\s*(?:番|つ目|번)"
-    r"|第\s*([一二三1-9])\s*(?:个|種|种)|(おすすめ|推奨|推荐|추천|권장)")
-_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "first": "1", "second": "2", "third": "3", "一": "1", "二": "2",
-                 "三": "3", "a": "1", "b": "2", "c": "3", "d": "4"}
-_PICK_STEMS = ("option", "approach", "alternative", "choice", "plan", "solution", "first", "second", "third",
-               "last", "recommend")
-_NUMERALS = {"1": ("1", "一", "１"), "2": ("2", "二", "２"), "3": ("3", "三", "３"), "4": ("4", "四", "４")}
-_RECOMMENDED = re.compile(r"(?i)recommend|おすすめ|推奨|推荐|추천|권장")
-
-
-def picked_option(ask: str, offer: str) -> str:
-    """The option line of the assistant's last reply that a short ask picks ("Option 2", "your recommended
-    fix", or the option's own words repeated), with the line after it when the option line is only a
-    heading; "" when the ask picks none."""
-    return _numbered_pick(ask, offer) or decision_cues.echoed_option(ask, offer)
-
-
-def _numbered_pick(ask: str, offer: str) -> str:
-    if len(ask) > 300 or (ask.isascii() and not any(stem in ask.lower() for stem in _PICK_STEMS)):
-        return ""
-    match = _PICK.search(ask)
-    if match is None or ex.is_question(ask):
-        return ""
-    picked = next(group for group in match.groups() if group)
-    picked = _NUMBER_WORDS.get(picked.lower(), unicodedata.normalize("NFKC", picked))
-    if picked.lower() == "last":
-        return ""
-    if picked.isdigit():
-        number = "(?:" + "|".join(_NUMERALS.get(picked, (picked,))) + ")"
-        option = re.compile(r"(?i)(?:\b(?:option|approach|alternative|choice|solution)|案|オプション|方案|选项|옵션"
-                            r"|방법)\s*#?\s*" + number + r"(?!\d)|^(?:#+\s*|\*\*)?" + number + r"[.)]\s")
-    else:
-        option = _RECOMMENDED
-    lines = [line.strip() for line in offer.split("\n") if line.strip() and not line.strip().startswith("```")]
-    for index, line in enumerate(lines):
-        if option.search(line):
-            shown = line.strip("#*: ").replace("**", "")
-            if len(shown) < 30 and index + 1 < len(lines):  # "### Recommended Fix": the option is below it
-                shown = shown + ": " + lines[index + 1].replace("**", "")
-            return shown
-    return ""
 
 
 # ------------------------------------------------------------------------------------------ results
