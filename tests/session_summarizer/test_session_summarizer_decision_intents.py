@@ -9,8 +9,8 @@ from session_summarizer.decision_intents import intends_with_reason
 from session_summarizer.decision_rank import distinct
 from session_summarizer.local_summary import summarize
 from session_summarizer.sections import decision_strength, is_decision
-from session_summarizer.user_answers import picked
 from session_summarizer.session import parse_session
+from session_summarizer.user_answers import picked
 from session_summarizer.worktree import check_files
 
 
