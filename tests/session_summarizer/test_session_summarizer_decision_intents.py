@@ -10,7 +10,8 @@ from session_summarizer.decision_rank import distinct
 from session_summarizer.local_summary import summarize
 from session_summarizer.sections import decision_strength, is_decision
 from session_summarizer.session import parse_session
-from session_summarizer.user_answers import picked
+from session_summarizer.transcript import read_turn
+from session_summarizer.user_answers import answered_either, picked
 from session_summarizer.worktree import check_files
 
 
@@ -94,3 +95,41 @@ def test_one_reader_finds_the_option_a_short_answer_picks_by_number_label_words_
         assert "SQLite" in picked(answer, answer, offer, offer), answer
     assert "memory" in picked("option 1", "option 1", offer, offer)
     assert picked("Why SQLite?", "Why SQLite?", offer, offer) == ""
+
+
+def test_the_codex_apps_folded_messages_are_read_as_the_agents_prose():
+    reply = ("<details><summary>3 previous messages</summary>\n\n"
+             "> I'll look at the layout first.\n>\n"
+             "> <details><summary>Explored 2 files, ran a command</summary>\n>\n"
+             "> <details><summary>Explored 2 files</summary>\n>\n> - Read `a.py`\n>\n> </details>\n>\n"
+             "> - Ran `git status --short`\n>\n> </details>\n>\n"
+             "> I'm going to pin the parser to the 1.4 release instead of the 2.0 preview line.\n\n"
+             "</details>\n\nDone. The parser is pinned.")
+    parts = read_turn(reply)
+    assert "instead of the 2.0 preview line" in parts.prose
+    assert "Explored" not in parts.prose and "</details>" not in parts.prose and "Ran `git" not in parts.prose
+    assert "Done. The parser is pinned." in parts.prose
+    items = _summary([("user", "Set up the parser."), ("assistant", reply)]).findings.items
+    assert any("2.0 preview" in item for item in items), items
+
+
+def test_the_users_own_answer_to_two_ways_offered_is_their_choice():
+    offer = ("Both handlers log the same line when the socket closes.\n\nIf you prefer one line, we can either "
+             "drop the second log or tag each line with the socket's direction.")
+    assert answered_either("Safest to keep both lines but tag the direction", offer).startswith("Safest")
+    assert answered_either("やはり方向を付けるのが安全", "片方を消しますか、それとも方向を付けますか？") != ""
+    # A new request, a question back, a bare word or a reply that ignores the offer is no pick.
+    for answer in ("give me a curl command to test the socket", "why does it close twice?", "different",
+                   "The build on CI is red again", "Looks right. Now add a README."):
+        assert answered_either(answer, offer) == "", answer
+    assert answered_either("Safest to keep both lines but tag the direction", "Done, the socket closes once.") == ""
+    summary = _summary([("user", "Why two lines?"), ("assistant", offer),
+                        ("user", "Safest to keep both lines but tag the direction")])
+    assert any("tag the direction" in item for item in summary.findings.items), summary.findings.items
+
+
+def test_a_user_weighing_one_way_over_another_is_read_without_other_cues():
+    summary = _summary([("user", "The API says 429 after many calls."),
+                        ("assistant", "I added a one second delay between requests."),
+                        ("user", "sorry, i think a local cache is a better solution - do that instead")])
+    assert any("local cache" in item for item in summary.findings.items), summary.findings.items

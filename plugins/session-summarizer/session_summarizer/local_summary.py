@@ -870,7 +870,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
             offer = replied = ""
             own = _own_words(turn.text)
             if own and not decisions_full() and (cues.may_hold_decision(own) or cues.rejects_and_replaces(own)
-                                                 or cues.states_rule(own) or cues.has_contrast(own)):
+                                                 or cues.states_rule(own) or cues.has_contrast(own)
+                                                 or decision_cues.states_preference(own)):
                 for sentence in ex.sentences(own):
                     # A line of pasted output (a log line, an error message) is what a tool said, not a choice.
                     if rules.is_user_choice(sentence) and not (_OUTPUT_START.match(sentence)

@@ -133,7 +133,9 @@ def picked(ask: str, answer: str, offer: str, replied: str) -> str:
     text, `answer` its ask, `offer` the reply's prose and `replied` its whole text; "" when none is picked."""
     chosen = ((offer and (_numbered_pick(answer, offer) or decision_cues.echoed_option(answer, offer)))
               or picked_label(answer or ask, offer or replied) or took_recommendation(answer, offer))
-    return with_own_words(chosen, answer) if chosen else ""
+    if not chosen:
+        return answered_either(answer, offer or replied)
+    return with_own_words(chosen, answer)
 
 
 def _numbered_pick(ask: str, offer: str) -> str:
@@ -162,3 +164,35 @@ def _numbered_pick(ask: str, offer: str) -> str:
                 shown = shown + ": " + lines[index + 1].replace("**", "")
             return shown
     return ""
+
+
+# The reply's closing paragraph puts two ways to the user: "we can either suppress the log or add the
+# direction", "Would you like a delay, or a local cache?", "AにしますかそれともBにしますか", "用A还是B？",
+# "A로 할까요 아니면 B로 할까요?".
+_EITHER = re.compile(r"(?i)\beither\b[^.?!\n]{3,200}\bor\b|\b(?:would you like|do you want|should i|shall i|prefer)"
+                     r"\b[^?\n]{3,200},? or\b[^?\n]{2,200}\?|それとも|还是|或者|아니면")
+_CONTENT_WORD = re.compile(r"[A-Za-z][\w-]{3,}|[^\x00-\x7f\s\d\W]{2,}")
+_ANSWER_CHARS = 200
+# An answer that asks for something else instead ("give me a curl command", "why is it slow").
+_NEW_ASK = re.compile(r"(?i)^(?:give|show|tell|explain|look|what|why|how|can|could|would|please|i (?:want|need"
+                      r"|would like))\b")
+
+
+def answered_either(ask: str, offer: str) -> str:
+    """The user's own short answer to a reply that closed by offering two ways, when it takes up the offer's
+    words (it answers the offer, it does not start something new); "" otherwise."""
+    answer = " ".join(unicodedata.normalize("NFKC", ask).split()).strip("\"'“”")
+    if (not 8 <= len(answer) <= _ANSWER_CHARS or _ASKS.search(answer) or (_YES.match(answer) and len(answer) < 24)
+            or _NEW_ASK.match(answer) or re.search(r"[.!。！]\s+\S", answer)
+            or (answer.isascii() and len(answer.split()) < 3)):
+        return ""  # a question back, a bare yes, a new request or a second sentence is not the pick
+    closing = offer.strip().rsplit("\n\n", 1)[-1]
+    if not _EITHER.search(closing):
+        return ""
+    offered = {word.lower() for word in _CONTENT_WORD.findall(closing)}
+    said = {word.lower() for word in _CONTENT_WORD.findall(answer)}
+    if not answer.isascii():  # unspaced languages: shared character pairs
+        offered = {closing[index:index + 2] for index in range(len(closing) - 1)}
+        said = {answer[index:index + 2] for index in range(len(answer) - 1)}
+        return answer if len(offered & said) >= 2 else ""
+    return answer if offered & said else ""
