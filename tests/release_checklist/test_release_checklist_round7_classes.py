@@ -304,3 +304,45 @@ def test_a_guides_pointer_to_a_release_script_is_no_procedure(make_repo, with_re
              "Run the release script:\n\n```sh\nnpm run release -- --local false\n```\n")
     session = _session(make_repo, with_remote, data_dir, {"CONTRIBUTING.md": guide}, tag="1.6.2")
     assert session.loaded.source == "default"
+
+
+# ----- workflows that publish nothing real -----------------------------------------------------------------------
+
+REHEARSAL = """on: [push]
+jobs:
+  # publish-pypi:
+  #   if: startsWith(github.ref, 'refs/tags/')
+  #   steps:
+  #     - uses: pypa/gh-action-pypi-publish@release/v1
+  publish-testpypi:
+    name: Publish the package to test.pypi.org
+    if: startsWith(github.ref, 'refs/tags/')
+    steps:
+      - uses: pypa/gh-action-pypi-publish@release/v1
+        with:
+          repository-url: https://test.pypi.org/legacy/
+  github-release:
+    needs: [publish-testpypi]
+    steps:
+      - run: gh release create '${{ github.ref_name }}'
+      - run: gh release upload '${{ github.ref_name }}' dist/**
+"""
+FLIT_STATIC = '[build-system]\nrequires = ["flit_core"]\nbuild-backend = "flit_core.buildapi"\n\n' \
+              '[project]\nname = "demo"\nversion = "{v}"\n'
+
+
+def test_a_testpypi_rehearsal_and_a_commented_out_job_do_not_publish(make_repo, with_remote, data_dir):
+    files = {"pyproject.toml": FLIT_STATIC.format(v="1.6.2"), ".github/workflows/release.yml": REHEARSAL}
+    session = _session(make_repo, with_remote, data_dir, files,
+                       bumped={"pyproject.toml": FLIT_STATIC.format(v="1.6.3")}, tag="1.6.2")
+    assert session.publishing.kind == "command" and "twine upload" in session.publishing.command
+
+
+def test_the_real_upload_beside_a_testpypi_one_publishes(make_repo, with_remote, data_dir):
+    real = REHEARSAL.replace("  # publish-pypi:\n  #   if: startsWith(github.ref, 'refs/tags/')\n  #   steps:\n"
+                             "  #     - uses: pypa/gh-action-pypi-publish@release/v1\n",
+                             "  publish-pypi:\n    steps:\n      - uses: pypa/gh-action-pypi-publish@release/v1\n")
+    files = {"pyproject.toml": FLIT_STATIC.format(v="1.6.2"), ".github/workflows/release.yml": real}
+    session = _session(make_repo, with_remote, data_dir, files,
+                       bumped={"pyproject.toml": FLIT_STATIC.format(v="1.6.3")}, tag="1.6.2")
+    assert (session.publishing.kind, session.publishing.workflows) == ("ci-tag", (".github/workflows/release.yml",))

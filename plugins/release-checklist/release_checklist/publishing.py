@@ -243,9 +243,27 @@ def read_workflows(repo: str) -> List[Tuple[str, _Triggers, bool, str]]:
                 text = handle.read(MAX_WORKFLOW_BYTES)
         except OSError:
             continue
-        publishes = _PUBLISHES.search(text) is not None or _runs_publishing_script(repo, text)
-        found.append((f".github/workflows/{name}", read_triggers(text), publishes, text))
+        triggers = read_triggers(text)
+        # A job commented out is no step (furo's `# publish-pypi:` job with its `# - uses: …pypi-publish`).
+        text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+        publishes = (_PUBLISHES.search(text) is not None or _runs_publishing_script(repo, text)) and \
+            not _rehearsal(text)
+        found.append((f".github/workflows/{name}", triggers, publishes, text))
     return found
+
+
+# A test registry: an upload there (and the release page the same run makes) is a rehearsal of publishing.
+# (only where an upload is pointed at it: a job's name or description may say test.pypi.org too)
+_TEST_REGISTRY = re.compile(r"(?:repository[-_]url\s*:|--repository-url[= ])\s*['\"]?https?://test\.pypi\.org|"
+                            r"(?:--repository|-r)[= ]+testpypi\b|--dry-run\b")
+
+
+def _rehearsal(text: str) -> bool:
+    """Every upload of the workflow to a package registry goes to a test registry (TestPyPI): it publishes
+    nothing real, and the GitHub release it makes with the same files does not put the package where its
+    users install it from."""
+    uploads = [match for match in _PUBLISHES.finditer(text) if registry_of(match.group(0))]
+    return bool(uploads) and len(_TEST_REGISTRY.findall(text)) >= len(uploads)
 
 
 # A step running one of the repository's own scripts: `run: ./Push.ps1`, `run: pwsh ./eng/push.ps1`, `run: bash
