@@ -6,7 +6,7 @@ The projects and words here are made up; none comes from the real-session corpus
 """
 
 from session_summarizer.decision_intents import intends_with_reason
-from session_summarizer.decision_rank import distinct
+from session_summarizer.decision_rank import distinct, spread
 from session_summarizer.local_summary import summarize
 from session_summarizer.sections import decision_strength, is_decision
 from session_summarizer.session import parse_session
@@ -133,3 +133,19 @@ def test_a_user_weighing_one_way_over_another_is_read_without_other_cues():
                         ("assistant", "I added a one second delay between requests."),
                         ("user", "sorry, i think a local cache is a better solution - do that instead")])
     assert any("local cache" in item for item in summary.findings.items), summary.findings.items
+
+
+def test_a_long_sessions_strong_choices_are_picked_over_the_whole_session():
+    assert spread([0, 1, 2, 3, 4, 5, 6, 7], [3] * 8, 2) == [0, 4]  # a tier far over the room: spread
+    assert spread([0, 1, 2], [3, 3, 3], 2) == [0, 1]  # a few more than fit: the first ones
+    assert spread([5, 0, 1, 2, 3, 4], [2, 2, 2, 2, 2, 3], 3) == [5, 0, 2]
+    assert spread([0, 1, 2, 3, 4, 5, 6, 7], [1] * 8, 2) == [0, 1]  # the weakest kind is not spread
+    turns = []
+    for number in range(40):
+        turns.append(("user", "Next part " + str(number) + "."))
+        turns.append(("assistant", "We decided to keep module " + str(number) + " in its own file because "
+                                   "its tests run alone."))
+    turns.append(("user", "And the cache?"))
+    turns.append(("assistant", "We decided to keep the cache in Redis instead of memory because workers restart."))
+    items = _summary(turns).findings.items
+    assert any("Redis" in item for item in items), items

@@ -47,8 +47,8 @@ def _shingles(text: str) -> Set[str]:
 _ALIKE = 0.45
 
 
-def distinct(texts: List[str], order: List[int], limit: int) -> List[int]:
-    """The first `limit` indices of `order` whose text is not mostly the words of one already taken."""
+def distinct(texts: List[str], order: List[int], limit: int = 0) -> List[int]:
+    """The first `limit` (0: all) indices of `order` whose text is not mostly the words of one already taken."""
     taken: List[int] = []
     kept: List[Set[str]] = []
     for index in order:
@@ -59,4 +59,35 @@ def distinct(texts: List[str], order: List[int], limit: int) -> List[int]:
         kept.append(words)
         if len(taken) == limit:
             break
+    return taken
+
+
+# A tier this many times the room left is a long session's: its picks are spread over the session.
+_SPREAD_FROM = 2
+
+
+def spread(order: List[int], strength: List[int], limit: int) -> List[int]:
+    """`limit` of the ranked indices `order`: whole strength tiers while they fit, then from the tier that
+    does not fit, picks evenly spaced over the session (indices are positions), so a long session's later
+    choices are not all crowded out by its first ones."""
+    taken: List[int] = []
+    tiers: List[List[int]] = []
+    for index in order:
+        if tiers and strength[tiers[-1][0]] == strength[index]:
+            tiers[-1].append(index)
+        else:
+            tiers.append([index])
+    for tier in tiers:
+        room = limit - len(taken)
+        if room <= 0:
+            break
+        if len(tier) <= room:
+            taken.extend(tier)
+            continue
+        # A few more than fit, or the weakest kind (an alternative named without a choice): the first ones.
+        if len(tier) < _SPREAD_FROM * room or strength[tier[0]] < 2:
+            taken.extend(tier[:room])
+            continue
+        placed = sorted(tier)
+        taken.extend(placed[(step * len(placed)) // room] for step in range(room))
     return taken

@@ -827,8 +827,6 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     decisions = _Collector(LIMITS["findings"] * _DECISION_POOL)
     strength: Dict[str, int] = {}
 
-    strongest = [0]  # how many of the strongest kind are held: a dozen of them and no later one can rank higher
-
     # Decisions said again since the last new one: an agent that repeats one choice a hundred times has
     # nothing more to tell, but a repeat early on must not end the reading while new choices still come.
     repeats = [0]
@@ -837,14 +835,12 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
         key = _item_key(text)
         repeats[0] = repeats[0] + 1 if key in decisions.items else 0
         decisions.add(text)
-        if score >= _STRONGEST and strength.get(key, 0) < _STRONGEST:
-            strongest[0] += 1
         strength[key] = max(strength.get(key, 0), score)
 
     def decisions_full() -> bool:
         # Like a full collector of the section's size: a decision said a hundred times is not read to the end.
-        return (len(decisions.items) > decisions.limit or repeats[0] > 10 * LIMITS["findings"]
-                or strongest[0] >= LIMITS["findings"])
+        # A dozen strong choices early do not end it either: the ranking spreads a long session's picks.
+        return len(decisions.items) > decisions.limit or repeats[0] > 10 * LIMITS["findings"]
 
     findings = _Collector(LIMITS["findings"])
     limits = _Collector(LIMITS["findings"])  # limits the work met, with their reason: after the other findings
@@ -946,7 +942,8 @@ def _read_oldest_first(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts
     order = list(decisions.items)
     ranked = sorted(range(len(order)), key=lambda index: (-strength.get(order[index], 1), index))
     texts = [decisions.items[key] for key in order]
-    for index in sorted(decision_rank.distinct(texts, ranked, LIMITS["findings"])):
+    scores = [strength.get(key, 1) for key in order]
+    for index in sorted(decision_rank.spread(decision_rank.distinct(texts, ranked), scores, LIMITS["findings"])):
         merged.items.setdefault(order[index], decisions.items[order[index]])
     for key, text in list(findings.items.items()) + list(limits.items.items()):
         if len(merged.items) < LIMITS["findings"]:
@@ -964,8 +961,6 @@ _STATED_ERRORS = 4
 
 # Decisions gathered before ranking: this many times the section's size.
 _DECISION_POOL = 4
-# The strength of a choice said with its reason and alternative, or by whoever chose (rules.decision_strength).
-_STRONGEST = 3
 
 
 def _judge(sentence: str, maybe_decision: bool, maybe_finding: bool, maybe_error: bool) -> Tuple[bool, bool, bool]:
