@@ -13,6 +13,8 @@ from . import (
     decision_intents,
     decision_pairs,
     decision_rank,
+    failed_replies,
+    final_steps,
     injected,
     loose_ends,
     memo,
@@ -319,12 +321,21 @@ def summarize(session: Session, language: Optional[str] = None,
             next_steps.add(phrase(language, "open_error", text=hit.line), "open error " + hit.key)
     for command in left_to_run + [step for step in loose_ends.publish_handed_over(parts) if step not in left_to_run]:
         next_steps.add(phrase(language, "left_to_run", text="`" + ex.clean_item(command) + "`"), "left " + command)
+    for item in final_steps.left_in_final_reply(turns, parts, ask_text):
+        if not any(command in item for command in left_to_run):
+            next_steps.add(phrase(language, "left_to_run", text=item))
     limit = loose_ends.stopped_at_limit(turns)
     if limit:
         next_steps.add(phrase(language, "open.limit", text=limit))
     for item in loose_ends.git_items(turns, parts, lambda key, **values: phrase(language, key, **values)):
         next_steps.add(item)
     _collect_ending(turns, parts, language, questions, next_steps)
+    unanswered, cut_off = failed_replies.open_items(turns, ask_text,
+                                                    lambda key, **values: phrase(language, key, **values))
+    for item in unanswered:
+        questions.add(item)
+    for item in cut_off:
+        next_steps.add(item)
     for sentence in loose_ends.put_off_by_user(asks) + loose_ends.listed_for_later(asks):
         next_steps.add(phrase(language, "open.put_off", text=sentence))
 
@@ -1441,7 +1452,7 @@ def _collect_ending(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
                 next_steps.add(sentence)
     for position, index in enumerate(last_assistant):
         turn_parts = parts[index]
-        prose = turn_parts.prose if turn_parts is not None else ""
+        prose = failed_replies.before_notice(turn_parts.prose) if turn_parts is not None else ""
         for item in loose_ends.next_list(prose, turns[index + 1:], _content_words):
             next_steps.add(item)
         in_next_list = False

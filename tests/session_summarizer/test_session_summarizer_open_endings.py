@@ -1,0 +1,126 @@
+"""The open section on sessions that end badly or hand work over: replies the client cut off with a failed model
+call (the asks they left unanswered, the work they stopped), and the shell steps the final reply leaves to the user.
+
+The turns are invented in the shapes the agents print them (Claude Code's "API Error: 400 {…}", Gemini CLI's
+"✕ [API Error: …]" and its `/quit` summary, Codex and OpenCode closing replies with shell blocks), in English,
+Japanese, Chinese, Korean and Spanish; none is copied from the corpus.
+"""
+
+from session_summarizer import failed_replies, final_steps
+from session_summarizer.local_summary import ask_text, summarize
+from session_summarizer.session import Turn as _Turn
+from session_summarizer.session import parse_session
+from session_summarizer.transcript import read_turn
+from session_summarizer.worktree import check_files
+
+
+def Turn(role, text):
+    return _Turn(role, text, len(text))
+
+
+def _summary(turns, agent="claude"):
+    raw = {"agent": agent, "cwd": "", "turns": [{"role": role, "text": text} for role, text in turns]}
+    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, ""))
+
+
+def _open(summary):
+    return summary.questions.items + summary.next_steps.items
+
+
+_API_400 = ('API Error: 400 {"error":{"type":"invalid_request_error","message":"image exceeds the size limit '
+            '(request id: req_7781)"},"type":"error"}')
+
+
+def test_asks_whose_every_reply_failed_are_listed_once_each_with_the_notice():
+    turns = [
+        ("user", "配置ファイルを読み込んで設定を直してください"),
+        ("assistant", "設定を直しました。`config.toml` のポート番号を 8080 に変更しました。"),
+        ("user", "ログのスクリーンショットを見て、なぜ接続が切れるのか教えて"),
+        ("assistant", _API_400),
+        ("user", "スクショは無視して。ログのスクリーンショットを見て、なぜ接続が切れるのか教えて"),
+        ("assistant", _API_400),
+        ("user", "数日ぶりに戻りました。次に何をすればいいですか？デバッガで確認できますか？"),
+        ("assistant", _API_400),
+    ]
+    asks = failed_replies.unanswered_asks([Turn(role, text) for role, text in turns], ask_text)
+    assert len(asks) == 2  # the ask sent again is one ask
+    assert "スクショは無視して" in asks[0] and "デバッガ" in asks[1]
+    items = " ".join(_open(_summary(turns)))
+    assert "回答なし" in items and "デバッガ" in items and "なぜ接続が切れるのか" in items
+    assert "image exceeds the size limit" in items and "req_7781" not in items  # the message, not its ids
+    # One answered reply at the end: nothing is left unanswered.
+    answered = [*turns, ("user", "もう一度お願いします"), ("assistant", "タイムアウトが 5 秒だからです。")]
+    assert not failed_replies.unanswered_asks([Turn(role, text) for role, text in answered], ask_text)
+    assert "回答なし" not in " ".join(_open(_summary(answered)))
+
+
+def test_a_failure_in_the_middle_of_the_session_leaves_nothing_open():
+    turns = [("user", "修复登录页面的样式"), ("assistant", _API_400), ("user", "继续"),
+             ("assistant", "已修复登录页面的样式：按钮对齐，颜色改为主题色。")]
+    assert not failed_replies.unanswered_asks([Turn(role, text) for role, text in turns], ask_text)
+    assert "未获回答" not in " ".join(_open(_summary(turns)))
+
+
+_GEMINI_CUT = (
+    "✦ The file src/board.ts has been reverted to its last committed state.\n\n"
+    "  Now, let's re-implement the fade animation correctly, starting from this clean\n  slate.\n"
+    "╭──────────────────────────────────────────────╮\n│ ✓  ReadFile src/board.ts                      │\n"
+    "╰──────────────────────────────────────────────╯\n"
+    "✕ [API Error: You exceeded your current quota, please check your plan and billing details.\n"
+    "  Please retry in 59.9s.]\n")
+_GEMINI_EXIT = ("╭────────────────────────────╮\n│  Agent powering down. Goodbye!  │\n│  Tool Calls: 12  │\n"
+                "╰────────────────────────────╯\n")
+
+
+def test_work_cut_off_by_a_failed_call_before_the_user_quit_is_left_open():
+    turns = [("user", "the fade animation is broken, roll back and redo it"), ("assistant", _GEMINI_CUT),
+             ("user", "/quit"), ("assistant", _GEMINI_EXIT)]
+    cut = failed_replies.cut_off_work([Turn(role, text) for role, text in turns])
+    assert cut is not None and "quota" in cut[0] and "re-implement the fade animation" in cut[1]
+    items = " ".join(_open(_summary(turns, agent="gemini")))
+    assert "Cut off by a failed model call" in items and "re-implement the fade animation" in items
+    # The same reply without the notice: the session did not stop on a failure.
+    whole = [("user", turns[0][1]), ("assistant", _GEMINI_CUT.split("✕")[0] + "✦ Done: the fade works again.")]
+    assert failed_replies.cut_off_work([Turn(role, text) for role, text in whole]) is None
+
+
+def test_a_notice_quoted_inside_code_is_no_failure():
+    reply = "I added a handler that logs the response:\n\n```js\nconsole.error('API Error:', err)\n```\nIt is in place."
+    assert not failed_replies.only_failure(reply)
+    assert failed_replies.ends_on_failure(reply) == ("", "")
+
+
+def _steps(turns):
+    session = [Turn(role, text) for role, text in turns]
+    parts = [read_turn(turn.text) if turn.role == "assistant" else None for turn in session]
+    return final_steps.left_in_final_reply(session, parts, ask_text)
+
+
+_CLOSING = ("The bridge is in place. Use it like this:\n\n1. Build the WASM module:\n\n```bash\n"
+            "wasm-pack build --target web\n```\n\n2. Serve the folder:\n\n```bash\npython3 -m http.server 8000\n```\n")
+
+
+def test_shell_blocks_of_the_final_reply_that_never_ran_are_left_to_the_user():
+    turns = [("user", "build a browser bridge for the parser"), ("assistant", _CLOSING)]
+    steps = _steps(turns)
+    assert steps[0].startswith("`wasm-pack build --target web`") and "Build the WASM module" in steps[0]
+    assert "python3 -m http.server 8000" in steps[1]
+    assert "wasm-pack build" in " ".join(_open(_summary(turns)))
+    # An ask after the reply: the user took it from there.
+    assert not _steps([*turns, ("user", "done, it builds. now add a CLI")])
+
+
+def test_a_step_shown_again_after_it_ran_is_not_left():
+    ran = "● Bash(python3 -m http.server 8000)\n  ⎿  Serving HTTP on 0.0.0.0 port 8000\n\nServer started."
+    turns = [("user", "serve the site"), ("assistant", ran), ("user", "how do I start it again?"),
+             ("assistant", "Run this in the project folder:\n\n```bash\npython3 -m http.server 8000\n```\n")]
+    assert not _steps(turns)
+
+
+def test_a_task_handed_over_in_spanish_keeps_its_lead_sentence():
+    reply = ("Ya cambié el modelo en `pipeline.py`. Ahora necesito que actualices el **Build Command** en tu panel:\n\n"
+             "```\npip install -r requirements.txt && python -m spacy download es_core_news_md\n```\n\n"
+             "Luego haz Manual Deploy.")
+    steps = _steps([("user", "el deploy falla por memoria"), ("assistant", reply)])
+    assert len(steps) == 1 and "es_core_news_md" in steps[0] and "Build Command en tu panel" in steps[0]
+    assert "Ya cambié" not in steps[0]
