@@ -6,7 +6,7 @@ The turns are invented in the shapes the agents print them (Claude Code's "API E
 Japanese, Chinese, Korean and Spanish; none is copied from the corpus.
 """
 
-from session_summarizer import failed_replies, final_steps
+from session_summarizer import failed_replies, final_steps, placeholders
 from session_summarizer.local_summary import ask_text, summarize
 from session_summarizer.session import Turn as _Turn
 from session_summarizer.session import parse_session
@@ -124,3 +124,41 @@ def test_a_task_handed_over_in_spanish_keeps_its_lead_sentence():
     steps = _steps([("user", "el deploy falla por memoria"), ("assistant", reply)])
     assert len(steps) == 1 and "es_core_news_md" in steps[0] and "Build Command en tu panel" in steps[0]
     assert "Ya cambié" not in steps[0]
+
+
+def _placeholders(turns):
+    session = [Turn(role, text) for role, text in turns]
+    parts = [read_turn(turn.text) if turn.role == "assistant" else None for turn in session]
+    return placeholders.left_in_files(session, parts)
+
+
+_CLINE_WRITE = ("Now, let's create the `LICENSE` file:\n\n```tool_use\n<write_to_file>\n<path>LICENSE</path>\n<content>\n"
+                "MIT License\n\nCopyright (c) 2025 Your Name\n\nPermission is hereby granted, free of charge\n"
+                "</content>\n</write_to_file>\n```\n")
+_CLAUDE_WRITE = ("I'll add the client config.\n\n● Write(src/mqtt.ts)\n  ⎿  Wrote 3 lines to src/mqtt.ts\n"
+                 "     const options = { username: 'kayak', password: 'YOUR_PASSWORD_HERE' };\n"
+                 "     export default options;\n\nThe client now authenticates.")
+
+
+def test_placeholders_an_edit_wrote_are_left_open_until_the_user_names_them():
+    assert _placeholders([("user", "add an MIT license"), ("assistant", _CLINE_WRITE)]) == [("Your Name", "LICENSE")]
+    found = _placeholders([("user", "MQTT にパスワード認証を追加して"), ("assistant", _CLAUDE_WRITE)])
+    assert found == [("YOUR_PASSWORD_HERE", "src/mqtt.ts")]
+    items = " ".join(_open(_summary([("user", "MQTT 에 비밀번호 인증을 추가해 주세요"), ("assistant", _CLAUDE_WRITE)])))
+    assert "자리표시자" in items and "YOUR_PASSWORD_HERE" in items
+    # The user gives the value: nothing is left.
+    assert not _placeholders([("user", "add an MIT license"), ("assistant", _CLINE_WRITE),
+                              ("user", "replace Your Name with Ana Ruiz"), ("assistant", "Done: LICENSE names Ana Ruiz.")])
+
+
+def test_placeholders_in_advice_reads_and_template_files_are_not_left_work():
+    advice = ("Set the token and run it:\n\n```bash\nexport GITHUB_TOKEN=YOUR_TOKEN_HERE\n./check.sh\n```\n"
+              "● Write(check.sh)\n  ⎿  Wrote 2 lines to check.sh\n     curl -H \"Authorization: $GITHUB_TOKEN\" api\n")
+    assert not _placeholders([("user", "write a metrics script"), ("assistant", advice)])
+    read = ("● Read(.env)\n  ⎿  API_KEY=YOUR_API_KEY\n\n● Update(app.py)\n  ⎿  Updated app.py with 1 addition\n"
+            "The app reads the key from .env.")
+    assert not _placeholders([("user", "wire the key"), ("assistant", read)])
+    template = ("● Write(.env.example)\n  ⎿  Wrote 1 lines to .env.example\n     API_KEY=YOUR_API_KEY\n\nAdded a template.")
+    assert not _placeholders([("user", "add an env template"), ("assistant", template)])
+    variable = ("● Write(login.py)\n  ⎿  Wrote 2 lines to login.py\n     your_password = input('Password: ')\n\nDone.")
+    assert not _placeholders([("user", "ask for the password"), ("assistant", variable)])

@@ -133,7 +133,9 @@ def open_items(turns: Sequence[Turn], ask_of: Callable[[str], str],
     if only_failure(turns[last].text):
         notice = _short_notice(turns[last].text)
         asks = unanswered_asks(turns, ask_of)
-        return [phrase_of("open.no_answer", notice=notice, text=_cut(ask)) for ask in asks], []
+        # The newest ask carries the notice; the older ones only say they wait (the notice is the same).
+        return [phrase_of("reply_pending", text=_cut(ask)) for ask in asks[:-1]] + [
+            phrase_of("open.no_answer", notice=notice, text=_cut(ask)) for ask in asks[-1:]], []
     cut = cut_off_work(turns)
     if cut and cut[1]:
         return [], [phrase_of("open.cut_off", notice=_short_notice(cut[0]), text=cut[1])]
@@ -151,9 +153,15 @@ def _short_notice(text: str) -> str:
 
 
 def _cut(text: str) -> str:
+    """A long ask cut in its middle: its opening says what it is about, its end holds the question itself."""
     flat = " ".join(text.split())
-    return flat[:_ASK_SHOWN] + ("…" if len(flat) > _ASK_SHOWN else "")
+    wide = sum(1 for char in flat if ord(char) > 0x2E80)
+    limit = _ASK_SHOWN_WIDE if wide * 3 > len(flat) else _ASK_SHOWN  # a Chinese character is half a word
+    if len(flat) <= limit:
+        return flat
+    return flat[:limit // 2].rstrip() + " … " + flat[-(limit // 2):].lstrip()
 
 
 _NOTICE_SHOWN = 60
 _ASK_SHOWN = 220
+_ASK_SHOWN_WIDE = 90

@@ -18,6 +18,7 @@ from . import (
     injected,
     loose_ends,
     memo,
+    placeholders,
     prose_errors,
     user_answers,
     user_reports,
@@ -335,6 +336,8 @@ def summarize(session: Session, language: Optional[str] = None,
     for item in unanswered:
         questions.add(item)
     for item in cut_off:
+        next_steps.add(item)
+    for item in placeholders.open_items(turns, parts, lambda key, **values: phrase(language, key, **values)):
         next_steps.add(item)
     for sentence in loose_ends.put_off_by_user(asks) + loose_ends.listed_for_later(asks):
         next_steps.add(phrase(language, "open.put_off", text=sentence))
