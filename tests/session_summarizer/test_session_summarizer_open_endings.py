@@ -132,8 +132,8 @@ def _placeholders(turns):
     return placeholders.left_in_files(session, parts)
 
 
-_CLINE_WRITE = ("Now, let's create the `LICENSE` file:\n\n```tool_use\n<write_to_file>\n<path>LICENSE</path>\n<content>\n"
-                "MIT License\n\nCopyright (c) 2025 Your Name\n\nPermission is hereby granted, free of charge\n"
+_CLINE_WRITE = ("Now, let's create the `LICENSE` file:\n\n```tool_use\n<write_to_file>\n<path>LICENSE</path>\n"
+                "<content>\nMIT License\n\nCopyright (c) 2025 Your Name\n\nPermission is hereby granted\n"
                 "</content>\n</write_to_file>\n```\n")
 _CLAUDE_WRITE = ("I'll add the client config.\n\n● Write(src/mqtt.ts)\n  ⎿  Wrote 3 lines to src/mqtt.ts\n"
                  "     const options = { username: 'kayak', password: 'YOUR_PASSWORD_HERE' };\n"
@@ -148,7 +148,7 @@ def test_placeholders_an_edit_wrote_are_left_open_until_the_user_names_them():
     assert "자리표시자" in items and "YOUR_PASSWORD_HERE" in items
     # The user gives the value: nothing is left.
     assert not _placeholders([("user", "add an MIT license"), ("assistant", _CLINE_WRITE),
-                              ("user", "replace Your Name with Ana Ruiz"), ("assistant", "Done: LICENSE names Ana Ruiz.")])
+                              ("user", "replace Your Name with Ana Ruiz"), ("assistant", "Done: LICENSE names her.")])
 
 
 def test_placeholders_in_advice_reads_and_template_files_are_not_left_work():
@@ -158,7 +158,7 @@ def test_placeholders_in_advice_reads_and_template_files_are_not_left_work():
     read = ("● Read(.env)\n  ⎿  API_KEY=YOUR_API_KEY\n\n● Update(app.py)\n  ⎿  Updated app.py with 1 addition\n"
             "The app reads the key from .env.")
     assert not _placeholders([("user", "wire the key"), ("assistant", read)])
-    template = ("● Write(.env.example)\n  ⎿  Wrote 1 lines to .env.example\n     API_KEY=YOUR_API_KEY\n\nAdded a template.")
+    template = "● Write(.env.example)\n  ⎿  Wrote 1 lines to .env.example\n     API_KEY=YOUR_API_KEY\n\nA template."
     assert not _placeholders([("user", "add an env template"), ("assistant", template)])
     variable = ("● Write(login.py)\n  ⎿  Wrote 2 lines to login.py\n     your_password = input('Password: ')\n\nDone.")
     assert not _placeholders([("user", "ask for the password"), ("assistant", variable)])

@@ -1,10 +1,10 @@
 """Placeholders the agent wrote into files and left there ("Copyright (c) 2025 Your Name", `YOUR_API_KEY_HERE`,
 `git clone [repository URL]`): each is a value the user still has to fill in.
 
-A placeholder is read from what an edit wrote (the turn's text outside its prose and outside what tools printed)
-in the shapes templates use everywhere: an upper-case YOUR_ name (a lower-case one only as `your_…_here`: else
-it is an ordinary variable), a bracketed or angled "your …"/"repository …" slot, "Your Name" after a year. Template files (.example, .sample, .template) hold
-placeholders on purpose and are not read.
+A placeholder is read from what an edit wrote (the turn's text outside its prose and outside what other tools
+printed) in the shapes templates use everywhere: an upper-case YOUR_ name (a lower-case one only as
+`your_…_here`: else it is an ordinary variable), a bracketed or angled "your …"/"repository …" slot, "Your Name"
+after a year. Template files (.example, .sample, .template) hold placeholders on purpose and are not read.
 """
 
 import re
