@@ -8,7 +8,7 @@ after a year. Template files (.example, .sample, .template) hold placeholders on
 """
 
 import re
-from typing import Callable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from .formats import EDIT
 from .session import Turn
@@ -38,7 +38,7 @@ def _path_before(text: str, at: int, paths: Sequence[str]) -> str:
 def left_in_files(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -> List[Tuple[str, str]]:
     """(placeholder, file) for each placeholder an edit wrote, unless a later user turn names it (the user gave
     the value or asked about it)."""
-    written: dict = {}  # placeholder -> (turn, file)
+    written: Dict[str, Tuple[int, str]] = {}  # placeholder -> (turn, file)
     for index, (turn, turn_parts) in enumerate(zip(turns, parts)):
         text = turn.text
         if turn_parts is None:
