@@ -162,3 +162,9 @@ def test_placeholders_in_advice_reads_and_template_files_are_not_left_work():
     assert not _placeholders([("user", "add an env template"), ("assistant", template)])
     variable = ("● Write(login.py)\n  ⎿  Wrote 2 lines to login.py\n     your_password = input('Password: ')\n\nDone.")
     assert not _placeholders([("user", "ask for the password"), ("assistant", variable)])
+
+
+def test_a_block_offered_as_an_extra_is_not_a_step_left():
+    reply = ("デプロイしました。必要であれば、ログは次のコマンドで確認できます:\n\n```bash\nnpx wrangler tail\n```\n")
+    assert not _steps([("user", "ワーカーをデプロイして"), ("assistant", reply)])
+    assert _steps([("user", "ワーカーをデプロイして"), ("assistant", reply.replace("必要であれば、", ""))])

@@ -15,6 +15,13 @@ from .transcript import TurnParts
 
 _SHELL = ("bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "cmd", "terminal", "fish", "")
 _FENCE = ("```", "~~~")
+# A block the reply offers as an extra, not as a step: "you can also …", "optionally", "if you want", "for example".
+_OPTIONAL = re.compile(
+    r"(?i)\b(?:(?:can|could|may) also|also (?:run|use|try)|optional(?:ly)?|if you (?:want|like|prefer|wish|need)"
+    r"|for example|e\.g\.|también (?:puedes|podés|se puede)|si (?:quieres|prefieres)|também (?:pode|dá)|se quiser"
+    r"|(?:vous )?pouvez aussi|можно также|при желании)\b"
+    r"|必要(?:であれば|なら|に応じて)|お好みで|例えば|こともできます|也可以|如果(?:需要|你想|您想)|可选|例如|원하시면|필요하면"
+    r"|선택적으로|예를 들어|수도 있습니다")
 
 
 def _final_reply(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
@@ -66,6 +73,8 @@ def left_in_final_reply(turns: Sequence[Turn], parts: Sequence[Optional[TurnPart
         # The sentence right before the block says what it is for ("2. Build the WASM executable:").
         said = " ".join(lead[-1].replace("**", "").split()) if lead else ""
         said = (list(ex.sentences(said)) or [said])[-1].rstrip(":： ") if said else ""
+        if _OPTIONAL.search(said):
+            continue  # "You can also tail it with:": an extra the user may run, not a step left undone
         item = "`" + command.replace("`", "'")[:_COMMAND_CHARS] + "`" + (" — " + said[:_LEAD_SHOWN] if said else "")
         if item not in found:
             found.append(item)
