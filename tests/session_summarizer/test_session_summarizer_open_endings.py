@@ -168,3 +168,11 @@ def test_a_block_offered_as_an_extra_is_not_a_step_left():
     reply = ("デプロイしました。必要であれば、ログは次のコマンドで確認できます:\n\n```bash\nnpx wrangler tail\n```\n")
     assert not _steps([("user", "ワーカーをデプロイして"), ("assistant", reply)])
     assert _steps([("user", "ワーカーをデプロイして"), ("assistant", reply.replace("必要であれば、", ""))])
+
+
+def test_in_a_chat_without_tools_only_a_block_introduced_as_a_step_is_left():
+    reported = "テストを追加しました: tests/login.test.ts\n```bash\nnpm test -- login\n```\n"
+    assert not _steps([("user", "ログインを直して"), ("assistant", reported)])
+    how_to = "Selesai.\n\nCara pakai:\n\n```bash\ncd server\nuvicorn main:app --reload\n```\n"
+    steps = _steps([("user", "tambahkan halaman approval"), ("assistant", how_to)])
+    assert steps == ["`uvicorn main:app --reload` — Cara pakai"]

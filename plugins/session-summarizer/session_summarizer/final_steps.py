@@ -44,11 +44,15 @@ def _runs(command: str) -> List[str]:
 
 
 def left_in_final_reply(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
-                        ask_of: Callable[[str], str]) -> List[str]:
-    """"`command` — the line that introduces it" for each shell block of the final reply whose first command
-    no tool call ran; at most _SHOWN. (In a chat without tools every block is the user's to run.)"""
+                        ask_of: Callable[[str], str], ran_elsewhere: Sequence[str] = ()) -> List[str]:
+    """"`command` — the sentence that introduces it" for each shell block of the final reply whose first command
+    never ran (`ran_elsewhere`: the commands the session shows ran, however it shows them); at most _SHOWN.
+    In a chat that shows no command running, only blocks the reply introduces as steps."""
     ran = [" ".join(call.text.split()) for turn_parts in parts if turn_parts is not None
-           for call in turn_parts.calls if call.kind == RUN]
+           for call in turn_parts.calls if call.kind == RUN] + [" ".join(command.split()) for command in ran_elsewhere]
+    # A chat whose agent shows no tool at work: a block may be what ran unseen ("added a test: …" over it), so
+    # only a block the reply introduces as a step (its line ends on a colon: "How to use:", "1. Build it:") counts.
+    chat = not ran and not any(turn_parts is not None and turn_parts.calls for turn_parts in parts)
     last = _final_reply(turns, parts, ask_of)
     if last < 0:
         return []
@@ -57,11 +61,13 @@ def left_in_final_reply(turns: Sequence[Turn], parts: Sequence[Optional[TurnPart
     for language, code in parts[last].blocks:  # type: ignore[union-attr]
         if language.strip().lower() not in _SHELL or not code.strip():
             continue
-        commands = ex.find_commands("", [(language.strip().lower(), code)])[:1]
+        # The block's first command that does something (a `cd` only says where the next one runs).
+        commands = [command for command in ex.find_commands("", [(language.strip().lower(), code)])
+                    if not re.match(r"^(?:cd|pushd|Set-Location)\b", command)][:1]
         if not commands and language.strip():
             # A block labelled as shell holds commands whatever program it names ("wasm32-wasi-cabal build").
-            commands = [line.strip() for line in code.split("\n")
-                        if line.strip() and not line.strip().startswith("#")][:1]
+            commands = [line.strip() for line in code.split("\n") if line.strip()
+                        and not line.strip().startswith("#") and not re.match(r"^(?:cd|pushd)\b", line.strip())][:1]
         if not commands:
             continue
         command = commands[0]
@@ -70,6 +76,8 @@ def left_in_final_reply(turns: Sequence[Turn], parts: Sequence[Optional[TurnPart
         at = text.rfind(code)  # the reply's own block, not the same text in its thinking before it
         lead = [line.strip() for line in text[max(0, at - _LEAD_CHARS):max(0, at)].split("\n")
                 if line.strip() and not line.strip().startswith(_FENCE)]
+        if chat and not (lead and lead[-1].rstrip("*_ ").endswith((":", "："))):
+            continue
         # The sentence right before the block says what it is for ("2. Build the WASM executable:").
         said = " ".join(lead[-1].replace("**", "").split()) if lead else ""
         said = (list(ex.sentences(said)) or [said])[-1].rstrip(":： ") if said else ""

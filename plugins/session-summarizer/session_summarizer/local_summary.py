@@ -322,7 +322,7 @@ def summarize(session: Session, language: Optional[str] = None,
             next_steps.add(phrase(language, "open_error", text=hit.line), "open error " + hit.key)
     for command in left_to_run + [step for step in loose_ends.publish_handed_over(parts) if step not in left_to_run]:
         next_steps.add(phrase(language, "left_to_run", text="`" + ex.clean_item(command) + "`"), "left " + command)
-    for item in final_steps.left_in_final_reply(turns, parts, ask_text):
+    for item in final_steps.left_in_final_reply(turns, parts, ask_text, commands.items):
         if not any(command in item for command in left_to_run):
             next_steps.add(phrase(language, "left_to_run", text=item))
     limit = loose_ends.stopped_at_limit(turns)
