@@ -6,7 +6,7 @@ The turns are invented in the shapes the agents print them (Claude Code's "API E
 Japanese, Chinese, Korean and Spanish; none is copied from the corpus.
 """
 
-from session_summarizer import failed_replies, final_steps, placeholders
+from session_summarizer import failed_replies, final_steps, placeholders, uncommitted_edits
 from session_summarizer.local_summary import ask_text, summarize
 from session_summarizer.session import Turn as _Turn
 from session_summarizer.session import parse_session
@@ -176,3 +176,25 @@ def test_in_a_chat_without_tools_only_a_block_introduced_as_a_step_is_left():
     how_to = "Selesai.\n\nCara pakai:\n\n```bash\ncd server\nuvicorn main:app --reload\n```\n"
     steps = _steps([("user", "tambahkan halaman approval"), ("assistant", how_to)])
     assert steps == ["`uvicorn main:app --reload` — Cara pakai"]
+
+
+def _uncommitted(replies):
+    parts = [read_turn(text) for text in replies]
+    return uncommitted_edits.left_uncommitted(parts)
+
+
+_COMMIT = "● Bash(git commit -am \"feat: board\")\n  ⎿  [main 4f2a9c1] feat: board\n      2 files changed\n"
+
+
+def test_files_changed_after_the_last_commit_are_left_uncommitted():
+    edits = "● Update(src/engine.ts)\n  ⎿  Updated src/engine.ts with 3 additions\n\n" \
+            "● Update(src/worker.ts)\n  ⎿  Updated src/worker.ts with 1 addition\n"
+    assert _uncommitted([_COMMIT, edits]) == ["src/engine.ts", "src/worker.ts"]
+    assert _uncommitted([edits, _COMMIT]) == []  # committed after the edits
+    assert _uncommitted([edits]) == []  # a session that never commits says nothing about commits
+    reverted = "● Bash(git checkout -- src/worker.ts)\n  ⎿  (no output)\n"
+    assert _uncommitted([_COMMIT, edits, reverted]) == ["src/engine.ts"]
+    status = "● Bash(git status --short)\n  ⎿   M src/engine.ts\n"
+    assert _uncommitted([_COMMIT, edits, status]) == []  # git's own status is read instead (loose_ends)
+    items = " ".join(_open(_summary([("user", "棋盘引擎改成双缓冲"), ("assistant", _COMMIT), ("assistant", edits)])))
+    assert "仍未提交" in items and "src/engine.ts" in items

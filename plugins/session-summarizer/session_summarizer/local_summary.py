@@ -20,6 +20,7 @@ from . import (
     memo,
     placeholders,
     prose_errors,
+    uncommitted_edits,
     user_answers,
     user_reports,
 )
@@ -330,6 +331,12 @@ def summarize(session: Session, language: Optional[str] = None,
         next_steps.add(phrase(language, "open.limit", text=limit))
     for item in loose_ends.git_items(turns, parts, lambda key, **values: phrase(language, key, **values)):
         next_steps.add(item)
+    after_commit = uncommitted_edits.left_uncommitted(parts)
+    if after_commit:
+        named = ", ".join("`" + "/".join(path.replace("\\", "/").split("/")[-2:]).replace("`", "'") + "`"
+                          for path in after_commit[:_AFTER_COMMIT_SHOWN])
+        next_steps.add(phrase(language, "open.edited_after_commit",
+                              text=named + (" …" if len(after_commit) > _AFTER_COMMIT_SHOWN else "")))
     _collect_ending(turns, parts, language, questions, next_steps)
     unanswered, cut_off = failed_replies.open_items(turns, ask_text,
                                                     lambda key, **values: phrase(language, key, **values))
@@ -378,6 +385,10 @@ def summarize(session: Session, language: Optional[str] = None,
     _fit_words(summary)
     summary.markdown = render_markdown(summary)
     return summary
+
+
+# Files named at most in the item for work left uncommitted after the last commit.
+_AFTER_COMMIT_SHOWN = 5
 
 
 def _later_asks(asks: Sequence[str], first: int, goal: str) -> Section:
