@@ -6,7 +6,7 @@ The turns are invented in the shapes the agents print them (Claude Code's "API E
 Japanese, Chinese, Korean and Spanish; none is copied from the corpus.
 """
 
-from session_summarizer import failed_replies, final_steps, placeholders, uncommitted_edits
+from session_summarizer import failed_replies, final_steps, placeholders, question_choices, uncommitted_edits
 from session_summarizer.local_summary import ask_text, summarize
 from session_summarizer.session import Turn as _Turn
 from session_summarizer.session import parse_session
@@ -198,3 +198,14 @@ def test_files_changed_after_the_last_commit_are_left_uncommitted():
     assert _uncommitted([_COMMIT, edits, status]) == []  # git's own status is read instead (loose_ends)
     items = " ".join(_open(_summary([("user", "棋盘引擎改成双缓冲"), ("assistant", _COMMIT), ("assistant", edits)])))
     assert "仍未提交" in items and "src/engine.ts" in items
+
+
+def test_a_closing_question_keeps_the_choices_listed_under_it():
+    reply = ("分析が終わりました。\n\nどこから実装を始めますか？\n- 設定ファイル (`rules.yml`)\n"
+             "- ドメインモデル (`judge.py`)\n- フィルタリングサービス\n")
+    summary = _summary([("user", "アルゴリズムを分析して、実装の計画を立てて"), ("assistant", reply)])
+    asked = [item for item in summary.questions.items if "どこから実装を始めますか" in item]
+    assert len(asked) == 1 and "rules.yml" in asked[0] and "judge.py" in asked[0]
+    assert not any(item.startswith("ドメインモデル") for item in _open(summary))
+    # A list under a statement is no set of choices.
+    assert not question_choices.asked_with_choices("Done:\n- added rules.yml\n- added judge.py\n")

@@ -20,6 +20,7 @@ from . import (
     memo,
     placeholders,
     prose_errors,
+    question_choices,
     uncommitted_edits,
     user_answers,
     user_reports,
@@ -344,6 +345,9 @@ def summarize(session: Session, language: Optional[str] = None,
         questions.add(item)
     for item in cut_off:
         next_steps.add(item)
+    closing = [turn_parts for turn_parts in parts if turn_parts is not None][-1:]
+    if closing and closing[0].prose:
+        question_choices.fold(closing[0].prose, questions.items, next_steps.items)
     for item in placeholders.open_items(turns, parts, lambda key, **values: phrase(language, key, **values)):
         next_steps.add(item)
     for sentence in loose_ends.put_off_by_user(asks) + loose_ends.listed_for_later(asks):
