@@ -132,9 +132,9 @@ def open_items(turns: Sequence[Turn], ask_of: Callable[[str], str],
         return [], []
     if only_failure(turns[last].text):
         notice = _short_notice(turns[last].text)
-        asks = unanswered_asks(turns, ask_of)
+        asks = unanswered_asks(turns, ask_of)[-_ASKS_SHOWN:]
         # The newest ask carries the notice; the older ones only say they wait (the notice is the same).
-        return [phrase_of("reply_pending", text=_cut(ask)) for ask in asks[:-1]] + [
+        return [phrase_of("reply_pending", text=_cut(ask, older=True)) for ask in asks[:-1]] + [
             phrase_of("open.no_answer", notice=notice, text=_cut(ask)) for ask in asks[-1:]], []
     cut = cut_off_work(turns)
     if cut and cut[1]:
@@ -152,11 +152,13 @@ def _short_notice(text: str) -> str:
     return line[:_NOTICE_SHOWN] + ("…" if len(line) > _NOTICE_SHOWN else "")
 
 
-def _cut(text: str) -> str:
-    """A long ask cut in its middle: its opening says what it is about, its end holds the question itself."""
+def _cut(text: str, older: bool = False) -> str:
+    """A long ask cut in its middle: its opening says what it is about, its end holds the question itself (an
+    older ask, which the newest one followed up, is cut shorter)."""
     flat = " ".join(text.split())
     wide = sum(1 for char in flat if ord(char) > 0x2E80)
     limit = _ASK_SHOWN_WIDE if wide * 3 > len(flat) else _ASK_SHOWN  # a Chinese character is half a word
+    limit = limit * 2 // 3 if older else limit
     if len(flat) <= limit:
         return flat
     return flat[:limit // 2].rstrip() + " … " + flat[-(limit // 2):].lstrip()
@@ -165,3 +167,5 @@ def _cut(text: str) -> str:
 _NOTICE_SHOWN = 60
 _ASK_SHOWN = 220
 _ASK_SHOWN_WIDE = 90
+# Asks listed: the newest only (the user asks again what went unanswered; the words go to other sections).
+_ASKS_SHOWN = 1
