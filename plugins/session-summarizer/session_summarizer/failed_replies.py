@@ -19,6 +19,8 @@ _NOTICE = re.compile(
     r"|Connection error\.|Request timed out\.))", re.I)
 # A client command the user types to leave (`/quit`, `/exit`): what the client prints after it is no reply.
 _LEAVE = re.compile(r"^\s*/(?:quit|exit|q)\s*$", re.I)
+# How many turns from the end a leave command is looked for (it is followed only by the client's exit summary).
+_LEAVE_TURNS = 4
 
 
 def notice_line(line: str) -> bool:
@@ -69,7 +71,7 @@ def last_reply(turns: Sequence[Turn]) -> int:
     """The index of the session's last assistant turn, not counting what the client printed after the user
     left it (`/quit` and its exit summary); -1 when none."""
     end = len(turns)
-    for index in range(len(turns) - 1, -1, -1):
+    for index in range(len(turns) - 1, max(-1, len(turns) - 1 - _LEAVE_TURNS), -1):  # a leave ends the session
         if turns[index].role == "user" and _LEAVE.match(turns[index].text):
             end = index
     for index in range(end - 1, -1, -1):

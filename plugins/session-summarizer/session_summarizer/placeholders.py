@@ -19,6 +19,9 @@ _PLACEHOLDER = re.compile(
     r"|(?i:<your[-_ ][^<>\n]{1,40}>|\[your[-_ ][^\[\]\n]{1,40}\]"
     r"|\[(?:repository|repo|project|github) (?:url|name|directory|link)\])"
     r"|(?<=\d{4} )Your Name\b")
+# Substrings one of _PLACEHOLDER's forms always holds: a turn with none of them is not searched.
+_HINTS = ("YOUR", "your_", "<your", "<Your", "[your", "[Your", "epository ", "[repo", "[Repo", "[project", "[Github",
+          "[Project", "[github", "[GitHub", "[GITHUB", "[REPO", "[PROJECT", "Your Name")
 _SHELL = ("bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "cmd", "terminal", "fish")
 # The marks before a quoted or printed line: aider's "> ", Claude Code's "⎿", Codex's "└".
 _MARKS = "> ⎿└│\t"
@@ -47,7 +50,7 @@ def left_in_files(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]]) -
                     del written[token]  # the user speaks of it: given, or asked about
             continue
         edits = [call.text for call in turn_parts.calls if call.kind == EDIT] + list(turn_parts.written)
-        if not edits or not _PLACEHOLDER.search(text):
+        if not edits or not any(hint in text for hint in _HINTS) or not _PLACEHOLDER.search(text):
             continue
         shown: Set[str] = {line.strip().lstrip(_MARKS).strip() for call in turn_parts.calls if call.kind != EDIT
                            for line in call.output if line.strip()}

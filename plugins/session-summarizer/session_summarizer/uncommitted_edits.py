@@ -60,7 +60,7 @@ def left_uncommitted(parts: Sequence[Optional[TurnParts]]) -> List[str]:
                     status_after = True
             elif call.kind == EXTERNAL and _ACTING_COMMIT.search(call.text) and not _failed(call.output):
                 pending, committed = {}, True
-            if any(_COMMITTED.match(line) for line in call.output[:8]):
+            if any("ommit" in line and _COMMITTED.match(line) for line in call.output[:8]):
                 pending, committed = {}, True
         if turn_parts.commit_of:  # aider commits the turn's edits itself
             pending, committed = {}, True
