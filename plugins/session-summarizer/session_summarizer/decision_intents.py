@@ -18,9 +18,9 @@ _BUILD_VERBS = (
     r"|vendor|build|make|set|convert|wrap|split|cap|limit|skip|leave|return|handle|render|fall back|install|host"
     r"|deploy|rename|extract|inline|hard-?code|default|rewrite|restructure|refactor|simplify|disable|enable"
     r"|delete|revert|go with|stick with|insert|append|prepend|cache|persist|save|route|proxy|embed|bundle|copy"
-    r"|commit|amend|mock|guard|throw|raise|ignore|defer|postpone|quarantine|wire|tag|lower|raise|bump|reuse"
-    r"|implement|introduce|separate|merge|move|push|patch|fix|serve|load|call|pass|read (?:it|them) from"
-    r"|point|map|register|expose|hide|show|drop|sort|filter|prefer|pick|choose|apply|adopt|migrate|stream)"
+    r"|commit|amend|mock|guard|throw|raise|ignore|defer|postpone|quarantine|wire|tag|lower|bump|reuse"
+    r"|implement|introduce|separate|merge|push|patch|fix|load|call|pass|read (?:it|them) from"
+    r"|point|map|register|expose|hide|show|sort|filter|prefer|pick|choose|apply|adopt|migrate|stream)"
     r"(?:s|es|ed|d|ing)?")
 _INTENT_LATIN = re.compile(
     r"(?:^|[,;:—–]\s*(?:so|then|and|next|now)?,?\s*|\b(?:so|then|next|now|therefore|instead),?\s+)"
@@ -38,7 +38,8 @@ _INTENT_WIDE = re.compile(
     r"(?:し|いたし|にし|ていき|ことにし|を使い|に変更し|を採用し)ます[。：:！!]?\s*$|しましょう[。：:！!]?\s*$"
     r"|(?:하겠습니다|하기로 했습니다|하기로 합니다|합시다|할게요|하겠어요)[.:：!]?\s*$"
     r"|(?:^(?:[-*•]\s*)?|[，,；;：:]\s*)(?:我们?|咱们)(?:将|会|就|来|先|应该|决定|打算|改|直接)|^(?:[-*•]\s*)?(?:让我们|我来)")
-# (and running a step again: a retry, or a command run once more, decides nothing)
+# Looking, not building (checking, reading, analysing), and running a step again: a retry or a command
+# run once more decides nothing.
 _LOOK_WIDE = re.compile(r"確認|調査|検索|読み|読んで|見て|チェック|分析|調べ|特定|検証|もう一度|再度|再実行|実行"
                         r"|확인|살펴|검토|조사|읽|찾아|분석|검색|파악|다시|실행"
                         r"|检查|查看|确认|分析|看看|阅读|搜索|了解|调查|定位|排查|验证|再次|重新|执行|运行")
