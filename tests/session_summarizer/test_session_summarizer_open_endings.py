@@ -209,3 +209,11 @@ def test_a_closing_question_keeps_the_choices_listed_under_it():
     assert not any(item.startswith("ドメインモデル") for item in _open(summary))
     # A list under a statement is no set of choices.
     assert not question_choices.asked_with_choices("Done:\n- added rules.yml\n- added judge.py\n")
+
+
+def test_a_reply_that_speaks_of_errors_is_not_cut_off():
+    prose = ("The endpoint now retries.\n\nAPI Error: 500 responses are retried three times with backoff.\n\n"
+             "Overloaded servers answer 529, which is retried too.\nDone.")
+    assert failed_replies.ends_on_failure(prose) == ("", "")
+    assert failed_replies.before_notice(prose) == prose
+    assert failed_replies.notice_line("✕ [Overloaded]") and not failed_replies.notice_line("Overloaded servers answer")

@@ -15,8 +15,10 @@ from .session import Turn
 # "You exceeded your current quota", "Overloaded", "Internal server error".
 _NOTICE = re.compile(
     r"^[\s✕✗×■⚠!>\[]*(?:API Error\b|Response interrupted by API Error|stream (?:error|disconnected)\b"
-    r"|(?:Error: )?(?:You exceeded your current quota|Overloaded\b|Internal server error\b|Service Unavailable\b"
-    r"|Connection error\.|Request timed out\.))", re.I)
+    r"|You exceeded your current quota)"
+    # The bare forms ("Overloaded", "Internal server error") only as a notice line of their own, never prose.
+    r"|^[\s✕✗×■⚠\[]*(?:Error: )?(?:Overloaded|Internal server error|Service Unavailable|Connection error"
+    r"|Request timed out)\.?\]?\s*$", re.I)
 # A client command the user types to leave (`/quit`, `/exit`): what the client prints after it is no reply.
 _LEAVE = re.compile(r"^\s*/(?:quit|exit|q)\s*$", re.I)
 # How many turns from the end a leave command is looked for (it is followed only by the client's exit summary).
@@ -44,6 +46,8 @@ def ends_on_failure(text: str) -> Tuple[str, str]:
     lines = text.rstrip().split("\n")
     for back in range(1, min(len(lines), _NOTICE_LINES) + 1):
         line = lines[-back]
+        if not line.strip():
+            break  # the notice is the reply's last paragraph: a paragraph after it is the reply going on
         if notice_line(line):
             # The reply's own words before the notice (a tool's drawn box is not), its last two paragraphs:
             # where it said what it was about to do.
@@ -62,6 +66,8 @@ def before_notice(text: str) -> str:
     client's, not a task the agent handed over)."""
     lines = text.rstrip().split("\n")
     for back in range(1, min(len(lines), _NOTICE_LINES) + 1):
+        if not lines[-back].strip():
+            break
         if notice_line(lines[-back]):
             return "\n".join(lines[:-back])
     return text
