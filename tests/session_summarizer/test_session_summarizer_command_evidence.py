@@ -111,3 +111,45 @@ def test_a_tool_said_missing_with_a_contraction_is_a_failure():
     assert failure_statements.states_failure("`rg` isn’t installed here, so I’m falling back to plain reads.")
     assert failure_statements.states_failure("`wasm32-wasi-cabal` isn't available in this sandbox.")
     assert not failure_statements.states_failure("If `rg` isn't installed, use grep.")
+
+
+def test_an_announced_run_that_left_the_exports_gap_ran_in_any_language():
+    for reply, expected in (
+            ("好的，现在我来帮您推送代码到GitHub：\n\n\n看起来网络连接有问题。", "推送代码到GitHub"),
+            ("キャッシュの可能性があるため、開発サーバーを再起動します。\n\n\n再起動しました。",
+             "開発サーバーを再起動します"),
+            ("이제 명령어를 실행하여 의존성을 새로 설치합니다.\n\n\n설치가 완료되었습니다.", "새로 설치합니다"),
+            ("Build passes clean. Now set up git and push to GitHub:\n\nPushed: the repo is live.", "push to GitHub"),
+            ("Let me install it:\n\n\n`npm install @supabase/supabase-js` finished.",
+             "npm install @supabase/supabase-js")):
+        summary = _summary([{"role": "user", "text": "go on"}, {"role": "assistant", "text": reply}])
+        assert any(expected in item for item in summary.commands.items), (reply, summary.commands.items)
+
+
+def test_a_look_a_plan_step_or_advice_before_a_gap_is_not_a_command():
+    for reply in ("让我再检查一下是否有任何新的提交或更新：\n\n\n很好！",
+                  "Next steps:\n\n- run the tests",
+                  "If you want, you can run the build yourself:\n\n\nThat is all.",
+                  "Shall I push it to GitHub?\n\n\nOK.",
+                  "1. Commit the change:\n\nThe plan has three steps."):
+        summary = _summary([{"role": "user", "text": "go on"}, {"role": "assistant", "text": reply}])
+        assert summary.commands.items == [], (reply, summary.commands.items)
+
+
+def test_the_problems_cline_shows_after_a_save_are_errors_with_their_file_and_status():
+    saved = ("[write_to_file for 'backend/routes/models.py'] Result:\n"
+             "The content was successfully saved to backend/routes/models.py.\n\n"
+             "New problems detected after saving the file:\nbackend/routes/chats.py\n"
+             "- [Pylint Error] Line 40: class already defined line 23\n- [Pylint Warning] Line 3: unused import\n")
+    clean = ("[write_to_file for 'backend/routes/models.py'] Result:\n"
+             "The content was successfully saved to backend/routes/models.py.\n")
+    write = "<write_to_file>\n<path>backend/routes/models.py</path>\n<content>x</content>\n</write_to_file>\n\n"
+    turns = [{"role": "user", "text": "Port the schema."},
+             {"role": "assistant", "text": write + saved + "\nI'll fix the duplicate class."},
+             {"role": "assistant", "text": write + clean + "\nDone."}]
+    summary = _summary(turns)
+    assert len(summary.errors.items) == 1
+    item = summary.errors.items[0]
+    assert "class already defined" in item and "chats.py" in item and "fixed" in item
+    assert "unused import" not in " ".join(summary.errors.items)
+    assert summary.commands.items == []

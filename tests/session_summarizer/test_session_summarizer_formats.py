@@ -284,7 +284,9 @@ The bookings table is missing too, so I'll add it next."""
 
 def test_cline_results_go_on_their_calls_and_never_into_prose():
     parts = read_turn(CLINE_TURN)
-    assert _calls(CLINE_TURN) == [("edit", "api/schema.sql"), ("run", "npm test"), ("failed", "rm -rf node_modules")]
+    # The save's result is the editor's check of the file (no problems here: a check that passed).
+    assert _calls(CLINE_TURN) == [("edit", "api/schema.sql"), ("run", "npm test"), ("failed", "rm -rf node_modules"),
+                                  ("check", "api/schema.sql")]
     assert parts.calls[1].output == ["Exit code: 1", "> hotel@1.0.0 test", "Error: no such table: bookings"]
     assert parts.commands == ["npm test"]  # the user denied the other one: it never ran
     assert " ".join(parts.prose.split()) == "The bookings table is missing too, so I'll add it next."

@@ -12,7 +12,11 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import unquote
 
+from .saved_problems import problems_after_save
+
 RUN, EDIT, READ, SEARCH, EXTERNAL = "run", "edit", "read", "search", "external"
+# The editor's own check of a file just saved (the problems Cline shows after a save): errors, never a command.
+CHECK = "check"
 # A call the tool did not carry out (refused, or failed before it acted): only its error line is kept.
 FAILED = "failed"
 
@@ -259,6 +263,10 @@ def _cline_results(text: str, parts: Any) -> str:
             call.output.append("Rejected by the user: the user denied this operation.")
             continue
         if kind != RUN:
+            # What the editor reported right after the save is a check that ran on it (error lines or none).
+            if "New problems" in body or "saved" in body or "applied" in body:
+                parts.call(CHECK, target).output.extend(problems_after_save(body))
+            parts.close_call()
             continue
         lines = [line.strip() for line in body.split("\n") if line.strip()]
         output = lines[lines.index("Output:") + 1:] if "Output:" in lines else [

@@ -41,6 +41,7 @@ from .failure_statements import may_report as may_state_failure
 from .failure_statements import shortened as shortened_statement
 from .failure_statements import states_failure
 from .formats import cline_result
+from .hidden_calls import hidden_runs
 from .language import detect_language
 from .redaction import redact_text
 from .reported_checks import checks_that_passed
@@ -564,6 +565,9 @@ def _commands(turns: Sequence[Turn], parts: Sequence[Optional[TurnParts]],
     shown_commits = commits_shown(turns, parts)
     if shown_commits and not any(command.lstrip().startswith(("git commit", "git push")) for command in found):
         found.extend(shown_commits)  # made by a hidden tool or by the agent itself (aider): their hashes say so
+    if not explicit:  # an export that dropped its calls left a gap after each lead-in that announced one
+        replies = [turn.text for turn in turns if turn.role == "assistant"]
+        found.extend(command for command in hidden_runs(replies, found) if command not in found)
     # A long session runs the same few commands again and again: each distinct one is read once.
     cleaned = [rules.clean_command(command) for command in dict.fromkeys(found) if not rules.is_id_only(command)]
     if len(root) > 1:  # paths inside the project read as the reviewer would write them: relative

@@ -11,7 +11,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from . import cues, decision_cues, decision_intents, decision_rank
 from . import extraction as ex
-from .formats import EDIT, EXTERNAL, FAILED, READ, RUN, Call
+from .formats import CHECK, EDIT, EXTERNAL, FAILED, READ, RUN, Call
 from .memo import SummaryMemo
 
 __all__ = ["EDIT", "EXTERNAL", "READ", "RUN", "Call"]
@@ -296,11 +296,11 @@ def call_errors(parts: Sequence[Optional[TurnParts]]) -> List[ErrorHit]:
     last_seen: Dict[str, int] = {}
     failures: List[Tuple[int, List[str]]] = []
     for index, call in enumerate(calls):
-        if call.kind not in (RUN, EXTERNAL, EDIT, FAILED) and not call.output:
+        if call.kind not in (RUN, EXTERNAL, EDIT, FAILED, CHECK) and not call.output:
             continue
         key = call_key(call)
         last_seen[key] = index
-        if call.kind in (RUN, EXTERNAL):
+        if call.kind in (RUN, EXTERNAL, CHECK):
             lines = call_error_lines(call) if call.output else []
         else:  # an edit's or a read's output is the file; only an error in its first line counts
             head = Call(call.kind, call.text)
