@@ -346,3 +346,26 @@ def test_the_real_upload_beside_a_testpypi_one_publishes(make_repo, with_remote,
     session = _session(make_repo, with_remote, data_dir, files,
                        bumped={"pyproject.toml": FLIT_STATIC.format(v="1.6.3")}, tag="1.6.2")
     assert (session.publishing.kind, session.publishing.workflows) == ("ci-tag", (".github/workflows/release.yml",))
+
+
+# ----- the Maven Release Plugin ---------------------------------------------------------------------------------
+
+POM = ('<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>org.example</groupId>\n'
+       '  <artifactId>demo</artifactId>\n  <version>{v}</version>\n</project>\n')
+
+
+def test_a_maven_release_plugin_project_publishes_with_release_perform(make_repo, with_remote, data_dir):
+    files = {"pom.xml": POM.format(v="1.6.2"), "mvnw": "#!/bin/sh\n",
+             "release.sh": "#!/bin/bash\n./mvnw release:clean release:prepare -DpushChanges=false\n"}
+    session = _session(make_repo, with_remote, data_dir, files, bumped={"pom.xml": POM.format(v="1.6.3")},
+                       tag="demo-1.6.2")
+    assert (session.publishing.kind, session.publishing.command) == ("command", "./mvnw release:perform")
+    assert any(step.command == "./mvnw release:perform" for step in session.steps)
+
+
+def test_a_maven_project_without_the_release_plugin_is_not_offered_release_perform(make_repo, with_remote,
+                                                                                   data_dir):
+    files = {"pom.xml": POM.format(v="1.6.2"), "mvnw": "#!/bin/sh\n"}
+    session = _session(make_repo, with_remote, data_dir, files, bumped={"pom.xml": POM.format(v="1.6.3")},
+                       tag="demo-1.6.2")
+    assert "release:perform" not in (session.publishing.command or "")

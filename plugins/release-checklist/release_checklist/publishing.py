@@ -596,7 +596,23 @@ def _other_publish_command(repo: str, project: ProjectInfo) -> Optional[str]:
     if "gradle" in project.ecosystems:
         return gradle_publish_command(repo)
     if "maven" in project.ecosystems:
-        return maven_deploy(repo, final=True)
+        return maven_release_perform(repo) or maven_deploy(repo, final=True)
+    return None
+
+
+# Where a project runs the Maven Release Plugin's first half: its release script or its release documentation.
+_MAVEN_RELEASE_PLACES = ("release.sh", "scripts/release.sh", "bin/release.sh", "RELEASING.md", "RELEASE.md",
+                         "CONTRIBUTING.md", "README.md", "docs/RELEASING.md", "docs/release.md")
+
+
+def maven_release_perform(repo: str) -> Optional[str]:
+    """`./mvnw release:perform` when the project releases with the Maven Release Plugin (its release script or
+    documentation runs `release:prepare`, which bumps, commits and tags): perform is the half that deploys the
+    tagged release."""
+    for relative in _MAVEN_RELEASE_PLACES:
+        if re.search(r"\brelease:prepare\b", _read(os.path.join(repo, relative), 500_000)):
+            runner = "./mvnw" if os.path.isfile(os.path.join(repo, "mvnw")) else "mvn"
+            return f"{runner} release:perform"
     return None
 
 
