@@ -37,6 +37,7 @@ from .done_tallies import last_tally
 from .error_signatures import message_in as signature_in
 from .error_signatures import messages_in as signatures_in
 from .error_signatures import shorter_paths
+from .error_status import status_of
 from .failure_statements import may_report as may_state_failure
 from .failure_statements import shortened as shortened_statement
 from .failure_statements import states_failure
@@ -315,7 +316,8 @@ def summarize(session: Session, language: Optional[str] = None,
     call_errors = rules.call_errors(parts)
     findings, prose_errors, stated_errors = _read_oldest_first(
         turns, parts, enough_errors=len(call_errors) >= LIMITS["errors"], language=language)
-    errors = _errors(call_errors, prose_errors + stated_errors, language, stated=len(stated_errors))
+    errors = _errors(call_errors, prose_errors + stated_errors, language, stated=len(stated_errors),
+                     turns=[(turn.role, turn.text) for turn in turns])
     done = _read_done_newest_first(turns, parts, language)
 
     questions = _Collector(LIMITS["questions"])
@@ -582,7 +584,7 @@ _PROSE_COMMANDS = 10 * LIMITS["commands"]
 
 
 def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str], language: str,
-            stated: int = 0) -> Section:
+            stated: int = 0, turns: Sequence[Tuple[str, str]] = ()) -> Section:
     """Errors from tool output first (each with its step and whether it was fixed or is still open), then
     errors pasted or reported in prose; the same error (other positions, names or numbers) counts once."""
     # Keyed first and written out only for the items kept: a long session hits one error hundreds of times.
@@ -625,7 +627,8 @@ def _errors(call_errors: Sequence["rules.ErrorHit"], prose_errors: Sequence[str]
     order = {key: index for index, key in enumerate(list(hits) + list(prose))}
     kept.sort(key=lambda key: (key in looking, order[key]))  # searches last: the first to give way to the budget
     values = [_error_item(hits[key], language) if key in hits
-              else _cut(shorter_paths(redact_text(prose[key]).lstrip("└⎿│┃ "))) for key in kept]
+              else _with_status(_cut(shorter_paths(redact_text(prose[key]).lstrip("└⎿│┃ "))),
+                                status_of(prose[key], turns) if turns else "", language) for key in kept]
     cleaned = [ex.clean_item(value) for value in values[: LIMITS["errors"]]]
     # The last `stated` of prose_errors are failures only stated in replies: kept last, and first to give way.
     weak_keys = {_error_key(line) for line in prose_errors[len(prose_errors) - stated:]} if stated else set()
@@ -665,6 +668,10 @@ _LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\s]{1,300}\)")
 def _cut(text: str) -> str:
     text = _LINK.sub(r"\1", text) if "](" in text else text
     return text if len(text) <= _PROSE_ERROR_CHARS else text[:_PROSE_ERROR_CHARS - 1].rstrip() + "…"
+
+
+def _with_status(text: str, status: str, language: str) -> str:
+    return text + "; " + phrase(language, "error." + status) if status else text
 
 
 def _error_item(hit: "rules.ErrorHit", language: str) -> str:
