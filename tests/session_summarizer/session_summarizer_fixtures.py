@@ -5,6 +5,10 @@ import subprocess
 from pathlib import Path
 from typing import Any, Dict, List
 
+from session_summarizer.local_summary import summarize
+from session_summarizer.session import parse_session
+from session_summarizer.worktree import check_files
+
 
 def _session(agent: str, turns: List[Dict[str, str]], cwd: str = "", session_id: str = "s-1") -> Dict[str, Any]:
     return {"paneId": 11, "agent": agent, "sessionId": session_id, "title": "session", "cwd": cwd,
@@ -122,3 +126,14 @@ def commit_now(root: Path, paths: List[str], message: str = "change") -> None:
                GIT_COMMITTER_EMAIL="t@example.com")
     subprocess.run(["git", "add", "--", *paths], cwd=root, check=True, env=env)
     subprocess.run(["git", "commit", "-q", "-m", message], cwd=root, check=True, env=env)
+
+
+def summary_of_turns(turns: List[Any], agent: str = "claude") -> Any:
+    """The local summary of (role, text) turns, files checked on disk only."""
+    raw = {"agent": agent, "cwd": "", "turns": [{"role": role, "text": text} for role, text in turns]}
+    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, ""))
+
+
+def open_items(summary: Any) -> List[str]:
+    """What the summary leaves open: its questions, then its next steps."""
+    return list(summary.questions.items) + list(summary.next_steps.items)

@@ -7,24 +7,15 @@ Japanese, Chinese, Korean and Spanish; none is copied from the corpus.
 """
 
 from session_summarizer import failed_replies, final_steps, placeholders, question_choices, uncommitted_edits
-from session_summarizer.local_summary import ask_text, summarize
+from session_summarizer.local_summary import ask_text
 from session_summarizer.session import Turn as _Turn
-from session_summarizer.session import parse_session
 from session_summarizer.transcript import read_turn
-from session_summarizer.worktree import check_files
+from session_summarizer_fixtures import open_items as _open
+from session_summarizer_fixtures import summary_of_turns as _summary
 
 
 def Turn(role, text):
     return _Turn(role, text, len(text))
-
-
-def _summary(turns, agent="claude"):
-    raw = {"agent": agent, "cwd": "", "turns": [{"role": role, "text": text} for role, text in turns]}
-    return summarize(parse_session(raw), file_checker=lambda paths, folder: check_files(paths, ""))
-
-
-def _open(summary):
-    return summary.questions.items + summary.next_steps.items
 
 
 _API_400 = ('API Error: 400 {"error":{"type":"invalid_request_error","message":"image exceeds the size limit '
