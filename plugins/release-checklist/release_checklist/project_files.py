@@ -11,6 +11,7 @@ import os
 import re
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
+from .repo_text import read_text
 from .version_sources import (
     BUILD_FILES,
     THIRD_PART,
@@ -100,11 +101,7 @@ def read_toml_values(text: str) -> Dict[str, Dict[str, str]]:
 
 
 def _read(path: str, limit: int = 2_000_000) -> Optional[str]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(limit)
-    except OSError:
-        return None
+    return read_text(path, limit)
 
 
 def _listing(folder: str) -> Dict[str, str]:

@@ -11,6 +11,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from .project_files import ProjectInfo
+from .repo_text import read_text
 
 TAG_PUSH = "ci-tag"  # pushing the tag starts a workflow that publishes
 RELEASE_EVENT = "ci-release"  # publishing a GitHub release for the tag starts it
@@ -238,11 +239,10 @@ def read_workflows(repo: str) -> List[Tuple[str, _Triggers, bool, str]]:
     for name in names:
         if not name.endswith(_WORKFLOW_SUFFIXES):
             continue
-        try:
-            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as handle:
-                text = handle.read(MAX_WORKFLOW_BYTES)
-        except OSError:
+        read = read_text(os.path.join(folder, name), MAX_WORKFLOW_BYTES)
+        if read is None:
             continue
+        text = read
         triggers = read_triggers(text)
         # A job commented out is no step (furo's `# publish-pypi:` job with its `# - uses: …pypi-publish`).
         text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
@@ -279,12 +279,8 @@ def _runs_publishing_script(repo: str, text: str) -> bool:
     for script in dict.fromkeys(_RUN_SCRIPT.findall(text)):
         if script.startswith("/") or ".." in script.split("/"):
             continue  # only the repository's own files
-        try:
-            with open(os.path.join(repo, script), encoding="utf-8", errors="replace") as handle:
-                body = handle.read(MAX_SCRIPT_BYTES)
-        except OSError:
-            continue
-        if _PUBLISHES.search(body):
+        body = read_text(os.path.join(repo, script), MAX_SCRIPT_BYTES)
+        if body is not None and _PUBLISHES.search(body):
             return True
     return False
 
@@ -458,11 +454,7 @@ def go_module(repo: str) -> Optional[str]:
 
 
 def _read(path: str, limit: int = 1_000_000) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(limit)
-    except OSError:
-        return ""
+    return read_text(path, limit) or ""
 
 
 def publish_command(repo: str, project: ProjectInfo) -> Optional[str]:

@@ -17,6 +17,7 @@ from .checklist_file import _PLACEHOLDER, ChecklistSpec, _slug, _unique_id
 from .doc_placeholders import fill_item
 from .guide_sections import guide_candidates, release_section
 from .markdown_lines import BLANK, CODE, COMMENT, FENCE_CLOSE, FENCE_OPEN, MarkdownLines
+from .repo_text import read_text
 from .steps import Step, StepKind
 
 # (a project's tooling folder keeps it next to the scripts it runs: utils/release-checklist.rst)
@@ -155,23 +156,22 @@ def _names(folder: str) -> List[str]:
         return []
 
 
+# How much of a release document or guide is read: real ones are a few pages.
+_DOC_CHARS = 1_000_000
+
+
 def find_release_doc(repo: str) -> Optional[str]:
     """The repository's own release procedure, if it has one (RELEASE-CHECKLIST.md, RELEASING.rst,
     docs/RELEASE-PROCEDURE.md, docs/…/release-process.rst, …); policy pages are passed over."""
     for path in _candidates(repo):
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read(1_000_000)
-        except OSError:
-            continue
-        if is_procedure(text, _named_for_it(path)) and not is_changelog(text):
+        text = read_text(path, _DOC_CHARS)
+        if text is not None and is_procedure(text, _named_for_it(path)) and not is_changelog(text):
             return path
     for path in guide_candidates(repo):
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                section = release_section(handle.read(1_000_000))
-        except OSError:
+        guide = read_text(path, _DOC_CHARS)
+        if guide is None:
             continue
+        section = release_section(guide)
         # A guide's section is the procedure only when it has the release tagged and pushed, with commands: a
         # paragraph saying to run the project's release script (lerna), what a release PR holds (httpx) or how
         # to publish one crate of a workspace with its script (tracing) is guidance around a tool, not steps.

@@ -11,6 +11,7 @@ import os
 import re
 from typing import Dict, List, Optional, Tuple
 
+from .repo_text import read_text
 from .versions import is_version
 
 Found = Optional[Tuple[str, str]]
@@ -37,11 +38,7 @@ THIRD_PART = ("PATCH", "MICRO", "RELEASE", "REVISION")
 
 
 def _read(path: str, limit: int = 500_000) -> Optional[str]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(limit)
-    except OSError:
-        return None
+    return read_text(path, limit)
 
 
 def lerna_version(repo: str) -> Found:

@@ -14,6 +14,7 @@ import re
 from typing import Iterable, List, Optional, Tuple
 
 from .project_files import ProjectInfo, changelog_candidates
+from .repo_text import read_text
 from .versions import format_of_tag, highest_tagged_version, is_final, version_from_tag, version_key
 
 # The ways a member's name leads its tags: "name-1.2.3", "name@1.2.3", "name-v1.2.3", "name/v1.2.3", "name_v1.2.3".
@@ -43,11 +44,7 @@ class MemberRelease:
 
 
 def _read(path: str, limit: int = 500_000) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(limit)
-    except OSError:
-        return ""
+    return read_text(path, limit) or ""
 
 
 def _expand(repo: str, patterns: Iterable[str]) -> List[str]:
