@@ -14,9 +14,9 @@ from . import cues
 from . import extraction as ex
 from .sections import FIXED, OPEN
 
-# What an error names that a later fix would name again: code, a file, a dotted, underscored or CamelCase name.
-_NAMED = re.compile(r"`([^`\n]{3,60})`|\b([\w-]+\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|json|ya?ml|toml|md|sh|php|c|cpp"
-                    r"|h|cs|kt|swift|vue|ets|sql|html|css))\b|\b(\w+_\w+)\b|\b([a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)\b")
+# What an error names that a later fix would name again: code, a file (extraction's paths, by their file name), a
+# dotted, underscored or CamelCase name.
+_NAMED = re.compile(r"`([^`\n]{3,60})`|\b(\w+_\w+)\b|\b([a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)\b")
 _FIX_SAID = re.compile(
     r"(?i)\b(?:fixed|resolved|solved|works now|now works|is working now|no longer|passes now|now passes"
     r"|corrected|repaired)\b|修复了|已修复|解决了|已解决|修好了|修正しました|修正済|解決しました|解消しました|直しました"
@@ -26,7 +26,16 @@ _AROUND = 200
 
 
 def _names(line: str) -> List[str]:
-    found = [next(group for group in match.groups() if group) for match in _NAMED.finditer(line)]
+    placed = []
+    for path in ex.find_paths(line):
+        name = path.rsplit("/", 1)[-1]
+        placed.append((line.find(name), name))
+    # A name inside a file's name is that file ("EmojiBubble" of EmojiBubble.jsx), not a name of its own.
+    inside = [(start, start + len(name)) for start, name in placed]
+    for match in _NAMED.finditer(line):
+        if not any(start <= match.start() < end for start, end in inside):
+            placed.append((match.start(), next(group for group in match.groups() if group)))
+    found = [name for _, name in sorted(placed, key=lambda pair: pair[0])]
     return [name for name in dict.fromkeys(found) if len(name) >= 4][:4]
 
 
